@@ -1,0 +1,57 @@
+/** The spec's error catalogue (SPEC §8): code → HTTP status and i18n key (`errors.<code>`). */
+export const ERROR_CATALOGUE = {
+  G001: { status: 500, message: 'Errore interno del server, riprovare più tardi' },
+  G002: { status: 503, message: 'Errore di comunicazione con il database, contattare l’assistenza' },
+  G003: { status: 502, message: 'Errore nell’invio della mail, verificare l’indirizzo del destinatario' },
+  G007: { status: 503, message: 'Sito RNA Temporaneamente Non Disponibile' },
+  J001: { status: 400, message: 'Errore di comunicazione con il server' },
+  J002: { status: 400, message: 'Errore di comunicazione con il server' },
+  J003: { status: 413, message: 'Errore di comunicazione con il server' },
+  J004: { status: 415, message: 'Errore di comunicazione con il server' },
+  J005: { status: 404, message: 'Errore di comunicazione con il server' },
+  A001: { status: 401, message: 'Credenziali non valide' },
+  A002: { status: 403, message: 'Abbonamento scaduto' },
+  P001: { status: 403, message: 'Permesso negato per questa risorsa' },
+  U001: { status: 404, message: 'Utente non trovato' },
+  U002: { status: 409, message: 'Esiste già un utente con questa email' },
+  U003: { status: 400, message: 'Codice di invito non valido' },
+  U004: { status: 429, message: 'Ricerche disponibili esaurite' },
+  T001: { status: 400, message: 'Codice fiscale non trovato nella richiesta' },
+  T002: { status: 400, message: 'Il termine di ricerca deve avere almeno 11 caratteri' },
+  C001: { status: 400, message: 'Le password non coincidono' },
+  C002: { status: 400, message: 'È necessario prendere visione del documento di responsabilità' },
+  F001: { status: 400, message: 'Errore nel caricamento del file' },
+  F002: { status: 400, message: 'Errore nella cancellazione del file' },
+  S001: { status: 409, message: 'Una sincronizzazione è già in corso' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** What the API answers on any failure: `{code, message}`. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_CATALOGUE[code].status;
+}
+
+export function errorI18nKey(code: ErrorCode): string {
+  return `errors.${code}`;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
+}
+
+/** A failure with one of the spec's codes; thrown by handlers, mapped to HTTP by the API. */
+export class DomainError extends Error {
+  constructor(
+    public readonly code: ErrorCode,
+    message?: string,
+  ) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'DomainError';
+  }
+}

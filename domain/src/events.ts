@@ -1,0 +1,223 @@
+/**
+ * Event types of the streams in ARCHITECTURE.md. Payloads are plain JSON.
+ * Secrets (password hashes, tokens, reset and invitation codes) are never part of an event.
+ */
+import type { SyncScope } from './archive-files';
+
+export type Role = 'ADMIN' | 'CLIENT';
+export type DataSource = 'ARCHIVE' | 'LIVE';
+export type ReportKind = 'sheet' | 'pdf';
+
+/** Who did it: the acting user's id and email (ADMIN, CLIENT or the system). */
+export interface Actor {
+  userId: string;
+  email: string;
+  role: Role | 'SYSTEM';
+}
+
+// ---- client-<id> ----
+export type ClientEvent =
+  | {
+      type: 'ClientInvited';
+      data: { clientId: string; email: string; fixedTaxCode: string | null; invitedAt: string; by: Actor };
+    }
+  | { type: 'ClientActivated'; data: { clientId: string; activatedAt: string } }
+  | { type: 'ClientAccessed'; data: { clientId: string; accessedAt: string } }
+  | {
+      type: 'ClientLimitsSet';
+      data: {
+        clientId: string;
+        availableYearlySearches: number;
+        remainingSearches: number;
+        endDate: number;
+        by: Actor;
+      };
+    }
+  | { type: 'ClientFixedTaxCodeSet'; data: { clientId: string; fixedTaxCode: string; by: Actor } }
+  | { type: 'ClientFixedTaxCodeRemoved'; data: { clientId: string; by: Actor } }
+  | { type: 'ClientPdfEnabledSet'; data: { clientId: string; enabled: boolean; by: Actor } }
+  | { type: 'ClientVariationAlertsEnabledSet'; data: { clientId: string; enabled: boolean; by: Actor } }
+  | { type: 'ClientLogoAssigned'; data: { clientId: string; logoId: number; by: Actor } }
+  | { type: 'ClientAccessRenewed'; data: { clientId: string; endDate: number; by: Actor } }
+  | { type: 'ClientRemoved'; data: { clientId: string; by: Actor } };
+
+// ---- quota-<clientId> ----
+export interface SearchRequest {
+  taxCodes: string[];
+  deMinimis: boolean;
+  last3Years: boolean;
+}
+export type QuotaEvent =
+  | {
+      type: 'SearchAllowanceGranted';
+      data: {
+        clientId: string;
+        availableYearlySearches: number;
+        remainingSearches: number;
+        endDate: number;
+        at: string;
+        by: Actor;
+      };
+    }
+  | {
+      type: 'SearchPerformed';
+      data: SearchRequest & {
+        clientId: string;
+        at: string;
+        by: Actor;
+        dataSource: DataSource;
+        resultCount: number;
+        cost: number;
+      };
+    }
+  | {
+      type: 'ReportDownloaded';
+      data: SearchRequest & { clientId: string; at: string; by: Actor; kind: ReportKind };
+    }
+  | {
+      type: 'SearchRefused';
+      data: SearchRequest & { clientId: string; at: string; by: Actor; code: 'A002' | 'U004' };
+    };
+
+// ---- user-<id> ----
+export type UserEvent =
+  | { type: 'UserRegistered'; data: { userId: string; email: string; role: Role; at: string } }
+  | { type: 'SearchSaved'; data: SearchRequest & { userId: string; searchId: string; at: string } }
+  | { type: 'SavedSearchCleared'; data: { userId: string; at: string } }
+  | { type: 'VariationAlertAdded'; data: { userId: string; alertId: string; taxCodes: string[]; at: string } }
+  | { type: 'VariationAlertRemoved'; data: { userId: string; alertId: string; at: string } }
+  | {
+      type: 'VariationAlertTriggered';
+      data: {
+        userId: string;
+        alertId: string;
+        taxCodes: string[];
+        syncRunId: string;
+        changes: number;
+        at: string;
+      };
+    }
+  | {
+      type: 'PasswordChanged';
+      data: { userId: string; at: string; reason: 'change' | 'reset' | 'activation' };
+    };
+
+// ---- logo-<id> ----
+export interface PdfConfig {
+  primaryColor: string;
+  footer1: string;
+  footer2: string;
+}
+export type LogoEvent =
+  | {
+      type: 'LogoUploaded';
+      data: { logoId: number; name: string; fileName: string; contentType: string; at: string; by: Actor };
+    }
+  | {
+      type: 'LogoPdfConfigSet';
+      data: { logoId: number; pdfConfig: PdfConfig; subRenewUrl: string; at: string; by: Actor };
+    }
+  | { type: 'LogoDeleted'; data: { logoId: number; at: string; by: Actor } };
+
+// ---- sync-<runId> and sync-control ----
+export type RegisterFileStatus = 'PENDING' | 'DOWNLOADING' | 'PARSING' | 'SUCCESS' | 'ERROR';
+export type SyncEvent =
+  | {
+      type: 'SyncRequested';
+      data: { runId: string; scope: SyncScope; onlyDocuments: string[]; at: string; by: Actor };
+    }
+  | { type: 'SyncStarted'; data: { runId: string; files: string[]; at: string } }
+  | { type: 'RegisterFileQueued'; data: { runId: string; name: string; at: string } }
+  | { type: 'RegisterFileSkipped'; data: { runId: string; name: string; reason: 'UNCHANGED'; at: string } }
+  | {
+      type: 'RegisterFileDownloading';
+      data: { runId: string; name: string; totalBytes: number | null; at: string };
+    }
+  | { type: 'RegisterFileParsing'; data: { runId: string; name: string; at: string } }
+  | {
+      type: 'RegisterFileSucceeded';
+      data: {
+        runId: string;
+        name: string;
+        importId: string;
+        records: number;
+        withdrawn: number;
+        controlBytesRemoved: number;
+        etag: string | null;
+        lastModified: string | null;
+        at: string;
+      };
+    }
+  | { type: 'RegisterFileFailed'; data: { runId: string; name: string; reason: string; at: string } }
+  | {
+      type: 'SyncCompleted';
+      data: {
+        runId: string;
+        at: string;
+        succeeded: number;
+        failed: number;
+        skipped: number;
+        records: number;
+      };
+    }
+  | { type: 'SyncFailed'; data: { runId: string; at: string; reason: string } };
+
+// ---- settings ----
+export type SettingsEvent = {
+  type: 'DataSourceSwitched';
+  data: { useLiveData: boolean; at: string; by: Actor };
+};
+
+export type DomainEvent = ClientEvent | QuotaEvent | UserEvent | LogoEvent | SyncEvent | SettingsEvent;
+export type DomainEventType = DomainEvent['type'];
+
+/** Stream names, in one place. */
+export const streams = {
+  client: (id: string) => `client-${id}`,
+  quota: (clientId: string) => `quota-${clientId}`,
+  user: (id: string) => `user-${id}`,
+  logo: (id: number) => `logo-${id}`,
+  sync: (runId: string) => `sync-${runId}`,
+  syncControl: 'sync-control',
+  settings: 'settings',
+} as const;
+
+// ---- topic "aids" (key = beneficiary tax code) ----
+/** One aid component as imported from a register file; amounts in euro cents. */
+export interface AidRecord {
+  idComponenteAiuto: string;
+  cor: string;
+  car: string;
+  titoloMisura: string;
+  desTipoMisura: string;
+  soggettoConcedente: string;
+  titoloProgetto: string;
+  dataConcessione: string; // YYYY-MM-DD
+  cup: string;
+  denominazioneBeneficiario: string;
+  codiceFiscaleBeneficiario: string;
+  desTipoBeneficiario: string;
+  regioneBeneficiario: string;
+  codProcedimento: string;
+  desProcedimento: string;
+  codRegolamento: string;
+  desRegolamento: string;
+  codObiettivo: string;
+  desObiettivo: string;
+  settoreAttivita: string;
+  elementoDiAiutoCents: number;
+  importoNominaleCents: number;
+  sourceFile: string; // display name, e.g. 2024_02_002
+  importId: string; // which import of the source file wrote it
+}
+
+export const AIDS_TOPIC = 'aids';
+/**
+ * Messages of the `aids` topic. A file import publishes its AidRecorded batches and then one
+ * SourceFileImported marker: the projector then withdraws the file's aids that this import did
+ * not record again (they disappeared from the file). AidWithdrawn withdraws single aids.
+ */
+export type AidMessage =
+  | { type: 'AidRecorded'; aid: AidRecord }
+  | { type: 'AidWithdrawn'; idComponenteAiuto: string; codiceFiscaleBeneficiario: string; sourceFile: string }
+  | { type: 'SourceFileImported'; sourceFile: string; importId: string; runId: string; records: number };

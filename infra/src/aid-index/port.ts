@@ -1,0 +1,36 @@
+/** Aid index port: the searchable read model of the register's aid components. */
+import type { AidRecord } from '@rna/domain';
+
+export interface AidSearch {
+  taxCodes: string[];
+  /** YYYY-MM-DD inclusive lower bound on dataConcessione. */
+  dateFrom?: string;
+  /** Only components whose procedure is de minimis (codProcedimento 1). */
+  deMinimisOnly?: boolean;
+  limit?: number;
+}
+
+export interface SourceFileStats {
+  sourceFile: string;
+  count: number;
+}
+
+export interface AidIndex {
+  /** Idempotent: keyed by idComponenteAiuto, the last write wins. */
+  upsert(records: AidRecord[]): Promise<void>;
+  /** Removes the given ids; returns the tax codes of those that existed. */
+  withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }>;
+  /** Removes every aid of a source file (optionally only those not written by keepImportId). */
+  withdrawBySourceFile(
+    sourceFile: string,
+    keepImportId?: string,
+  ): Promise<{ count: number; taxCodes: string[] }>;
+  /** Newest grant date first (ties: by id, descending). */
+  search(query: AidSearch): Promise<AidRecord[]>;
+  get(idComponenteAiuto: string): Promise<AidRecord | null>;
+  count(): Promise<number>;
+  statsBySourceFile(): Promise<SourceFileStats[]>;
+  /** Removes everything (projection rebuilds). */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}

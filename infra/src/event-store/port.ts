@@ -1,0 +1,78 @@
+/** Event store port: append-only streams with optimistic concurrency and a global, ordered feed. */
+
+/** 'any' = no check; 'no_stream' = the stream must not exist; 'stream_exists'; a number = the exact current version. */
+export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface EventToAppend {
+  type: string;
+  data: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RecordedEvent<Data = unknown> {
+  streamName: string;
+  /** 0 for a stream's first event. */
+  streamVersion: number;
+  /** Strictly increasing across all streams, starting at 1. */
+  globalPosition: number;
+  type: string;
+  data: Data;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface AppendResult {
+  /** The stream's version after the append (its last event's streamVersion). */
+  nextExpectedVersion: number;
+  lastGlobalPosition: number;
+}
+
+export interface ReadStreamResult<Data = unknown> {
+  /** -1 when the stream does not exist. */
+  currentVersion: number;
+  events: RecordedEvent<Data>[];
+}
+
+export type EventsHandler = (events: RecordedEvent[]) => Promise<void>;
+
+export interface Subscription {
+  /** Stops after the batch being handled; resolves when stopped. */
+  stop(): Promise<void>;
+  /** Resolves once the subscriber has handled everything appended before this call. */
+  caughtUp(): Promise<void>;
+}
+
+export interface EventStore {
+  appendToStream(
+    stream: string,
+    events: EventToAppend[],
+    options?: { expectedVersion?: ExpectedVersion },
+  ): Promise<AppendResult>;
+  readStream<Data = unknown>(
+    stream: string,
+    options?: { fromVersion?: number },
+  ): Promise<ReadStreamResult<Data>>;
+  /** Events with globalPosition > after, in order, at most maxCount. */
+  readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
+  getCheckpoint(subscriberId: string): Promise<number>;
+  storeCheckpoint(subscriberId: string, position: number): Promise<void>;
+  /**
+   * Catch-up-then-live subscription to all events after the subscriber's stored checkpoint.
+   * The checkpoint is stored after each handled batch: delivery is at-least-once.
+   */
+  subscribeToAll(options: { subscriberId: string; handler: EventsHandler; batchSize?: number }): Subscription;
+  close(): Promise<void>;
+}
+
+/** Thrown when the expected version does not match; stable code for callers. */
+export class ConcurrencyError extends Error {
+  readonly code = 'EVENT_STORE_CONCURRENCY' as const;
+  constructor(
+    public readonly stream: string,
+    public readonly expected: ExpectedVersion,
+    public readonly actual: number,
+  ) {
+    super(`Concurrency conflict on ${stream}: expected ${String(expected)}, actual ${actual}`);
+    this.name = 'ConcurrencyError';
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The HTTP contract between the front end and the API (all paths under /api).
+ * Timestamps are epoch milliseconds unless the field says otherwise.
+ */
+import type { Role, RegisterFileStatus } from './events';
+import type { SyncScope } from './archive-files';
+
+export type ClientStatusLabel = 'Scaduto' | 'Attivo' | 'In attesa';
+
+export interface LogoRef {
+  id: number;
+  name: string;
+  fileName: string;
+}
+
+/** GET /users/me */
+export interface UserDto {
+  id: string;
+  email: string;
+  role: Role;
+  /** Fixed tax code: the user may search only this code. */
+  taxCode: string | null;
+  pdfEnabled: boolean;
+  enableVariationAlerts: boolean;
+  logo: LogoRef | null;
+  /** CLIENT only */
+  remainingSearches?: number;
+  availableYearlySearches?: number;
+  endDate?: number;
+}
+
+/** POST /auth/login, POST /auth/refresh */
+export interface AuthTokensDto {
+  accessToken: string;
+  refreshToken: string;
+  user: UserDto;
+}
+
+/** GET /clients/me */
+export interface MyClientDto {
+  id: string;
+  email: string;
+  remainingSearches: number;
+  availableYearlySearches: number;
+  endDate: number;
+}
+
+/** GET /clients (ADMIN) */
+export interface ClientDto {
+  id: string;
+  email: string;
+  taxCode: string | null;
+  /** The initial password, shown until the client first signs in; null afterwards. */
+  invitationCode: string | null;
+  active: boolean;
+  activationTime: number | null;
+  lastAccessTime: number | null;
+  endDate: number;
+  availableYearlySearches: number;
+  remainingSearches: number;
+  enableVariationAlerts: boolean;
+  pdfEnabled: boolean;
+  logo: { id: number; name: string } | null;
+  status: ClientStatusLabel;
+}
+
+export interface PdfConfigDto {
+  primaryColor: string;
+  footer1: string;
+  footer2: string;
+}
+
+/** GET /logos; images at /api/images/<fileName> */
+export interface LogoDto {
+  id: number;
+  name: string;
+  fileName: string;
+  subRenewUrl: string;
+  pdfConfig: PdfConfigDto;
+}
+
+/** One row of GET /documents: SPEC §3 "state-aid result row". Amounts are numeric strings ("1234.56"). */
+export interface AidRowDto {
+  id: string;
+  idComponenteAiuto: string;
+  codiceFiscaleBeneficiario: string;
+  denominazioneBeneficiario: string;
+  soggettoConcedente: string;
+  titoloMisura: string;
+  /** dd-mm-yyyy */
+  dataConcessione: string;
+  cup: string;
+  desProcedimento: string;
+  desRegolamento: string;
+  isDeMinimis: boolean;
+  importoNominale: string;
+  elementoDiAiuto: string;
+}
+
+export interface DocumentStatsDto {
+  totalDocuments: number;
+  /** euro, 2 decimals */
+  totalImport: number;
+  totalImportDeMinimis: number;
+  /** the current month's remaining de minimis allowance (may be negative) */
+  remainingDeMinimis: number;
+}
+
+export interface DeMinimisPointDto {
+  /** MM/YY */
+  month: string;
+  total: number;
+  remaining: number;
+}
+
+/** GET /documents?taxCodes=A,B&deMinimis=..&last3Years=.. */
+export interface SearchResultDto {
+  taxCodes: string[];
+  deMinimis: boolean;
+  last3Years: boolean;
+  dataSource: 'ARCHIVE' | 'LIVE';
+  /** when the answer's data was last updated: ms, null = never, -1 = live data */
+  lastUpdate: number | null;
+  rows: AidRowDto[];
+  stats: DocumentStatsDto;
+  deMinimisSeries: DeMinimisPointDto[];
+  /** CLIENT: remaining searches after this one */
+  remainingSearches?: number;
+}
+
+/** GET/PUT /users/saved-searches */
+export interface SavedSearchDto {
+  id: string;
+  taxCodes: string[];
+  deMinimis: boolean;
+  last3Years: boolean;
+}
+
+/** GET /variation-alerts, POST /variation-alerts {taxCodes} */
+export interface VariationAlertDto {
+  id: string;
+  taxCodes: string[];
+  createdAt: number;
+  /** the latest sync that changed the aids of these codes */
+  lastNotification: { at: number; changes: number } | null;
+}
+
+/** GET /sync/documents-update and the files of a run */
+export interface ArchiveFileDto {
+  /** without the open-data prefix: 2024_02 or 2024_02_002 */
+  name: string;
+  /** when the portal last imported it (ms) or null */
+  lastUpdate: number | null;
+  /** Last-Modified at the register (ms) or null */
+  rnaLastUpdate: number | null;
+  status: RegisterFileStatus | null;
+  /** 0..100 with 2 decimals while downloading */
+  progress: number;
+  records: number;
+  error: string | null;
+}
+
+export interface SyncRunDto {
+  id: string;
+  type: SyncScope;
+  start: number;
+  end: number | null;
+  status: 'RUNNING' | 'SUCCESS' | 'ERROR';
+  files: ArchiveFileDto[];
+  /** files in SUCCESS (or skipped as unchanged) / all files of the run */
+  done: number;
+  total: number;
+  records: number;
+}
+
+/** GET /sync/status */
+export interface SyncStatusDto {
+  running: boolean;
+  run: SyncRunDto | null;
+}
+
+/** GET /sync/results: history, newest first */
+export interface SyncResultDto {
+  id: string;
+  type: SyncScope;
+  start: number;
+  end: number | null;
+  status: 'RUNNING' | 'SUCCESS' | 'ERROR';
+  succeeded: number;
+  failed: number;
+  skipped: number;
+  records: number;
+}
+
+/** GET /sync/archive-stats */
+export interface ArchiveStatsDto {
+  totalDocuments: number;
+  lastSync: number | null;
+}
+
+/** GET /documents/data-source-status (ADMIN) */
+export interface DataSourceStatusDto {
+  useLiveData: boolean;
+  lastUpdate: number | null;
+}
+
+/** GET /config.json (served by the server, read by the app at start) */
+export interface RuntimeConfigDto {
+  version: string;
+  apiBaseUrl: string;
+  /** forces the banner's last-update value when set */
+  forcedLastUpdate: number | null;
+}
+
+/** GET /api/health */
+export interface HealthDto {
+  status: 'ok' | 'degraded';
+  version: string;
+  stores: Record<string, 'ok' | 'error'>;
+}

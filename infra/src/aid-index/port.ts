@@ -16,8 +16,11 @@ export interface SourceFileStats {
 }
 
 export interface AidIndex {
-  /** Idempotent: keyed by idComponenteAiuto, the last write wins. */
-  upsert(records: AidRecord[]): Promise<void>;
+  /**
+   * Idempotent: keyed by idComponenteAiuto, the last write wins. Reports which records were new or
+   * changed in content (a different importId alone is not a change), for variation alerts.
+   */
+  upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }>;
   /** Removes the given ids; returns the tax codes of those that existed. */
   withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }>;
   /** Removes every aid of a source file (optionally only those not written by keepImportId). */

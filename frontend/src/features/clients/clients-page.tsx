@@ -1,6 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import type { ClientDto } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { StatCard } from '../../components/stat-card';
@@ -11,7 +10,7 @@ import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
 import { ClientSettingsDialog, type ClientSettings } from './client-settings-dialog';
-import { filterByEmail, parseTabIndex, waitingClients } from './client-rules';
+import { filterByEmail, waitingClients } from './client-rules';
 import {
   useChangeLogoMutation,
   useDeleteClientMutation,
@@ -26,6 +25,7 @@ import {
   useSetVariationAlertsMutation,
 } from './clients-api';
 import { InviteDialog } from './invite-dialog';
+import { useTabIndexParam } from './use-tab-index';
 
 type DialogState =
   | { kind: 'NONE' }
@@ -48,8 +48,7 @@ export function StatusBadge({ client }: { client: Pick<ClientDto, 'active' | 'en
 export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
-  const [params, setParams] = useSearchParams();
-  const tab = parseTabIndex(params.get('tabIndex'));
+  const [tab, selectTab] = useTabIndexParam(3);
   const [search, setSearch] = useState('');
   const [dialog, setDialog] = useState<DialogState>({ kind: 'NONE' });
   const clients = useGetClientsQuery();
@@ -68,12 +67,6 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const all = clients.data ?? [];
   const waiting = waitingClients(all);
   const closeDialog = () => setDialog({ kind: 'NONE' });
-  const selectTab = (index: number) =>
-    setParams((p) => {
-      const next = new URLSearchParams(p);
-      next.set('tabIndex', String(index));
-      return next;
-    });
   const fail = (error: unknown) => dispatch(showError(errorCodeOf(error)));
 
   const allColumns = useMemo<Column<ClientDto>[]>(

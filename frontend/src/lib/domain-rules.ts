@@ -1,53 +1,52 @@
 /**
- * Thin wrapper over the pure rules owned by `domain/` (branch wt-domain). Until that branch lands these are
- * local; the screens import only from here so pointing them at `@rna/domain` is a one-file change.
+ * The screens' single door to the pure rules owned by `domain/`: null-tolerant display helpers and the
+ * spellings the components use, all delegating to `@rna/domain`.
  */
-import type { ClientStatusLabel } from '@rna/domain';
+import {
+  clientStatusLabel as domainClientStatusLabel,
+  DE_MINIMIS_CEILING_EURO,
+  endDateFromDay,
+  formatEuro as domainFormatEuro,
+  formatItalianDate,
+  formatItalianDateTime,
+  isLongEnoughTaxCode,
+  MIN_TAX_CODE_LENGTH as DOMAIN_MIN_TAX_CODE_LENGTH,
+  normalizeTaxCode,
+  type ClientStatusLabel,
+} from '@rna/domain';
 
-export const MIN_TAX_CODE_LENGTH = 11;
+export const MIN_TAX_CODE_LENGTH = DOMAIN_MIN_TAX_CODE_LENGTH;
 export const MIN_PASSWORD_LENGTH = 8;
-export const DE_MINIMIS_CEILING = 300_000;
+export const DE_MINIMIS_CEILING = DE_MINIMIS_CEILING_EURO;
 
-/** Tax codes are compared uppercase and without blanks. */
-export function normaliseTaxCode(raw: string): string {
-  return raw.replace(/\s+/g, '').toUpperCase();
-}
+export const normaliseTaxCode = normalizeTaxCode;
+export const isTaxCodeLongEnough = isLongEnoughTaxCode;
 
-export function isTaxCodeLongEnough(code: string): boolean {
-  return normaliseTaxCode(code).length >= MIN_TAX_CODE_LENGTH;
-}
-
-/** Euro amounts: dot thousands separator, comma decimals, euro sign (SPEC §9). */
+/** Euro amounts; the API sends some as numeric strings ("1234.56"). */
 export function formatEuro(value: number | string | null | undefined): string {
   const amount = typeof value === 'string' ? Number(value) : (value ?? 0);
-  if (!Number.isFinite(amount)) return '—';
-  const negative = amount < 0;
-  const [intPart = '0', decimals = '00'] = Math.abs(amount).toFixed(2).split('.');
-  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${negative ? '-' : ''}${grouped},${decimals} €`;
+  return Number.isFinite(amount) ? domainFormatEuro(amount) : '—';
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** dd-mm-yyyy */
+/** dd-mm-yyyy, or a dash when there is no date */
 export function formatDate(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  const d = new Date(ms);
-  return `${pad(d.getDate())}-${pad(d.getMonth() + 1)}-${d.getFullYear()}`;
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : formatItalianDate(ms);
 }
 
-/** dd-mm-yyyy hh:mm */
+/** dd-mm-yyyy hh:mm, or a dash */
 export function formatDateTime(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  const d = new Date(ms);
-  return `${formatDate(ms)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : formatItalianDateTime(ms);
 }
 
-/** SPEC §4: Scaduto at or past endDate, else Attivo when active, else In attesa. */
 export function clientStatusLabel(
   client: { active: boolean; endDate: number },
   now: number = Date.now(),
 ): ClientStatusLabel {
-  if (now >= client.endDate) return 'Scaduto';
-  return client.active ? 'Attivo' : 'In attesa';
+  return domainClientStatusLabel(client, now);
+}
+
+/** The day picked in the date picker, stored as 12:00 (Rome) of that day (SPEC §5). */
+export function endDateAtNoon(date: Date): number {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return endDateFromDay(`${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`);
 }

@@ -1,4 +1,5 @@
 import type { ClientDto } from '@rna/domain';
+import { endDateAtNoon } from '../../lib/domain-rules';
 
 /** ?tabIndex: a number selects that tab; missing or not a number means 0 (SPEC §2). */
 export function parseTabIndex(raw: string | null, tabCount = 3): number {
@@ -18,6 +19,4 @@ export const waitingClients = (clients: readonly ClientDto[]): ClientDto[] =>
   clients.filter((c) => !c.active);
 
 /** End dates are stored at 12:00 of the chosen day (SPEC §5). */
-export function atNoon(date: Date): number {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate(), 12, 0, 0, 0).getTime();
-}
+export const atNoon = endDateAtNoon;

@@ -50,3 +50,6 @@ export function endDateAtNoon(date: Date): number {
   const pad = (n: number) => String(n).padStart(2, '0');
   return endDateFromDay(`${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`);
 }
+
+/** 3000 → '3.000' */
+export { formatInteger } from '@rna/domain';

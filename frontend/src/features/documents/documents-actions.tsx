@@ -78,7 +78,7 @@ export function DocumentsActions({ user, query }: { user: UserDto; query: Docume
           disabled={addingState.isLoading || removingState.isLoading}
           onClick={() => run(() => (alert ? removeAlert(alert.id) : addAlert({ taxCodes: query.taxCodes })))}
         >
-          <span aria-hidden="true">🔔</span> {alert ? t('documents.alertOff') : t('documents.alertOn')}
+          {alert ? t('documents.alertOff') : t('documents.alertOn')}
         </button>
       )}
     </div>

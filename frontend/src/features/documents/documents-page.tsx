@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { documentsUrl, SearchForm } from '../../components/search-form';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
-import { formatEuro } from '../../lib/domain-rules';
+import { formatEuro, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError } from '../../lib/session/status-slice';
@@ -74,7 +74,7 @@ export default function DocumentsPage() {
               <div className="stat-grid">
                 <StatCard
                   label={t('documents.statDocuments')}
-                  value={result.data.stats.totalDocuments.toLocaleString('it-IT')}
+                  value={formatInteger(result.data.stats.totalDocuments)}
                 />
                 <StatCard
                   label={t('documents.statTotal')}

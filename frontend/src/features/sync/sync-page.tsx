@@ -9,7 +9,7 @@ import { Switch } from '../../components/switch';
 import { SIGNED_IN_PAGE_SIZE, Table, type Column } from '../../components/table';
 import { Tabs } from '../../components/tabs';
 import { api } from '../../lib/api';
-import { formatDateTime } from '../../lib/domain-rules';
+import { formatDateTime, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
@@ -135,7 +135,7 @@ export default function SyncPage() {
       {
         key: 'records',
         header: t('sync.records'),
-        render: (r) => r.records.toLocaleString('it-IT'),
+        render: (r) => formatInteger(r.records),
         sortValue: (r) => r.records,
       },
     ],
@@ -163,10 +163,7 @@ export default function SyncPage() {
         </div>
       </div>
       <div className="stat-grid stat-grid--two">
-        <StatCard
-          label={t('sync.totalDocuments')}
-          value={(stats.data?.totalDocuments ?? 0).toLocaleString('it-IT')}
-        />
+        <StatCard label={t('sync.totalDocuments')} value={formatInteger(stats.data?.totalDocuments ?? 0)} />
         <StatCard
           label={t('sync.lastSync')}
           value={stats.data?.lastSync ? formatDateTime(stats.data.lastSync) : t('sync.never')}

@@ -11,7 +11,8 @@ export interface SmtpMailerOptions {
 
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const timeout = options.timeoutMs ?? 20_000;
-  const transport = nodemailer.createTransport(options.url, {
+  const transport = nodemailer.createTransport({
+    url: options.url,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     socketTimeout: timeout,

@@ -86,7 +86,8 @@ function splitHeaders(block: string): { headers: Map<string, string>; body: stri
 }
 
 function decodeBody(body: string, encoding: string | undefined): string {
-  if (encoding?.toLowerCase() === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding?.toLowerCase() === 'base64')
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (encoding?.toLowerCase() === 'quoted-printable') {
     const joined = body.replace(/=\r?\n/g, '');
     const bytes: number[] = [];

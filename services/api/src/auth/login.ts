@@ -2,14 +2,13 @@
  * Sign-in: A001 for any bad email/password pair (without saying which part), throttled per IP and
  * per account; A002 for a client whose access has ended. A client's first sign-in activates it.
  */
-import { DomainError, streams } from '@rna/domain';
+import { DomainError, isAccessExpired, streams } from '@rna/domain';
 import { ConcurrencyError } from '@rna/infra';
 import type { AuthTokensDto } from '@rna/domain';
 import { credentials, normalizeEmail, type Credential } from '../accounts/credentials';
 import { decoyPasswordHash, verifyPassword } from '../accounts/passwords';
 import { clientsReadModel } from '../accounts/read-models';
 import { readYourWrites } from '../accounts/streams';
-import { isExpired } from '../http/authenticate';
 import type { ApiDeps } from '../http/deps';
 import { authThrottles } from './limits';
 import { startSession } from './sessions';
@@ -35,7 +34,9 @@ async function recordClientAccess(deps: ApiDeps, credential: Credential): Promis
   if (!credential.activated) events.push({ type: 'ClientActivated', data: { clientId, activatedAt: at } });
   events.push({ type: 'ClientAccessed', data: { clientId, accessedAt: at } });
   try {
-    await deps.eventStore.appendToStream(streams.client(clientId), events, { expectedVersion: 'stream_exists' });
+    await deps.eventStore.appendToStream(streams.client(clientId), events, {
+      expectedVersion: 'stream_exists',
+    });
   } catch (error) {
     if (error instanceof ConcurrencyError) throw new DomainError('A001');
     throw error;
@@ -50,10 +51,16 @@ async function recordClientAccess(deps: ApiDeps, credential: Credential): Promis
   }
 }
 
-export async function login(deps: ApiDeps, rawEmail: string, password: string, ip: string): Promise<AuthTokensDto> {
+export async function login(
+  deps: ApiDeps,
+  rawEmail: string,
+  password: string,
+  ip: string,
+): Promise<AuthTokensDto> {
   const email = normalizeEmail(rawEmail);
   const throttles = authThrottles(deps);
-  if (!throttles.loginPerIp.tryHit(ip)) throw new TooManyAttemptsError(throttles.loginPerIp.retryAfterSeconds(ip));
+  if (!throttles.loginPerIp.tryHit(ip))
+    throw new TooManyAttemptsError(throttles.loginPerIp.retryAfterSeconds(ip));
   if (!throttles.loginFailuresPerAccount.allows(email))
     throw new TooManyAttemptsError(throttles.loginFailuresPerAccount.retryAfterSeconds(email));
   let credential: Credential;
@@ -67,7 +74,7 @@ export async function login(deps: ApiDeps, rawEmail: string, password: string, i
   if (credential.role === 'CLIENT') {
     const client = await clientsReadModel(deps).get(credential.userId);
     if (!client) throw new DomainError('A001');
-    if (isExpired(client.endDate, deps.clock())) throw new DomainError('A002');
+    if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
     await recordClientAccess(deps, credential);
     await readYourWrites(deps);
   }

@@ -85,6 +85,9 @@ export async function resetPassword(deps: ApiDeps, code: string, newPassword: st
   for (const other of await resets.find({ userId: record.userId })) await resets.delete(other.id);
   await revokeAllSessions(deps, record.userId);
   await appendUserEvents(deps, record.userId, [
-    { type: 'PasswordChanged', data: { userId: record.userId, at: deps.clock().toISOString(), reason: 'reset' } },
+    {
+      type: 'PasswordChanged',
+      data: { userId: record.userId, at: deps.clock().toISOString(), reason: 'reset' },
+    },
   ]);
 }

@@ -27,7 +27,8 @@ export const authRoutes: AnyRoute[] = [
       try {
         return reply.json(await login(deps, body.email, body.password, req.ip ?? 'unknown'));
       } catch (error) {
-        if (error instanceof TooManyAttemptsError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        if (error instanceof TooManyAttemptsError)
+          res.setHeader('Retry-After', String(error.retryAfterSeconds));
         throw error;
       }
     },
@@ -77,7 +78,10 @@ export const authRoutes: AnyRoute[] = [
     tag: 'auth',
     summary: 'Set a new password with the code of a reset link (U003 invalid or expired code)',
     body: z
-      .object({ code: z.string().min(1).max(512), newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(1024) })
+      .object({
+        code: z.string().min(1).max(512),
+        newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(1024),
+      })
       .strict(),
     responses: { 204: { description: 'Password changed' } },
     async handler({ body, deps }) {

@@ -4,12 +4,11 @@
  * replayed, so the whole family is revoked.
  */
 import { randomUUID } from 'node:crypto';
-import { DomainError, type AuthTokensDto } from '@rna/domain';
+import { DomainError, isAccessExpired, type AuthTokensDto } from '@rna/domain';
 import { ConflictError, type Collection, type Doc } from '@rna/infra';
 import { credentials } from '../accounts/credentials';
 import { generateToken, sha256 } from '../accounts/passwords';
 import { clientsReadModel } from '../accounts/read-models';
-import { isExpired } from '../http/authenticate';
 import type { ApiDeps } from '../http/deps';
 import type { Principal } from '../http/route';
 import { signAccessToken } from '../http/tokens';
@@ -53,7 +52,11 @@ async function issueRefreshToken(deps: ApiDeps, principal: Principal, familyId: 
   return token;
 }
 
-export async function startSession(deps: ApiDeps, principal: Principal, familyId = randomUUID()): Promise<AuthTokensDto> {
+export async function startSession(
+  deps: ApiDeps,
+  principal: Principal,
+  familyId: string = randomUUID(),
+): Promise<AuthTokensDto> {
   return {
     accessToken: signAccessToken(deps, principal),
     refreshToken: await issueRefreshToken(deps, principal, familyId),
@@ -63,7 +66,8 @@ export async function startSession(deps: ApiDeps, principal: Principal, familyId
 
 export async function revokeFamily(deps: ApiDeps, familyId: string): Promise<void> {
   const collection = refreshTokens(deps);
-  for (const record of await collection.find({ familyId })) await collection.put({ ...record, revoked: true });
+  for (const record of await collection.find({ familyId }))
+    await collection.put({ ...record, revoked: true });
 }
 
 export async function revokeAllSessions(deps: ApiDeps, userId: string): Promise<void> {
@@ -80,7 +84,10 @@ export async function refreshSession(deps: ApiDeps, presented: string): Promise<
   const now = deps.clock().getTime();
   if (record.spentAt !== null) {
     await revokeFamily(deps, record.familyId);
-    deps.logger.warn({ userId: record.userId }, 'spent refresh token presented again: session family revoked');
+    deps.logger.warn(
+      { userId: record.userId },
+      'spent refresh token presented again: session family revoked',
+    );
     throw new DomainError('A001');
   }
   if (record.expiresAt <= now) throw new DomainError('A001');
@@ -101,7 +108,7 @@ export async function refreshSession(deps: ApiDeps, presented: string): Promise<
   if (principal.role === 'CLIENT') {
     const client = await clientsReadModel(deps).get(principal.userId);
     if (!client) throw new DomainError('A001');
-    if (isExpired(client.endDate, deps.clock())) throw new DomainError('A002');
+    if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
   }
   return startSession(deps, principal, record.familyId);
 }

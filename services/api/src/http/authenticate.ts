@@ -3,7 +3,7 @@
  * 403 P001 for the wrong role, 403 A002 for a CLIENT whose access ended (SPEC §6).
  */
 import type { Request } from 'express';
-import { DomainError } from '@rna/domain';
+import { DomainError, isAccessExpired } from '@rna/domain';
 import { credentials } from '../accounts/credentials';
 import { clientsReadModel } from '../accounts/read-models';
 import type { ApiDeps } from './deps';
@@ -15,11 +15,6 @@ function bearerToken(req: Request): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   return match?.[1] ?? null;
-}
-
-/** The client's access has ended at or after its end date. */
-export function isExpired(endDate: number, now: Date): boolean {
-  return now.getTime() >= endDate;
 }
 
 export async function authenticate(route: AnyRoute, req: Request, deps: ApiDeps): Promise<Principal | null> {
@@ -35,7 +30,7 @@ export async function authenticate(route: AnyRoute, req: Request, deps: ApiDeps)
   if (principal.role === 'CLIENT' && !route.allowExpiredClient) {
     const client = await clientsReadModel(deps).get(principal.userId);
     if (!client) throw new DomainError('A001');
-    if (isExpired(client.endDate, deps.clock())) throw new DomainError('A002');
+    if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
   }
   return principal;
 }

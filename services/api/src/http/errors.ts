@@ -1,7 +1,14 @@
 /** Maps every failure to `{code, message}` with the catalogue's status; never a stack trace. */
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { DomainError, ERROR_CATALOGUE, errorStatus, isErrorCode, type ErrorBody, type ErrorCode } from '@rna/domain';
+import {
+  DomainError,
+  ERROR_CATALOGUE,
+  errorStatus,
+  isErrorCode,
+  type ErrorBody,
+  type ErrorCode,
+} from '@rna/domain';
 import type { Logger } from 'pino';
 
 export function sendError(res: Response, code: ErrorCode, message?: string): void {

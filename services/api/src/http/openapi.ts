@@ -48,7 +48,11 @@ function requestBodyOf(route: AnyRoute): unknown {
       required: true,
       content: {
         'multipart/form-data': {
-          schema: { type: 'object', properties, required: [route.upload.field, ...((fields.required as string[]) ?? [])] },
+          schema: {
+            type: 'object',
+            properties,
+            required: [route.upload.field, ...((fields.required as string[]) ?? [])],
+          },
         },
       },
     };
@@ -61,7 +65,8 @@ function refusalsOf(route: AnyRoute): ErrorCode[] {
   const codes: ErrorCode[] = [];
   if (route.access !== 'anonymous') codes.push('A001');
   if (route.access === 'ADMIN' || route.access === 'CLIENT') codes.push('P001');
-  if (route.access !== 'anonymous' && route.access !== 'ADMIN' && !route.allowExpiredClient) codes.push('A002');
+  if (route.access !== 'anonymous' && route.access !== 'ADMIN' && !route.allowExpiredClient)
+    codes.push('A002');
   if (route.body || route.query || route.params || route.upload) codes.push('J001');
   return codes;
 }
@@ -70,9 +75,15 @@ function responsesOf(route: AnyRoute): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, doc] of Object.entries(route.responses ?? { 200: { description: 'OK' } })) {
     responses[status] = doc.schema
-      ? { description: doc.description, content: { [doc.contentType ?? 'application/json']: { schema: toSchema(doc.schema) } } }
+      ? {
+          description: doc.description,
+          content: { [doc.contentType ?? 'application/json']: { schema: toSchema(doc.schema) } },
+        }
       : doc.contentType
-        ? { description: doc.description, content: { [doc.contentType]: { schema: { type: 'string', format: 'binary' } } } }
+        ? {
+            description: doc.description,
+            content: { [doc.contentType]: { schema: { type: 'string', format: 'binary' } } },
+          }
         : { description: doc.description };
   }
   for (const code of refusalsOf(route)) {
@@ -110,7 +121,11 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
       'x-access': route.access,
       ...(route.allowExpiredClient ? { 'x-allow-expired-client': true } : {}),
       security: route.access === 'anonymous' ? [] : [{ bearer: [] }],
-      parameters: [...parametersOf(route.params, 'path'), ...pathParamsWithoutSchema(route), ...parametersOf(route.query, 'query')],
+      parameters: [
+        ...parametersOf(route.params, 'path'),
+        ...pathParamsWithoutSchema(route),
+        ...parametersOf(route.query, 'query'),
+      ],
       ...(requestBodyOf(route) ? { requestBody: requestBodyOf(route) } : {}),
       responses: responsesOf(route),
     };
@@ -130,7 +145,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], info: { versio
         Error: {
           type: 'object',
           required: ['code', 'message'],
-          properties: { code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) }, message: { type: 'string' } },
+          properties: {
+            code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
+            message: { type: 'string' },
+          },
         },
       },
     },

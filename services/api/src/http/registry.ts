@@ -3,7 +3,13 @@
  * then body parsing (JSON ≤ 100 kB or one multipart file), then zod validation of params, query
  * and body, then the handler. Unknown paths answer J005; every error goes through errorHandler.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import multer from 'multer';
 import { DomainError } from '@rna/domain';
 import { authenticate } from './authenticate';

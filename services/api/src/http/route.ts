@@ -62,7 +62,11 @@ export interface ResponseDoc {
   contentType?: string;
 }
 
-export interface RouteDefinition<P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema> {
+export interface RouteDefinition<
+  P extends Schema = Schema,
+  Q extends Schema = Schema,
+  B extends Schema = Schema,
+> {
   method: HttpMethod;
   /** Express syntax, relative to /api: `/clients/:id`. */
   path: string;
@@ -87,9 +91,11 @@ export interface RouteDefinition<P extends Schema = Schema, Q extends Schema = S
 export type AnyRoute = RouteDefinition<any, any, any>;
 
 /** Keeps the schema types flowing into the handler. */
-export function defineRoute<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
-  definition: RouteDefinition<P, Q, B>,
-): AnyRoute {
+export function defineRoute<
+  P extends Schema = undefined,
+  Q extends Schema = undefined,
+  B extends Schema = undefined,
+>(definition: RouteDefinition<P, Q, B>): AnyRoute {
   return definition as AnyRoute;
 }
 

@@ -16,7 +16,11 @@ export const userSchema = z.object({
   endDate: z.number().int().optional().describe('epoch ms'),
 });
 
-export const authTokensSchema = z.object({ accessToken: z.string(), refreshToken: z.string(), user: userSchema });
+export const authTokensSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  user: userSchema,
+});
 
 export const myClientSchema = z.object({
   id: z.string(),
@@ -43,7 +47,11 @@ export const clientSchema = z.object({
   status: z.enum(['Scaduto', 'Attivo', 'In attesa']),
 });
 
-export const pdfConfigSchema = z.object({ primaryColor: z.string(), footer1: z.string(), footer2: z.string() });
+export const pdfConfigSchema = z.object({
+  primaryColor: z.string(),
+  footer1: z.string(),
+  footer2: z.string(),
+});
 
 export const logoSchema = z.object({
   id: z.number().int(),

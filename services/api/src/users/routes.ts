@@ -29,14 +29,18 @@ export const usersRoutes: AnyRoute[] = [
     tag: 'users',
     summary: 'Change the own password (A001 when the current password is wrong)',
     body: z
-      .object({ password: z.string().min(1).max(1024), newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(1024) })
+      .object({
+        password: z.string().min(1).max(1024),
+        newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(1024),
+      })
       .strict(),
     responses: { 204: { description: 'Password changed' } },
     async handler(ctx) {
       const { deps, body } = ctx;
       const principal = signedIn(ctx);
       const found = await credentials(deps).getWithRevision(principal.email);
-      if (!found || !(await verifyPassword(found.doc.passwordHash, body.password))) throw new DomainError('A001');
+      if (!found || !(await verifyPassword(found.doc.passwordHash, body.password)))
+        throw new DomainError('A001');
       await credentials(deps).put(
         { ...found.doc, passwordHash: await hashPassword(body.newPassword) },
         { expectedRevision: found.revision },

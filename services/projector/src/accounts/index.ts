@@ -8,4 +8,8 @@ export * from '../clients';
 export * from '../logos';
 export * from '../users';
 
-export const accountProjections: readonly Projection[] = [clientsProjection, usersProjection, logosProjection];
+export const accountProjections: readonly Projection[] = [
+  clientsProjection,
+  usersProjection,
+  logosProjection,
+];

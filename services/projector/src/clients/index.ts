@@ -41,12 +41,20 @@ const clientEventTypes: readonly ClientEvent['type'][] = [
   'ClientAccessRenewed',
   'ClientRemoved',
 ];
-const quotaEventTypes: readonly QuotaEvent['type'][] = ['SearchAllowanceGranted', 'SearchPerformed', 'SearchRefused'];
+const quotaEventTypes: readonly QuotaEvent['type'][] = [
+  'SearchAllowanceGranted',
+  'SearchPerformed',
+  'SearchRefused',
+];
 
 const ms = (iso: string) => new Date(iso).getTime();
 
 /** Pure: the client document after one of its client-stream events (null = removed). */
-export function evolveClient(doc: ClientReadModel | null, event: ClientEvent, version: number): ClientReadModel | null {
+export function evolveClient(
+  doc: ClientReadModel | null,
+  event: ClientEvent,
+  version: number,
+): ClientReadModel | null {
   if (event.type === 'ClientInvited') {
     if (doc) return doc;
     const d = event.data;

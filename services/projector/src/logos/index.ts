@@ -47,7 +47,11 @@ export const logosProjection: Projection = {
       }
       case 'LogoPdfConfigSet':
         if (current)
-          await logos.put({ ...current, pdfConfig: logoEvent.data.pdfConfig, subRenewUrl: logoEvent.data.subRenewUrl });
+          await logos.put({
+            ...current,
+            pdfConfig: logoEvent.data.pdfConfig,
+            subRenewUrl: logoEvent.data.subRenewUrl,
+          });
         return;
       case 'LogoDeleted':
         if (current) await logos.put({ ...current, deleted: true });

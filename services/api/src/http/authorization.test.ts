@@ -49,6 +49,8 @@ const SPEC_ACCESS: Record<string, Access> = {
 
 const key = (route: AnyRoute) => `${route.method.toUpperCase()} ${route.path}`;
 
+jest.setTimeout(60_000);
+
 describe('authorization of every route', () => {
   let api: TestApi;
   const tokens: Partial<Record<Who, string>> = {};

@@ -24,8 +24,12 @@ describe('authentication', () => {
   });
 
   it('answers A001 for a wrong password and for an unknown email alike', async () => {
-    const wrong = await request(api.app).post('/api/auth/login').send({ email: ADMIN_EMAIL, password: 'wrong-one' });
-    const unknown = await request(api.app).post('/api/auth/login').send({ email: 'x@y.it', password: 'wrong-one' });
+    const wrong = await request(api.app)
+      .post('/api/auth/login')
+      .send({ email: ADMIN_EMAIL, password: 'wrong-one' });
+    const unknown = await request(api.app)
+      .post('/api/auth/login')
+      .send({ email: 'x@y.it', password: 'wrong-one' });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
@@ -47,10 +51,13 @@ describe('authentication', () => {
 
   it('rotates refresh tokens; a spent token revokes the whole family', async () => {
     const first = await api.signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
-    const second = (await request(api.app).post('/api/auth/refresh').send({ refreshToken: first.refreshToken }).expect(200))
-      .body as AuthTokensDto;
+    const second = (
+      await request(api.app).post('/api/auth/refresh').send({ refreshToken: first.refreshToken }).expect(200)
+    ).body as AuthTokensDto;
     expect(second.refreshToken).not.toBe(first.refreshToken);
-    const replay = await request(api.app).post('/api/auth/refresh').send({ refreshToken: first.refreshToken });
+    const replay = await request(api.app)
+      .post('/api/auth/refresh')
+      .send({ refreshToken: first.refreshToken });
     expect(replay.status).toBe(401);
     expect(replay.body.code).toBe('A001');
     // The legitimate holder of the newer token is signed out too: the family is revoked.
@@ -80,12 +87,15 @@ describe('authentication', () => {
     await api.signIn(email, code);
     await request(api.app).post('/api/auth/forgot').send({ email: 'nobody@example.it' }).expect(204);
     await request(api.app).post('/api/auth/forgot').send({ email }).expect(204);
-    const mails = () => api.smtp.received.filter((m) => m.to.includes(email) && m.subject.includes('Reimpostazione'));
+    const mails = () =>
+      api.smtp.received.filter((m) => m.to.includes(email) && m.subject.includes('Reimpostazione'));
     for (let i = 0; i < 100 && mails().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     const link = /http:\/\/portale\.test\/reset-password\?code=(\S+)/.exec(mails()[0]!.text);
     expect(link).not.toBeNull();
     const resetCode = decodeURIComponent(link![1]!);
-    const short = await request(api.app).post('/api/auth/reset-password').send({ code: resetCode, newPassword: 'short' });
+    const short = await request(api.app)
+      .post('/api/auth/reset-password')
+      .send({ code: resetCode, newPassword: 'short' });
     expect(short.body.code).toBe('J001');
     await request(api.app)
       .post('/api/auth/reset-password')
@@ -122,7 +132,11 @@ describe('authentication', () => {
     const email = 'profilo@example.it';
     const { id, code } = await api.inviteClient(email);
     const tokens = await api.signIn(email, code);
-    expect(tokens.user).toMatchObject({ role: 'CLIENT', remainingSearches: 100, availableYearlySearches: 100 });
+    expect(tokens.user).toMatchObject({
+      role: 'CLIENT',
+      remainingSearches: 100,
+      availableYearlySearches: 100,
+    });
     const me = (await request(api.app).get('/api/clients/me').set(bearer(tokens.accessToken)).expect(200))
       .body as MyClientDto;
     expect(me).toMatchObject({ id, email, remainingSearches: 100 });
@@ -135,7 +149,9 @@ describe('authentication', () => {
     const expired = await request(api.app).post('/api/auth/login').send({ email, password: code });
     expect(expired.status).toBe(403);
     expect(expired.body.code).toBe('A002');
-    const refresh = await request(api.app).post('/api/auth/refresh').send({ refreshToken: tokens.refreshToken });
+    const refresh = await request(api.app)
+      .post('/api/auth/refresh')
+      .send({ refreshToken: tokens.refreshToken });
     expect(refresh.body.code).toBe('A002');
     // It may still see its own status with the access token it holds.
     await request(api.app).get('/api/clients/me').set(bearer(tokens.accessToken)).expect(200);

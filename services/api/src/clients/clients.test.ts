@@ -126,11 +126,12 @@ describe('client administration', () => {
     const short = await asAdmin('put', `/clients/${id}/fixed-tax-code/12345`);
     expect(short.status).toBe(400);
     expect(short.body.code).toBe('T002');
-    expect((await asAdmin('put', `/clients/${id}/fixed-tax-code/rssmra85t10a562s`).expect(200)).body.taxCode).toBe(
-      'RSSMRA85T10A562S',
-    );
+    expect(
+      (await asAdmin('put', `/clients/${id}/fixed-tax-code/rssmra85t10a562s`).expect(200)).body.taxCode,
+    ).toBe('RSSMRA85T10A562S');
     expect((await asAdmin('delete', `/clients/${id}/fixed-tax-code`).expect(200)).body.taxCode).toBeNull();
-    const flags = (await asAdmin('put', `/clients/${id}`).send({ pdfEnabled: true }).expect(200)).body as ClientDto;
+    const flags = (await asAdmin('put', `/clients/${id}`).send({ pdfEnabled: true }).expect(200))
+      .body as ClientDto;
     expect(flags).toMatchObject({ pdfEnabled: true, enableVariationAlerts: false });
     await asAdmin('put', `/clients/${id}/enable-variation-alerts`).send({ enable: true }).expect(200);
     const pdfOff = (await asAdmin('put', `/clients/${id}/pdf-enabled`).send({ enabled: false }).expect(200))
@@ -140,7 +141,9 @@ describe('client administration', () => {
       .body as ClientDto;
     expect(withLogo.logo).toEqual({ id: -1, name: 'default' });
     expect((await asAdmin('post', `/clients/${id}/change-logo`).send({ logoId: 4242 })).status).toBe(400);
-    expect((await asAdmin('put', '/clients/missing-id/pdf-enabled').send({ enabled: true })).body.code).toBe('U001');
+    expect((await asAdmin('put', '/clients/missing-id/pdf-enabled').send({ enabled: true })).body.code).toBe(
+      'U001',
+    );
   });
 
   it('removes a client: gone from the list, its sign-in and tokens stop working, its email is free', async () => {
@@ -149,7 +152,10 @@ describe('client administration', () => {
     const tokens = await api.signIn(email, code);
     await asAdmin('delete', `/clients/${id}`).expect(204);
     expect((await list()).some((c) => c.id === id)).toBe(false);
-    await request(api.app).get('/api/users/me').set('Authorization', `Bearer ${tokens.accessToken}`).expect(401);
+    await request(api.app)
+      .get('/api/users/me')
+      .set('Authorization', `Bearer ${tokens.accessToken}`)
+      .expect(401);
     await request(api.app).post('/api/auth/refresh').send({ refreshToken: tokens.refreshToken }).expect(401);
     await request(api.app).post('/api/auth/login').send({ email, password: code }).expect(401);
     await asAdmin('delete', `/clients/${id}`).expect(404);
@@ -167,11 +173,18 @@ describe('client administration', () => {
       .expect(200);
     expect(res.headers['content-disposition']).toContain('clients.xlsx');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(res.body as Buffer);
+    await workbook.xlsx.load(res.body as unknown as ExcelJS.Buffer);
     const sheet = workbook.worksheets[0]!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
     expect(header).toEqual(
-      expect.arrayContaining(['Email', 'Stato', 'Password iniziale', 'Scadenza', 'Ricerche rimanenti', 'Logo']),
+      expect.arrayContaining([
+        'Email',
+        'Stato',
+        'Password iniziale',
+        'Scadenza',
+        'Ricerche rimanenti',
+        'Logo',
+      ]),
     );
     const clients = await list();
     expect(sheet.rowCount).toBe(clients.length + 1);

@@ -90,26 +90,35 @@ describe('authorization of every route', () => {
   it('routes the spec fixes are declared with the spec’s access', () => {
     for (const route of routes) {
       const expected = SPEC_ACCESS[key(route)];
-      if (expected) expect({ route: key(route), access: route.access }).toEqual({ route: key(route), access: expected });
+      if (expected)
+        expect({ route: key(route), access: route.access }).toEqual({ route: key(route), access: expected });
     }
   });
 
-  it.each(['anonymous', 'client', 'expiredClient', 'admin'] as Who[])('as %s, refusals match the declarations', async (who) => {
-    const mismatches: string[] = [];
-    for (const route of routes) {
-      // Placeholder ids that match nothing: the walk must not change the data it walks on.
-      const path = route.path.replace(/:[A-Za-z0-9_]+/g, '999999');
-      let call = request(api.app)[route.method](`/api${path}`);
-      const token = tokens[who];
-      if (token) call = call.set('Authorization', `Bearer ${token}`);
-      const res = route.method === 'get' || route.method === 'delete' ? await call : await call.send({});
-      const code = (res.body as { code?: string }).code;
-      const outcome =
-        res.status === 401 ? 'A001' : res.status === 403 && (code === 'P001' || code === 'A002') ? code : 'allowed';
-      const expected = expectedOutcome(route, who);
-      if (outcome !== expected) mismatches.push(`${key(route)}: expected ${expected}, got ${res.status} ${code}`);
-      if (expected !== 'allowed') expect(code).toBe(expected);
-    }
-    expect(mismatches).toEqual([]);
-  });
+  it.each(['anonymous', 'client', 'expiredClient', 'admin'] as Who[])(
+    'as %s, refusals match the declarations',
+    async (who) => {
+      const mismatches: string[] = [];
+      for (const route of routes) {
+        // Placeholder ids that match nothing: the walk must not change the data it walks on.
+        const path = route.path.replace(/:[A-Za-z0-9_]+/g, '999999');
+        let call = request(api.app)[route.method](`/api${path}`);
+        const token = tokens[who];
+        if (token) call = call.set('Authorization', `Bearer ${token}`);
+        const res = route.method === 'get' || route.method === 'delete' ? await call : await call.send({});
+        const code = (res.body as { code?: string }).code;
+        const outcome =
+          res.status === 401
+            ? 'A001'
+            : res.status === 403 && (code === 'P001' || code === 'A002')
+              ? code
+              : 'allowed';
+        const expected = expectedOutcome(route, who);
+        if (outcome !== expected)
+          mismatches.push(`${key(route)}: expected ${expected}, got ${res.status} ${code}`);
+        if (expected !== 'allowed') expect(code).toBe(expected);
+      }
+      expect(mismatches).toEqual([]);
+    },
+  );
 });

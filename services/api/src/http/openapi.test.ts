@@ -34,7 +34,11 @@ describe('/api/openapi.json', () => {
   it('generates request schemas from zod (strict objects, required fields)', async () => {
     const doc = (await request(api.app).get('/api/openapi.json')).body;
     const login = doc.paths['/auth/login'].post.requestBody.content['application/json'].schema;
-    expect(login).toMatchObject({ type: 'object', additionalProperties: false, required: ['email', 'password'] });
+    expect(login).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['email', 'password'],
+    });
     const upload = doc.paths['/logos'].post.requestBody.content['multipart/form-data'].schema;
     expect(upload.properties.file).toEqual({ type: 'string', format: 'binary' });
     const params = doc.paths['/clients/{id}/limits'].put.parameters;

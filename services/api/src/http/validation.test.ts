@@ -96,7 +96,17 @@ describe('request validation and error mapping', () => {
   });
 
   it('a route definition without a valid access level is refused when the router is built', () => {
-    const bad = { ...defineRoute({ method: 'get', path: '/x', access: 'anonymous', tag: 't', summary: 's', handler: async () => reply.noContent() }), access: undefined } as never;
+    const bad = {
+      ...defineRoute({
+        method: 'get',
+        path: '/x',
+        access: 'anonymous',
+        tag: 't',
+        summary: 's',
+        handler: async () => reply.noContent(),
+      }),
+      access: undefined,
+    } as never;
     expect(() => buildRouter([bad], api.deps)).toThrow(/access/);
   });
 });

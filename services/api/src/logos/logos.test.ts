@@ -7,7 +7,9 @@ import { detectImageType } from './images';
 jest.setTimeout(60_000);
 
 const tinyPng = encodePng(2, 2, () => [200, 10, 10, 255]);
-const tinyJpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
+const tinyJpeg = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 describe('logos', () => {
   let api: TestApi;
@@ -70,7 +72,12 @@ describe('logos', () => {
     const logo = (await upload('Layout', tinyPng, 'l.png').expect(200)).body as LogoDto;
     const ok = (
       await asAdmin('post', `/logos/${logo.id}/pdf-config`)
-        .send({ primaryColor: 'a1b2c3', footer1: 'Studio Rossi', footer2: 'Via Roma 1', subRenewUrl: 'https://rinnovo.it' })
+        .send({
+          primaryColor: 'a1b2c3',
+          footer1: 'Studio Rossi',
+          footer2: 'Via Roma 1',
+          subRenewUrl: 'https://rinnovo.it',
+        })
         .expect(200)
     ).body as LogoDto;
     expect(ok.pdfConfig).toEqual({ primaryColor: '#A1B2C3', footer1: 'Studio Rossi', footer2: 'Via Roma 1' });

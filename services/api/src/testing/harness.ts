@@ -1,5 +1,5 @@
 /**
- * An API over HTTP (supertest) on the embedded stores in a temporary directory, with the account
+ * An API over HTTP (supertest) on the embedded stores (openEmbeddedStores) in a temporary directory, with the account
  * projections running, a real local SMTP server, and a clock the test can move.
  */
 import express from 'express';
@@ -9,9 +9,7 @@ import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import type { AuthTokensDto } from '@rna/domain';
-import { openSqliteAidIndex } from '@rna/infra/aid-index';
-import { openSqliteEventStore } from '@rna/infra/event-store';
-import { openSqliteMessageLog } from '@rna/infra/message-log';
+import { openEmbeddedStores } from '@rna/infra/embedded';
 import { createSmtpMailer } from '@rna/infra/mail';
 import { startTestSmtpServer, type TestSmtpServer } from '@rna/infra/mail/testing';
 import { startProjections, type RunningProjections } from '@rna/projector';
@@ -20,7 +18,6 @@ import { createApiRouter } from '../app';
 import { ensureFirstAdmin } from '../auth/first-admin';
 import type { ApiDeps, AuthLimits } from '../http/deps';
 import { ensureDefaultLogo } from '../logos/commands';
-import { memoryBlobStore, memoryDocumentStore } from './memory-stores';
 
 export const ADMIN_EMAIL = 'admin@portale.test';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -46,14 +43,14 @@ export function invitationCodeIn(text: string): string {
   return match[1];
 }
 
-export async function startTestApi(options: { limits?: Partial<AuthLimits>; logs?: string[] } = {}): Promise<TestApi> {
+export async function startTestApi(
+  options: { limits?: Partial<AuthLimits>; logs?: string[] } = {},
+): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'api-'));
   const smtp = await startTestSmtpServer();
   let now = new Date('2026-03-10T09:00:00.000Z');
-  const eventStore = openSqliteEventStore(path.join(dir, 'events.db'), { pollIntervalMs: 20 });
-  const aidIndex = openSqliteAidIndex(path.join(dir, 'aids.db'));
-  const messageLog = openSqliteMessageLog(path.join(dir, 'messages.db'));
-  const documents = memoryDocumentStore();
+  const stores = openEmbeddedStores(path.join(dir, 'data'));
+  const { eventStore, aidIndex, messageLog, documents, blobs } = stores;
   const logs = options.logs;
   const logger = logs
     ? pino({ level: 'info' }, { write: (line: string) => void logs.push(line) })
@@ -64,9 +61,14 @@ export async function startTestApi(options: { limits?: Partial<AuthLimits>; logs
     aidIndex,
     messageLog,
     documents,
-    blobs: memoryBlobStore(),
+    blobs,
     mailer: createSmtpMailer({ url: smtp.url, from: 'portale@test' }),
-    config: { publicUrl: 'http://portale.test', jwtSecret: 'x'.repeat(48), version: '9.9.9-test', dataDir: dir },
+    config: {
+      publicUrl: 'http://portale.test',
+      jwtSecret: 'x'.repeat(48),
+      version: '9.9.9-test',
+      dataDir: dir,
+    },
     clock: () => now,
     logger,
     awaitProjections: () => projections?.caughtUp() ?? Promise.resolve(),
@@ -81,7 +83,8 @@ export async function startTestApi(options: { limits?: Partial<AuthLimits>; logs
 
   const signIn = async (email: string, password: string) => {
     const res = await request(app).post('/api/auth/login').send({ email, password });
-    if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`sign-in of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as AuthTokensDto;
   };
   let adminAccess: string | null = null;
@@ -115,9 +118,7 @@ export async function startTestApi(options: { limits?: Partial<AuthLimits>; logs
       await projections?.stop();
       await deps.mailer.close();
       await smtp.close();
-      await eventStore.close();
-      await aidIndex.close();
-      await messageLog.close();
+      await stores.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -193,7 +193,9 @@ export class HttpRegisterClient implements RegisterClient {
     response.on('aborted', () => response.destroy(new Error('connessione interrotta durante il download')));
     response.on('end', () => {
       if (totalBytes !== null && counter.received < totalBytes) {
-        counter.destroy(new Error(`download di ${file.name} incompleto (${counter.received}/${totalBytes} byte)`));
+        counter.destroy(
+          new Error(`download di ${file.name} incompleto (${counter.received}/${totalBytes} byte)`),
+        );
       }
     });
     const noop = () => undefined;

@@ -19,7 +19,9 @@ export function planFiles(
 ): RegisterFileInfo[] {
   let selected: RegisterFileInfo[];
   if (scope === 'CUSTOM') {
-    const wanted = new Set(onlyDocuments.map((name) => parseRegisterFileName(name.trim())?.name ?? name.trim()));
+    const wanted = new Set(
+      onlyDocuments.map((name) => parseRegisterFileName(name.trim())?.name ?? name.trim()),
+    );
     selected = files.filter((file) => wanted.has(file.name));
   } else {
     const current = monthIndex(now.getUTCFullYear(), now.getUTCMonth() + 1);

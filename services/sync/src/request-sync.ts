@@ -26,7 +26,8 @@ export function foldSyncControl(events: RecordedEvent[]): Omit<SyncControlState,
   for (const event of events) {
     const e = event as unknown as SyncEvent;
     if (e.type === 'SyncRequested') running = { ...e.data };
-    else if ((e.type === 'SyncCompleted' || e.type === 'SyncFailed') && running?.runId === e.data.runId) running = null;
+    else if ((e.type === 'SyncCompleted' || e.type === 'SyncFailed') && running?.runId === e.data.runId)
+      running = null;
   }
   return { running };
 }

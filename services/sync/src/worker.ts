@@ -6,7 +6,14 @@
  * starts again with a new import id (the marker makes the projector drop its partial leftovers).
  */
 import { randomUUID } from 'node:crypto';
-import { AIDS_TOPIC, DomainError, streams, type AidMessage, type AidRecord, type SyncEvent } from '@rna/domain';
+import {
+  AIDS_TOPIC,
+  DomainError,
+  streams,
+  type AidMessage,
+  type AidRecord,
+  type SyncEvent,
+} from '@rna/domain';
 import type { AidIndex, DocumentStore, EventStore, MessageLog, Subscription } from '@rna/infra';
 import {
   parseAidStream,
@@ -146,7 +153,10 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
   async function importFile(runId: string, file: RegisterFileInfo): Promise<void> {
     const last = await fileStates.get(file.name);
     if (isUnchanged(file, last)) {
-      await append(runId, { type: 'RegisterFileSkipped', data: { runId, name: file.name, reason: 'UNCHANGED', at: at() } });
+      await append(runId, {
+        type: 'RegisterFileSkipped',
+        data: { runId, name: file.name, reason: 'UNCHANGED', at: at() },
+      });
       return;
     }
     let lastError: unknown = null;
@@ -160,7 +170,10 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
         if (error instanceof StoppedError) throw error;
         lastError = error;
         const retryable = !(error instanceof RegisterFileFormatError);
-        logger.warn({ runId, file: file.name, attempt, reason: describeError(error) }, 'import del file non riuscito');
+        logger.warn(
+          { runId, file: file.name, attempt, reason: describeError(error) },
+          'import del file non riuscito',
+        );
         if (!retryable) break;
       }
     }
@@ -193,7 +206,10 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
       },
     });
     if (result.status === 'unchanged') {
-      await append(runId, { type: 'RegisterFileSkipped', data: { runId, name: file.name, reason: 'UNCHANGED', at: at() } });
+      await append(runId, {
+        type: 'RegisterFileSkipped',
+        data: { runId, name: file.name, reason: 'UNCHANGED', at: at() },
+      });
       return;
     }
     total = result.totalBytes;
@@ -201,11 +217,24 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
       type: 'RegisterFileDownloading',
       data: { runId, name: file.name, totalBytes: result.totalBytes, at: at() },
     });
-    progress.update({ runId, file: file.name, status: 'DOWNLOADING', progress: 0, receivedBytes: 0, totalBytes: total }, true);
+    progress.update(
+      { runId, file: file.name, status: 'DOWNLOADING', progress: 0, receivedBytes: 0, totalBytes: total },
+      true,
+    );
     const markParsing = async () => {
       if (parsingAppended) return;
       parsingAppended = true;
-      progress.update({ runId, file: file.name, status: 'PARSING', progress: 100, receivedBytes: received, totalBytes: total }, true);
+      progress.update(
+        {
+          runId,
+          file: file.name,
+          status: 'PARSING',
+          progress: 100,
+          receivedBytes: received,
+          totalBytes: total,
+        },
+        true,
+      );
       await append(runId, { type: 'RegisterFileParsing', data: { runId, name: file.name, at: at() } });
     };
     const publish = async (records: AidRecord[]) => {
@@ -242,7 +271,12 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
     await deps.messageLog.publish(AIDS_TOPIC, [{ key: `file:${file.name}`, value: marker }]);
     if (report.controlBytesRemoved > 0 || report.truncatedTags.length > 0) {
       logger.warn(
-        { runId, file: file.name, controlBytesRemoved: report.controlBytesRemoved, truncatedTags: report.truncatedTags },
+        {
+          runId,
+          file: file.name,
+          controlBytesRemoved: report.controlBytesRemoved,
+          truncatedTags: report.truncatedTags,
+        },
         'file RNA con difetti corretti durante l’import',
       );
     }

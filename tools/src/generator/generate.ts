@@ -79,7 +79,8 @@ const finished = (stream: WriteStream) =>
   });
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const centsToDecimal = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+const centsToDecimal = (cents: number) =>
+  `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 interface Beneficiary {
   taxCode: string;
@@ -151,13 +152,20 @@ function concession(context: MonthContext, random: Random, index: number, source
   const grantor = pick(random, V.GRANTORS);
   const day = String(intBetween(random, 1, 28)).padStart(2, '0');
   const date = `${year}-${String(monthNumber).padStart(2, '0')}-${day}`;
-  const cup = random() < 0.4 ? 'n.d.' : random() < 0.1 ? '' : `J${intBetween(random, 10, 99)}H${intBetween(random, 100000000, 999999999)}`;
+  const cup =
+    random() < 0.4
+      ? 'n.d.'
+      : random() < 0.1
+        ? ''
+        : `J${intBetween(random, 10, 99)}H${intBetween(random, 100000000, 999999999)}`;
   const cor = `${monthCode}${String(index).padStart(7, '0')}`;
   const car = String(10000 + measure);
   const title = `Misura ${measure} - Sostegno alle attività produttive ${measure % 3 === 0 ? 'e all\'internazionalizzazione' : ''}`.trim(); // prettier-ignore
   const projectTitle = `Progetto n. ${index} di ${who.name}`;
   const longDescription = random() < 0.05;
-  let description = longDescription ? V.LOREM.repeat(12) : V.LOREM.slice(0, intBetween(random, 40, V.LOREM.length));
+  let description = longDescription
+    ? V.LOREM.repeat(12)
+    : V.LOREM.slice(0, intBetween(random, 40, V.LOREM.length));
   let beneficiaryName = who.name;
   let beneficiaryXmlName = who.name;
   const strayByte = context.defects && random() < 0.05;
@@ -296,7 +304,8 @@ export async function generateArchive(options: GenerateOptions): Promise<Generat
   const partSize = options.partSize ?? 250_000;
   const poolSize = options.beneficiaries ?? Math.max(20, Math.ceil(options.aids / 8));
   await mkdir(options.outDir, { recursive: true });
-  const truthPath = options.truthFile === undefined ? path.join(options.outDir, 'ground-truth.jsonl') : options.truthFile;
+  const truthPath =
+    options.truthFile === undefined ? path.join(options.outDir, 'ground-truth.jsonl') : options.truthFile;
   const truthFile = truthPath ? createWriteStream(truthPath) : null;
   const truth = truthFile ? new ChunkWriter(truthFile) : null;
   const files: GeneratedFile[] = [];
@@ -305,7 +314,9 @@ export async function generateArchive(options: GenerateOptions): Promise<Generat
   for (const [monthIndex, month] of options.months.entries()) {
     const match = /^(\d{4})_(\d{2})$/.exec(month);
     if (!match) throw new Error(`Mese non valido: ${month} (atteso YYYY_MM)`);
-    const target = Math.floor(options.aids / options.months.length) + (monthIndex < options.aids % options.months.length ? 1 : 0);
+    const target =
+      Math.floor(options.aids / options.months.length) +
+      (monthIndex < options.aids % options.months.length ? 1 : 0);
     const context: MonthContext = {
       seed,
       month,

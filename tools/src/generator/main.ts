@@ -22,7 +22,8 @@ function numberArg(args: Map<string, string | true>, name: string): number | und
   const value = args.get(name);
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} deve essere un intero non negativo`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`--${name} deve essere un intero non negativo`);
   return parsed;
 }
 
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
   const months = args.get('months');
   const aids = numberArg(args, 'aids');
   if (typeof out !== 'string' || typeof months !== 'string' || aids === undefined) {
-    console.error('uso: generator --out <dir> --months 2024_01,2024_02 --aids N [--zip] [--defects] [--seed S]');
+    console.error(
+      'uso: generator --out <dir> --months 2024_01,2024_02 --aids N [--zip] [--defects] [--seed S]',
+    );
     process.exit(2);
   }
   const started = Date.now();
@@ -48,7 +51,9 @@ async function main(): Promise<void> {
     truthFile: args.has('no-truth') ? null : undefined,
   });
   for (const file of result.files) {
-    console.log(`${file.fileName}\t${file.components} componenti\t${(file.xmlBytes / 1e6).toFixed(1)} MB XML`);
+    console.log(
+      `${file.fileName}\t${file.components} componenti\t${(file.xmlBytes / 1e6).toFixed(1)} MB XML`,
+    );
   }
   console.log(`${result.components} componenti in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -54,7 +54,8 @@ export function randomCodiceFiscale(random: Random): string {
   const year = String(intBetween(random, 40, 99)).padStart(2, '0');
   const month = pick(random, [...MONTH_LETTERS]);
   const day = intBetween(random, 1, 28) + (random() < 0.4 ? 40 : 0);
-  const first15 = letters(3) + letters(3) + year + month + String(day).padStart(2, '0') + pick(random, PLACES);
+  const first15 =
+    letters(3) + letters(3) + year + month + String(day).padStart(2, '0') + pick(random, PLACES);
   return first15 + codiceFiscaleCheckChar(first15);
 }
 

@@ -15,8 +15,14 @@ export const COMPANY_NAMES = [
   'Bruno', 'Gallo', 'Conti', 'De Luca', 'Mancini', 'Costa', 'Giordano', 'Rizzo', 'Lombardi',
   'Moretti', 'Barbieri', 'Fontana', 'Santoro', 'Mariani', 'Rinaldi', 'Caruso', 'Ferrara', 'Niccolò',
 ]; // prettier-ignore
-export const LEGAL_FORMS = ['S.R.L.', 'S.P.A.', 'S.N.C.', 'S.A.S.', 'SOCIETA\' COOPERATIVA', 'S.R.L.S.'];
-export const SIZES = ['Micro impresa', 'Piccola impresa', 'Media impresa', 'Grande impresa', 'Persona fisica'];
+export const LEGAL_FORMS = ['S.R.L.', 'S.P.A.', 'S.N.C.', 'S.A.S.', "SOCIETA' COOPERATIVA", 'S.R.L.S.'];
+export const SIZES = [
+  'Micro impresa',
+  'Piccola impresa',
+  'Media impresa',
+  'Grande impresa',
+  'Persona fisica',
+];
 
 export const GRANTORS = [
   'MINISTERO DELLE IMPRESE E DEL MADE IN ITALY',
@@ -40,7 +46,17 @@ export const OBJECTIVES: readonly [string, string][] = [
   ['60', 'Sviluppo regionale'],
   ['70', 'Calamità naturali'],
 ]; // prettier-ignore
-export const SECTORS = ['I.56.1', 'C.25.62', 'F.41.2', 'G.47.11', 'A.01.11', 'M.71.12', 'H.49.41', 'C.10.71', 'J.62.01'];
+export const SECTORS = [
+  'I.56.1',
+  'C.25.62',
+  'F.41.2',
+  'G.47.11',
+  'A.01.11',
+  'M.71.12',
+  'H.49.41',
+  'C.10.71',
+  'J.62.01',
+];
 export const INSTRUMENTS: readonly [string, string][] = [
   ['1', 'Sovvenzione/Contributo in conto interessi'],
   ['2', 'Garanzia'],

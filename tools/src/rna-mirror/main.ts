@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const dir = argValue(argv, 'dir');
   const port = Number(argValue(argv, 'port') ?? '8090');
   if (!dir || !Number.isInteger(port)) {
-    console.error('uso: rna-mirror --dir <cartella> --port <porta> [--slow B/s] [--reset-after B] [--maintenance] [--truncate-zip]');
+    console.error(
+      'uso: rna-mirror --dir <cartella> --port <porta> [--slow B/s] [--reset-after B] [--maintenance] [--truncate-zip]',
+    );
     process.exit(2);
   }
   const faults: Partial<MirrorFaults> = {
@@ -26,7 +28,9 @@ async function main(): Promise<void> {
   const reset = argValue(argv, 'reset-after');
   if (reset) faults.resetAfterBytes = Number(reset);
   const mirror = await startMirror({ dir, port, host: '0.0.0.0', faults });
-  console.log(`Mirror RNA su http://localhost:${port} (cartella ${dir}); RNA_BASE_URL=http://localhost:${port}`);
+  console.log(
+    `Mirror RNA su http://localhost:${port} (cartella ${dir}); RNA_BASE_URL=http://localhost:${port}`,
+  );
   const stop = () => {
     void mirror.close().then(() => process.exit(0));
   };

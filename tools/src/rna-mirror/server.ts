@@ -121,7 +121,10 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
     const throttle = faults.bytesPerSecond;
     const chunkSize = throttle ? Math.max(1024, Math.min(64 * 1024, Math.floor(throttle / 10))) : 64 * 1024;
     let sent = 0;
-    for await (const chunk of createReadStream(representation.path, { end: length - 1, highWaterMark: chunkSize })) {
+    for await (const chunk of createReadStream(representation.path, {
+      end: length - 1,
+      highWaterMark: chunkSize,
+    })) {
       let piece = chunk as Buffer;
       if (resetAt !== null && sent + piece.length >= resetAt) {
         piece = piece.subarray(0, Math.max(0, resetAt - sent));
@@ -173,7 +176,10 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
       response.end(JSON.stringify({ content: `${ZIP_DOWNLOAD_PREFIX}Opendata-${hex}.zip` }));
       return;
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && url.pathname.startsWith(ZIP_DOWNLOAD_PREFIX)) {
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      url.pathname.startsWith(ZIP_DOWNLOAD_PREFIX)
+    ) {
       const hex = /^Opendata-([0-9a-f]+)\.zip$/.exec(url.pathname.slice(ZIP_DOWNLOAD_PREFIX.length))?.[1];
       const file = await findFile(hex ? zipTokens.get(hex) : undefined);
       if (!file) {
@@ -184,7 +190,9 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
       return;
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && url.pathname.startsWith(XML_PATH_PREFIX)) {
-      const match = /^OpenData_Aiuti_(\d{4}_\d{2}(?:_\d{3})?)\.xml$/.exec(url.pathname.slice(XML_PATH_PREFIX.length));
+      const match = /^OpenData_Aiuti_(\d{4}_\d{2}(?:_\d{3})?)\.xml$/.exec(
+        url.pathname.slice(XML_PATH_PREFIX.length),
+      );
       const file = await findFile(match?.[1]);
       if (!file) {
         response.writeHead(404).end();
@@ -198,7 +206,9 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
       const taxCode = form.get('values[cfBen]') ?? '';
       const data = taxCode ? await live.lookup(await scanFolder(options.dir), taxCode) : [];
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ recordsTotal: data.length, recordsFiltered: data.length, data, sleep: 30 }));
+      response.end(
+        JSON.stringify({ recordsTotal: data.length, recordsFiltered: data.length, data, sleep: 30 }),
+      );
       return;
     }
     request.resume();

@@ -64,8 +64,13 @@ export class InMemoryEventStore implements EventStore {
     return { nextExpectedVersion: version, lastGlobalPosition: this.all.length };
   }
 
-  async readStream<Data = unknown>(stream: string, options: { fromVersion?: number } = {}): Promise<ReadStreamResult<Data>> {
-    const events = this.all.filter((e) => e.streamName === stream && e.streamVersion >= (options.fromVersion ?? 0));
+  async readStream<Data = unknown>(
+    stream: string,
+    options: { fromVersion?: number } = {},
+  ): Promise<ReadStreamResult<Data>> {
+    const events = this.all.filter(
+      (e) => e.streamName === stream && e.streamVersion >= (options.fromVersion ?? 0),
+    );
     return { currentVersion: this.versions.get(stream) ?? -1, events: events as RecordedEvent<Data>[] };
   }
 
@@ -79,7 +84,11 @@ export class InMemoryEventStore implements EventStore {
     this.checkpoints.set(subscriberId, position);
   }
 
-  subscribeToAll(options: { subscriberId: string; handler: EventsHandler; batchSize?: number }): Subscription {
+  subscribeToAll(options: {
+    subscriberId: string;
+    handler: EventsHandler;
+    batchSize?: number;
+  }): Subscription {
     let stopped = false;
     let position = -1;
     const loop = (async () => {
@@ -200,7 +209,10 @@ export class InMemoryAidIndex implements AidIndex {
     }
     return { count, taxCodes: [...taxCodes] };
   }
-  async withdrawBySourceFile(sourceFile: string, keepImportId?: string): Promise<{ count: number; taxCodes: string[] }> {
+  async withdrawBySourceFile(
+    sourceFile: string,
+    keepImportId?: string,
+  ): Promise<{ count: number; taxCodes: string[] }> {
     const ids = [...this.aids.values()]
       .filter((aid) => aid.sourceFile === sourceFile && aid.importId !== keepImportId)
       .map((aid) => aid.idComponenteAiuto);
@@ -213,7 +225,8 @@ export class InMemoryAidIndex implements AidIndex {
       .filter((aid) => !query.deMinimisOnly || aid.codProcedimento === '1')
       .sort(
         (a, b) =>
-          b.dataConcessione.localeCompare(a.dataConcessione) || b.idComponenteAiuto.localeCompare(a.idComponenteAiuto),
+          b.dataConcessione.localeCompare(a.dataConcessione) ||
+          b.idComponenteAiuto.localeCompare(a.idComponenteAiuto),
       );
     return query.limit ? found.slice(0, query.limit) : found;
   }
@@ -256,17 +269,24 @@ class InMemoryCollection<T extends Doc> implements Collection<T> {
   async delete(id: string): Promise<boolean> {
     return this.docs.delete(id);
   }
-  async find(filter: Partial<T> = {}, options: { sortBy?: keyof T & string; order?: 'asc' | 'desc'; limit?: number; offset?: number } = {}): Promise<T[]> {
+  async find(
+    filter: Partial<T> = {},
+    options: { sortBy?: keyof T & string; order?: 'asc' | 'desc'; limit?: number; offset?: number } = {},
+  ): Promise<T[]> {
     let found = [...this.docs.values()]
       .map((entry) => entry.doc)
-      .filter((doc) => Object.entries(filter).every(([key, value]) => (doc as Record<string, unknown>)[key] === value));
+      .filter((doc) =>
+        Object.entries(filter).every(([key, value]) => (doc as Record<string, unknown>)[key] === value),
+      );
     if (options.sortBy) {
       const key = options.sortBy;
       const direction = options.order === 'desc' ? -1 : 1;
       found = found.sort((a, b) => (a[key] < b[key] ? -direction : a[key] > b[key] ? direction : 0));
     }
     const offset = options.offset ?? 0;
-    return structuredClone(found.slice(offset, options.limit === undefined ? undefined : offset + options.limit));
+    return structuredClone(
+      found.slice(offset, options.limit === undefined ? undefined : offset + options.limit),
+    );
   }
   async count(filter: Partial<T> = {}): Promise<number> {
     return (await this.find(filter)).length;

@@ -63,7 +63,12 @@ export const startSyncBody = z
   .object({
     type: z.enum(['LAST_YEAR', 'LAST_3_YEARS', 'ALL', 'CUSTOM']),
     onlyDocuments: z
-      .array(z.string().trim().regex(/^(OpenData_Aiuti_)?\d{4}_\d{2}(_\d{3})?(\.(xml|zip))?$/))
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^(OpenData_Aiuti_)?\d{4}_\d{2}(_\d{3})?(\.(xml|zip))?$/),
+      )
       .max(1000)
       .optional(),
   })
@@ -77,7 +82,8 @@ const displayName = (name: string) => name.replace(/^OpenData_Aiuti_/, '').repla
 export async function startSync(deps: SyncHandlerDeps, actor: Actor, body: unknown): Promise<SyncRunDto> {
   const parsed = startSyncBody.safeParse(body);
   if (!parsed.success) throw new DomainError('J001', 'Richiesta di sincronizzazione non valida');
-  const onlyDocuments = parsed.data.type === 'CUSTOM' ? [...new Set((parsed.data.onlyDocuments ?? []).map(displayName))] : [];
+  const onlyDocuments =
+    parsed.data.type === 'CUSTOM' ? [...new Set((parsed.data.onlyDocuments ?? []).map(displayName))] : [];
   const { runId, at } = await deps.requestSync({ scope: parsed.data.type, onlyDocuments, by: actor });
   return {
     id: runId,
@@ -112,13 +118,21 @@ export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDt
     const state = latest.fileStates[name];
     const doc = await archive.get(name);
     const current = live && live.runId === latest.id && live.file === name ? live : null;
-    const status = current && state?.status !== 'SUCCESS' && state?.status !== 'ERROR' ? current.status : (state?.status ?? null);
+    const status =
+      current && state?.status !== 'SUCCESS' && state?.status !== 'ERROR'
+        ? current.status
+        : (state?.status ?? null);
     files.push({
       name,
       lastUpdate: doc?.lastUpdate ?? null,
       rnaLastUpdate: doc?.rnaLastUpdate ?? null,
       status,
-      progress: current && status === 'DOWNLOADING' ? current.progress : status === 'SUCCESS' || status === 'PARSING' ? 100 : 0,
+      progress:
+        current && status === 'DOWNLOADING'
+          ? current.progress
+          : status === 'SUCCESS' || status === 'PARSING'
+            ? 100
+            : 0,
       records: state?.records ?? 0,
       error: state?.error ?? null,
     });
@@ -182,7 +196,9 @@ export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<Archive
 }
 
 async function lastSuccessfulSync(documents: DocumentStore): Promise<number | null> {
-  const entries = await documents.collection<SyncHistoryDoc>(SYNC_HISTORY).find({}, { sortBy: 'start', order: 'desc' });
+  const entries = await documents
+    .collection<SyncHistoryDoc>(SYNC_HISTORY)
+    .find({}, { sortBy: 'start', order: 'desc' });
   const ended = entries.filter((entry) => entry.end !== null && entry.status === 'SUCCESS');
   return ended.length > 0 ? Math.max(...ended.map((entry) => entry.end as number)) : null;
 }

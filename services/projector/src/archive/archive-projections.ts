@@ -3,7 +3,14 @@
  * (`archive-files`), one per run with its files (`sync-runs`) and the compact history
  * (`sync-history`). Each event overwrites fields by natural key, so replays give the same state.
  */
-import type { ArchiveFileDto, RegisterFileStatus, SyncEvent, SyncResultDto, SyncRunDto, SyncScope } from '@rna/domain';
+import type {
+  ArchiveFileDto,
+  RegisterFileStatus,
+  SyncEvent,
+  SyncResultDto,
+  SyncRunDto,
+  SyncScope,
+} from '@rna/domain';
 import type { Collection, RecordedEvent } from '@rna/infra';
 import type { Projection, ProjectionStores } from '../projection';
 
@@ -66,12 +73,29 @@ export const archiveFilesProjection: Projection = {
     const e = event as unknown as SyncEvent;
     switch (e.type) {
       case 'RegisterFileQueued':
-        return updateFile(files, e.data.name, (d) => ({ ...d, status: 'PENDING', progress: 0, error: null, runId: e.data.runId }));
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'PENDING',
+          progress: 0,
+          error: null,
+          runId: e.data.runId,
+        }));
       case 'RegisterFileSkipped':
         // Unchanged since its last import: it counts as done.
-        return updateFile(files, e.data.name, (d) => ({ ...d, status: 'SUCCESS', progress: 100, error: null, runId: e.data.runId }));
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'SUCCESS',
+          progress: 100,
+          error: null,
+          runId: e.data.runId,
+        }));
       case 'RegisterFileDownloading':
-        return updateFile(files, e.data.name, (d) => ({ ...d, status: 'DOWNLOADING', progress: 0, runId: e.data.runId }));
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'DOWNLOADING',
+          progress: 0,
+          runId: e.data.runId,
+        }));
       case 'RegisterFileParsing':
         return updateFile(files, e.data.name, (d) => ({ ...d, status: 'PARSING', progress: 100 }));
       case 'RegisterFileSucceeded': {
@@ -88,7 +112,12 @@ export const archiveFilesProjection: Projection = {
         }));
       }
       case 'RegisterFileFailed':
-        return updateFile(files, e.data.name, (d) => ({ ...d, status: 'ERROR', error: e.data.reason, runId: e.data.runId }));
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'ERROR',
+          error: e.data.reason,
+          runId: e.data.runId,
+        }));
       default:
         return;
     }
@@ -144,7 +173,8 @@ export const syncRunsProjection: Projection = {
       case 'SyncStarted':
         run.files = e.data.files;
         run.total = e.data.files.length;
-        for (const name of e.data.files) run.fileStates[name] ??= { status: 'PENDING', records: 0, error: null };
+        for (const name of e.data.files)
+          run.fileStates[name] ??= { status: 'PENDING', records: 0, error: null };
         break;
       case 'RegisterFileQueued':
         setFile(e.data.name, 'PENDING');
@@ -228,4 +258,8 @@ export const syncHistoryProjection: Projection = {
   },
 };
 
-export const archiveProjections: readonly Projection[] = [archiveFilesProjection, syncRunsProjection, syncHistoryProjection];
+export const archiveProjections: readonly Projection[] = [
+  archiveFilesProjection,
+  syncRunsProjection,
+  syncHistoryProjection,
+];

@@ -53,7 +53,13 @@ function rssSampler(): () => number {
   };
 }
 
-function measure(label: string, records: number, xmlBytes: number, ms: number, peakRssMb: number): IngestionMeasure {
+function measure(
+  label: string,
+  records: number,
+  xmlBytes: number,
+  ms: number,
+  peakRssMb: number,
+): IngestionMeasure {
   const seconds = ms / 1000;
   return {
     label,
@@ -66,14 +72,23 @@ function measure(label: string, records: number, xmlBytes: number, ms: number, p
 }
 
 /** Generates the files once per size (kept under .bench/, which git ignores). */
-async function prepareFiles(aids: number): Promise<{ dir: string; xmlBytes: number; zipBytes: number; files: string[] }> {
+async function prepareFiles(
+  aids: number,
+): Promise<{ dir: string; xmlBytes: number; zipBytes: number; files: string[] }> {
   const dir = path.resolve('.bench', `ingestion-${aids}`);
   const manifest = path.join(dir, 'manifest.json');
   if (!existsSync(manifest)) {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     console.log(`genero ${aids} componenti in ${dir}…`);
-    const result = await generateArchive({ outDir: dir, months: MONTHS, aids, zip: true, seed: 2024, truthFile: null });
+    const result = await generateArchive({
+      outDir: dir,
+      months: MONTHS,
+      aids,
+      zip: true,
+      seed: 2024,
+      truthFile: null,
+    });
     const { stat } = await import('node:fs/promises');
     let zipBytes = 0;
     for (const file of result.files) zipBytes += (await stat(file.path)).size;
@@ -86,7 +101,14 @@ async function prepareFiles(aids: number): Promise<{ dir: string; xmlBytes: numb
       }),
     );
   }
-  return { dir, ...(JSON.parse(await readFile(manifest, 'utf8')) as { xmlBytes: number; zipBytes: number; files: string[] }) };
+  return {
+    dir,
+    ...(JSON.parse(await readFile(manifest, 'utf8')) as {
+      xmlBytes: number;
+      zipBytes: number;
+      files: string[];
+    }),
+  };
 }
 
 async function parseOnly(files: string[], xmlBytes: number): Promise<IngestionMeasure> {
@@ -95,10 +117,20 @@ async function parseOnly(files: string[], xmlBytes: number): Promise<IngestionMe
   let records = 0;
   for (const file of files) {
     const xml = createReadStream(file).pipe(unzipper.ParseOne(/\.xml$/i));
-    const report = await parseAidStream(xml, { sourceFile: path.basename(file), importId: 'bench', onBatch: async () => undefined });
+    const report = await parseAidStream(xml, {
+      sourceFile: path.basename(file),
+      importId: 'bench',
+      onBatch: async () => undefined,
+    });
     records += report.records;
   }
-  return measure('parse only (unzip + parse)', records, xmlBytes, performance.now() - started, stopSampling());
+  return measure(
+    'parse only (unzip + parse)',
+    records,
+    xmlBytes,
+    performance.now() - started,
+    stopSampling(),
+  );
 }
 
 async function endToEnd(dir: string, xmlBytes: number): Promise<IngestionMeasure> {
@@ -134,7 +166,9 @@ async function endToEnd(dir: string, xmlBytes: number): Promise<IngestionMeasure
   }
 }
 
-export async function runIngestionBench(aids = Number(process.env.BENCH_INGEST_AIDS ?? 1_000_000)): Promise<IngestionResult> {
+export async function runIngestionBench(
+  aids = Number(process.env.BENCH_INGEST_AIDS ?? 1_000_000),
+): Promise<IngestionResult> {
   const prepared = await prepareFiles(aids);
   const parse = await parseOnly(prepared.files, prepared.xmlBytes);
   const e2e = await endToEnd(prepared.dir, prepared.xmlBytes);
@@ -152,7 +186,8 @@ export async function runIngestionBench(aids = Number(process.env.BENCH_INGEST_A
 
 export function formatIngestionTable(result: IngestionResult): string {
   const rows = [result.parseOnly, result.endToEnd].map(
-    (m) => `| ${m.label} | ${m.records} | ${m.seconds} | ${m.recordsPerSecond} | ${m.xmlMegabytesPerSecond} | ${m.peakRssMb} |`,
+    (m) =>
+      `| ${m.label} | ${m.records} | ${m.seconds} | ${m.recordsPerSecond} | ${m.xmlMegabytesPerSecond} | ${m.peakRssMb} |`,
   );
   return [
     `Ingestion: ${result.aids} components, ${result.xmlMegabytes} MB XML (${result.zipMegabytes} MB zipped)`,

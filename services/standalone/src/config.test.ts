@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({}, dir);
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe(path.join(dir, 'data'));
+    expect(config.rnaBaseUrl).toBe('https://www.rna.gov.it');
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.smtpUrl).toBeNull();
+    expect(config.engines).toEqual({
+      eventStoreUrl: null,
+      kafkaBrokers: null,
+      elasticsearchUrl: null,
+      mongodbUri: null,
+    });
+  });
+
+  it('generates the JWT secret once and keeps it private in the data directory', () => {
+    const first = loadConfig({ DATA_DIR: 'd' }, dir);
+    const second = loadConfig({ DATA_DIR: 'd' }, dir);
+    expect(first.jwtSecret).toHaveLength(64);
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    expect(statSync(path.join(dir, 'd', 'secrets', 'jwt-secret')).mode & 0o077).toBe(0);
+  });
+
+  it('refuses a bad port, a bad URL and a short secret with a clear message', () => {
+    expect(() => loadConfig({ PORT: 'eighty' }, dir)).toThrow(ConfigError);
+    expect(() => loadConfig({ RNA_BASE_URL: 'not a url' }, dir)).toThrow(/RNA_BASE_URL/);
+    expect(() => loadConfig({ JWT_SECRET: 'short' }, dir)).toThrow(/JWT_SECRET/);
+  });
+
+  it('splits Kafka brokers and trims the register URL', () => {
+    const config = loadConfig(
+      { KAFKA_BROKERS: 'a:9092, b:9092', RNA_BASE_URL: 'http://127.0.0.1:9000/' },
+      dir,
+    );
+    expect(config.engines.kafkaBrokers).toEqual(['a:9092', 'b:9092']);
+    expect(config.rnaBaseUrl).toBe('http://127.0.0.1:9000');
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Configuration from environment variables (all optional), with the defaults README lists.
+ * The JWT secret, when not given, is generated once and kept in the data directory so that
+ * tokens survive a restart.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface EngineUrls {
+  eventStoreUrl: string | null;
+  kafkaBrokers: string[] | null;
+  elasticsearchUrl: string | null;
+  mongodbUri: string | null;
+}
+
+export interface PortalConfig {
+  port: number;
+  dataDir: string;
+  rnaBaseUrl: string;
+  adminEmail: string;
+  adminPassword: string | null;
+  publicUrl: string;
+  smtpUrl: string | null;
+  jwtSecret: string;
+  chromiumPath: string;
+  version: string;
+  engines: EngineUrls;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function parsePort(raw: string | null): number {
+  if (raw === null) return 8080;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a port number, got "${raw}"`);
+  return port;
+}
+
+function parseUrl(name: string, raw: string): string {
+  try {
+    return new URL(raw).toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+}
+
+/** Reads the secret kept in the data directory, creating it the first time. */
+export function persistedSecret(dataDir: string, name: string): string {
+  const dir = path.join(dataDir, 'secrets');
+  const file = path.join(dir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+    version?: string;
+  };
+  return pkg.version ?? '0.0.0';
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalConfig {
+  const port = parsePort(optional(env, 'PORT'));
+  const dataDir = path.resolve(cwd, optional(env, 'DATA_DIR') ?? 'data');
+  const jwtSecret = optional(env, 'JWT_SECRET') ?? persistedSecret(dataDir, 'jwt-secret');
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+  const brokers = optional(env, 'KAFKA_BROKERS');
+  return {
+    port,
+    dataDir,
+    rnaBaseUrl: parseUrl('RNA_BASE_URL', optional(env, 'RNA_BASE_URL') ?? 'https://www.rna.gov.it'),
+    adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@portale.local').toLowerCase(),
+    adminPassword: optional(env, 'ADMIN_PASSWORD'),
+    publicUrl: parseUrl('PUBLIC_URL', optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`),
+    smtpUrl: optional(env, 'SMTP_URL'),
+    jwtSecret,
+    chromiumPath: optional(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    version: readVersion(),
+    engines: {
+      eventStoreUrl: optional(env, 'EVENTSTORE_URL'),
+      kafkaBrokers: brokers
+        ? brokers
+            .split(',')
+            .map((b) => b.trim())
+            .filter(Boolean)
+        : null,
+      elasticsearchUrl: optional(env, 'ELASTICSEARCH_URL'),
+      mongodbUri: optional(env, 'MONGODB_URI'),
+    },
+  };
+}

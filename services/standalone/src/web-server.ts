@@ -1,0 +1,88 @@
+/**
+ * The HTTP shell of the standalone portal: the API under /api, the runtime configuration the
+ * front end reads at start (/config.json), the built front end with a single-page-app fallback,
+ * and a shutdown that stops accepting, drains open requests and then resolves.
+ */
+import express, { type Router } from 'express';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { RuntimeConfigDto } from '@rna/domain';
+
+export interface WebServerOptions {
+  apiRouter: Router;
+  frontendDir: string;
+  runtimeConfig: () => RuntimeConfigDto;
+  port: number;
+  host?: string;
+}
+
+export interface RunningWebServer {
+  url: string;
+  port: number;
+  /** Stops accepting, waits for in-flight requests (at most graceMs), then closes idle sockets. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function createWebApp(options: Omit<WebServerOptions, 'port' | 'host'>): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    next();
+  });
+  app.use('/api', options.apiRouter);
+  app.get('/config.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(options.runtimeConfig());
+  });
+  const index = path.join(options.frontendDir, 'index.html');
+  if (existsSync(index)) {
+    // Hashed assets can be cached for a long time; index.html must always be revalidated.
+    app.use(
+      '/assets',
+      express.static(path.join(options.frontendDir, 'assets'), { immutable: true, maxAge: '1y' }),
+    );
+    app.use(express.static(options.frontendDir, { index: false, maxAge: '1h' }));
+    app.get(/.*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index);
+    });
+  } else {
+    app.get(/.*/, (_req, res) => {
+      res
+        .status(503)
+        .type('text/plain')
+        .send('Front end not built: run `npm start` (it builds it) or `npm run build`.');
+    });
+  }
+  return app;
+}
+
+export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
+  const app = createWebApp(options);
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    close: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,1 +1,2 @@
 export * from './handlers';
+export * from './routes';

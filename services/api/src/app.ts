@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from './http/openapi';
 import { buildRouter } from './http/registry';
 import { defineRoute, reply, type AnyRoute } from './http/route';
 import { logosRoutes } from './logos/routes';
+import { syncRoutes } from './sync/routes';
 import { usersRoutes } from './users/routes';
 
 export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
@@ -20,6 +21,7 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   usersRoutes,
   clientsRoutes,
   logosRoutes,
+  syncRoutes,
 ];
 
 /** Every registered route, /openapi.json included. */

@@ -15,6 +15,10 @@ import {
 } from '@rna/api';
 import { startProjections, type Projection } from '@rna/projector';
 import { accountProjections } from '@rna/projector/accounts';
+import { archiveProjections } from '@rna/projector/archive';
+import { startAidIndexProjection } from '@rna/projector/aids';
+import { HttpRegisterClient } from '@rna/infra/register';
+import { requestSync, startSyncWorker } from '@rna/sync';
 import type { PortalConfig } from './config';
 import { startWebServer, type RunningWebServer } from './web-server';
 
@@ -41,7 +45,7 @@ export interface RunningPortal {
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export function allProjections(): Projection[] {
-  return [...accountProjections];
+  return [...accountProjections, ...archiveProjections];
 }
 
 export async function startPortal(config: PortalConfig, options: PortalOptions = {}): Promise<RunningPortal> {
@@ -53,6 +57,19 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
     stores = openEmbeddedStores(config.dataDir);
     const projectionStores = { documents: stores.documents, aidIndex: stores.aidIndex };
     const projections = startProjections(allProjections(), stores.eventStore, projectionStores);
+    const aidIndexProjection = startAidIndexProjection({
+      messageLog: stores.messageLog,
+      aidIndex: stores.aidIndex,
+      documents: stores.documents,
+    });
+    const eventStore = stores.eventStore;
+    const syncWorker = startSyncWorker({
+      eventStore,
+      messageLog: stores.messageLog,
+      documents: stores.documents,
+      register: new HttpRegisterClient({ baseUrl: config.rnaBaseUrl }),
+      logger: logger.child({ service: 'sync' }),
+    });
     const deps: ApiDeps = {
       eventStore: stores.eventStore,
       documents: stores.documents,
@@ -69,6 +86,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       clock: options.clock ?? (() => new Date()),
       logger,
       awaitProjections: () => projections.caughtUp(),
+      requestSync: (input) => requestSync(eventStore, input),
     };
     await projections.caughtUp();
     const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
@@ -92,6 +110,8 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       stop: () =>
         (stopping ??= (async () => {
           await running.close();
+          await syncWorker.stop();
+          await aidIndexProjection.stop();
           await projections.stop();
           await openStores.close();
           releaseLock();

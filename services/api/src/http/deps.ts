@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AidIndex, DocumentStore, EventStore, MessageLog } from '@rna/infra';
 import type { BlobStore } from '@rna/infra/blobs';
 import type { Mailer } from '@rna/infra/mail';
+import type { StartSync } from '../sync/handlers';
 
 export interface ApiConfig {
   /** Where users reach the portal; mail links start with it. */
@@ -38,6 +39,8 @@ export interface ApiDeps {
   /** Resolves when the projections have applied everything appended so far (read-your-writes). */
   awaitProjections?: () => Promise<void>;
   limits?: Partial<AuthLimits>;
+  /** Starts a sync run (the sync worker's command); absent → POST /sync answers G001. */
+  requestSync?: StartSync;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {

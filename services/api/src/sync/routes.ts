@@ -15,17 +15,14 @@ import {
   getSyncStatus,
   startSync,
   startSyncBody,
-  type StartSync,
   type SyncHandlerDeps,
 } from './handlers';
 
 /** What the composition root adds to ApiDeps for this feature. */
-export interface SyncApiDeps {
-  requestSync?: StartSync;
-}
+export type SyncApiDeps = Pick<ApiDeps, 'requestSync'>;
 
 function handlerDeps(deps: ApiDeps): SyncHandlerDeps {
-  const requestSync = (deps as ApiDeps & SyncApiDeps).requestSync;
+  const requestSync = deps.requestSync;
   return {
     eventStore: deps.eventStore,
     documents: deps.documents,

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import request from 'supertest';
+import { AIDS_TOPIC, type AidMessage, type AidRecord } from '@rna/domain';
+import { openEmbeddedStores } from '@rna/infra/embedded';
+import { CLIENTS_COLLECTION } from '@rna/projector/clients';
+import { LOGOS_COLLECTION } from '@rna/projector/logos';
+import { USERS_COLLECTION } from '@rna/projector/users';
+import { loadConfig } from './config';
+import { startPortal } from './portal';
+import { rebuildProjections } from './rebuild-projections';
+
+jest.setTimeout(90_000);
+
+function aid(id: number, taxCode: string, importId: string): AidRecord {
+  return {
+    idComponenteAiuto: String(id),
+    cor: String(1000 + id),
+    car: '10001',
+    titoloMisura: 'Misura di prova',
+    desTipoMisura: 'Regime di aiuti',
+    soggettoConcedente: 'Regione Umbria',
+    titoloProgetto: 'Progetto',
+    dataConcessione: `2025-0${1 + (id % 9)}-15`,
+    cup: 'n.d.',
+    denominazioneBeneficiario: 'ALFA S.R.L.',
+    codiceFiscaleBeneficiario: taxCode,
+    desTipoBeneficiario: 'Piccola impresa',
+    regioneBeneficiario: 'Umbria',
+    codProcedimento: '1',
+    desProcedimento: 'De Minimis',
+    codRegolamento: 'CE2831/23',
+    desRegolamento: 'Reg. UE 2023/2831',
+    codObiettivo: '1',
+    desObiettivo: 'Sviluppo',
+    settoreAttivita: 'C.25.1',
+    elementoDiAiutoCents: 100_000 + id,
+    importoNominaleCents: 200_000 + id,
+    sourceFile: '2025_06',
+    importId,
+  };
+}
+
+describe('rebuild projections', () => {
+  it('forgets every read model and the aid index, replays, and ends in the same state', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rebuild-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dir, PORT: '0', ADMIN_PASSWORD: 'a-long-admin-password' }, dir);
+      const portal = await startPortal(config, { logger: pino({ level: 'silent' }), host: '127.0.0.1' });
+      const login = await request(portal.url)
+        .post('/api/auth/login')
+        .send({ email: 'admin@portale.local', password: 'a-long-admin-password' });
+      const auth = { authorization: `Bearer ${login.body.accessToken as string}` };
+      await request(portal.url)
+        .post('/api/clients/invite')
+        .set(auth)
+        .send({ email: 'cliente@example.it' })
+        .expect(200);
+      // Two imports of one file: the second drops aid 3, which the marker then withdraws.
+      const first = [1, 2, 3].map((id) => aid(id, '01234567897', 'import-1'));
+      const second = [1, 2].map((id) => aid(id, '01234567897', 'import-2'));
+      const messages = (records: AidRecord[], importId: string): AidMessage[] => [
+        ...records.map((a): AidMessage => ({ type: 'AidRecorded', aid: a })),
+        {
+          type: 'SourceFileImported',
+          sourceFile: '2025_06',
+          importId,
+          runId: 'run',
+          records: records.length,
+        },
+      ];
+      for (const [records, importId] of [
+        [first, 'import-1'],
+        [second, 'import-2'],
+      ] as const)
+        await portal.stores.messageLog.publish(
+          AIDS_TOPIC,
+          messages([...records], importId).map((value) => ({ key: '01234567897', value })),
+        );
+      await portal.deps.awaitProjections?.();
+      for (let i = 0; i < 100 && (await portal.stores.aidIndex.count()) !== 2; i++)
+        await new Promise((r) => setTimeout(r, 50));
+
+      const snapshot = async (stores: typeof portal.stores) => ({
+        clients: await stores.documents.collection(CLIENTS_COLLECTION).find({}, { sortBy: 'id' }),
+        users: await stores.documents.collection(USERS_COLLECTION).find({}, { sortBy: 'id' }),
+        logos: await stores.documents.collection(LOGOS_COLLECTION).find({}, { sortBy: 'id' }),
+        aids: await stores.aidIndex.search({ taxCodes: ['01234567897'] }),
+      });
+      const before = await snapshot(portal.stores);
+      expect(before.clients).toHaveLength(1);
+      expect(before.aids.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '2']);
+      await portal.stop();
+
+      const stores = openEmbeddedStores(dir);
+      try {
+        // Damage the read side: a rebuild must not keep anything that the logs do not say.
+        await stores.documents.collection(CLIENTS_COLLECTION).put({ id: 'ghost', email: 'ghost@example.it' });
+        await stores.aidIndex.upsert([aid(99, '01234567897', 'stray')]);
+        const summary = await rebuildProjections(stores);
+        expect(summary.aids).toBe(2);
+        expect(await snapshot(stores)).toEqual(before);
+      } finally {
+        await stores.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

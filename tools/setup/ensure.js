@@ -74,6 +74,12 @@ function ensureBuild() {
   if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < sources) run('npm run -s -w frontend build');
 }
 
-ensureDependencies();
-ensureSystemPackages();
-ensureBuild();
+try {
+  ensureDependencies();
+  ensureSystemPackages();
+  ensureBuild();
+} catch (error) {
+  // The failing command already printed its own output; a stack trace here would only hide it.
+  log(`setup failed: ${error && error.message ? error.message.split('\n')[0] : error}`);
+  process.exit(typeof error.status === 'number' && error.status > 0 ? error.status : 1);
+}

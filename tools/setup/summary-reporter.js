@@ -2,7 +2,9 @@
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
-    const line = `${results.numPassedTests} passed, ${results.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : '');
+    const line =
+      `${results.numPassedTests} passed, ${results.numFailedTests} failed` +
+      (skipped ? `, ${skipped} skipped` : '');
     process.stdout.write(`\nTests: ${line}\n`);
   }
 }

@@ -97,7 +97,9 @@ describe('rebuild projections', () => {
       const stores = openEmbeddedStores(dir);
       try {
         // Damage the read side: a rebuild must not keep anything that the logs do not say.
-        await stores.documents.collection(CLIENTS_COLLECTION).put({ id: 'ghost', email: 'ghost@example.it' });
+        await stores.documents
+          .collection<{ id: string; email: string }>(CLIENTS_COLLECTION)
+          .put({ id: 'ghost', email: 'ghost@example.it' });
         await stores.aidIndex.upsert([aid(99, '01234567897', 'stray')]);
         const summary = await rebuildProjections(stores);
         expect(summary.aids).toBe(2);

@@ -1,0 +1,104 @@
+import {
+  assertTaxCodeLength,
+  checkTaxCode,
+  codiceFiscaleCheckLetter,
+  isValidCodiceFiscale,
+  isValidPartitaIva,
+  normalizeTaxCode,
+  parseSearchTaxCodes,
+  partitaIvaCheckDigit,
+  splitTaxCodes,
+  taxCodeLengthError,
+} from './tax-codes';
+
+describe('normalising tax codes', () => {
+  it('trims, uppercases and drops every space inside', () => {
+    expect(normalizeTaxCode('  rss mra 85t10\ta562s ')).toBe('RSSMRA85T10A562S');
+    expect(normalizeTaxCode('   ')).toBe('');
+  });
+
+  it('splits a comma list, dropping empty entries and duplicates and keeping order', () => {
+    expect(splitTaxCodes('b12345678901, ,a1234567890,,B12345678901 , a 1234567890')).toEqual([
+      'B12345678901',
+      'A1234567890',
+    ]);
+    expect(splitTaxCodes(['x1234567890,y1234567890', 'X1234567890'])).toEqual(['X1234567890', 'Y1234567890']);
+    expect(splitTaxCodes('')).toEqual([]);
+    expect(splitTaxCodes(undefined)).toEqual([]);
+  });
+});
+
+describe('the at-least-11-characters rule', () => {
+  it('accepts 11 characters and refuses 10 with T002', () => {
+    expect(taxCodeLengthError('01234567897')).toBeNull();
+    expect(taxCodeLengthError('0123456789')).toBe('T002');
+    // spaces do not count
+    expect(taxCodeLengthError('01234 56789')).toBe('T002');
+    expect(() => assertTaxCodeLength('0123456789')).toThrow(expect.objectContaining({ code: 'T002' }));
+    expect(() => assertTaxCodeLength('01234567897')).not.toThrow();
+  });
+
+  it('checks a whole search request: T001 without codes, T002 when any code is short', () => {
+    expect(parseSearchTaxCodes('01234567897, rssmra85t10a562s')).toEqual(['01234567897', 'RSSMRA85T10A562S']);
+    expect(() => parseSearchTaxCodes(' , ')).toThrow(expect.objectContaining({ code: 'T001' }));
+    expect(() => parseSearchTaxCodes(undefined)).toThrow(expect.objectContaining({ code: 'T001' }));
+    expect(() => parseSearchTaxCodes('01234567897,123')).toThrow(expect.objectContaining({ code: 'T002' }));
+  });
+});
+
+describe('partita IVA check digit', () => {
+  it('computes the check digit worked out by hand', () => {
+    // odd positions 0+2+4+6+8 = 20; even 1,3,5,7,9 doubled → 2+6+1+5+9 = 23; (10 - 43 % 10) % 10 = 7
+    expect(partitaIvaCheckDigit('0123456789')).toBe(7);
+    // 1+3+5+7+9 = 25; 2,4,6,8,0 → 4+8+3+7+0 = 22; (10 - 47 % 10) % 10 = 3
+    expect(partitaIvaCheckDigit('1234567890')).toBe(3);
+  });
+
+  it('accepts valid numbers and rejects a wrong check digit or a swap', () => {
+    expect(isValidPartitaIva('01234567897')).toBe(true);
+    expect(isValidPartitaIva('12345678903')).toBe(true);
+    expect(isValidPartitaIva('00743110157')).toBe(true);
+    expect(isValidPartitaIva('02116290848')).toBe(true);
+    expect(isValidPartitaIva('01234567890')).toBe(false);
+    expect(isValidPartitaIva('10234567897')).toBe(false);
+  });
+});
+
+describe('codice fiscale check letter', () => {
+  it('matches the well-known example and others', () => {
+    expect(codiceFiscaleCheckLetter('RSSMRA85T10A562')).toBe('S');
+    expect(isValidCodiceFiscale('RSSMRA85T10A562S')).toBe(true);
+    expect(isValidCodiceFiscale('VRDGPP80A41H501Y')).toBe(true); // a woman: day 01 + 40
+    expect(isValidCodiceFiscale('BNCLRA92M55F205P')).toBe(true);
+    expect(isValidCodiceFiscale('RSSMRA85T10A562T')).toBe(false);
+  });
+
+  it('accepts omocodia letters at positions 7, 8, 10, 11, 13, 14, 15', () => {
+    expect(isValidCodiceFiscale('RSSMRA85T10A56NH')).toBe(true);
+    expect(isValidCodiceFiscale('RSSMRAURTMLARSNL')).toBe(true);
+    // a letter outside L M N P Q R S T U V is not an omocodia substitute
+    expect(isValidCodiceFiscale('RSSMRA85T10A56AH')).toBe(false);
+  });
+});
+
+describe('checkTaxCode', () => {
+  it("says 'valid' for correct Italian codes, whatever their case and spacing", () => {
+    expect(checkTaxCode('01234567897')).toBe('valid');
+    expect(checkTaxCode(' rssmra85t10a562s ')).toBe('valid');
+    expect(checkTaxCode('RSSMRAURTMLARSNL')).toBe('valid');
+  });
+
+  it("says 'invalid' for Italian-shaped codes whose check fails", () => {
+    expect(checkTaxCode('01234567890')).toBe('invalid');
+    expect(checkTaxCode('RSSMRA85T10A562X')).toBe('invalid');
+    expect(checkTaxCode('RSSMRA85T10A56NS')).toBe('invalid');
+  });
+
+  it("says 'other-format' for foreign VAT numbers and other shapes", () => {
+    expect(checkTaxCode('DE123456789')).toBe('other-format');
+    expect(checkTaxCode('ATU12345678')).toBe('other-format');
+    expect(checkTaxCode('FR12345678901')).toBe('other-format');
+    expect(checkTaxCode('123456789012')).toBe('other-format');
+    expect(checkTaxCode('RSSMRA85Z10A562S')).toBe('other-format'); // Z is no month letter
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Tax codes (codice fiscale / partita IVA): normalisation, the search-box length rule and an
+ * advisory check-digit test. A failed check only warns: the register also holds foreign VAT numbers.
+ */
+import { DomainError } from './errors';
+
+export const MIN_TAX_CODE_LENGTH = 11;
+
+export type TaxCodeCheck = 'valid' | 'invalid' | 'other-format';
+
+/** Trim, uppercase and drop every space inside (users paste 'rss mra 85t10 a562s'). */
+export function normalizeTaxCode(raw: string): string {
+  return raw.replace(/\s+/g, '').toUpperCase();
+}
+
+/**
+ * A comma-separated list (or several of them, as repeated query parameters) → normalised codes,
+ * without empty entries and without duplicates, first occurrence order kept.
+ */
+export function splitTaxCodes(input: string | readonly string[] | null | undefined): string[] {
+  const pieces = (typeof input === 'string' ? [input] : (input ?? [])).flatMap((item) => item.split(','));
+  const codes: string[] = [];
+  for (const piece of pieces) {
+    const code = normalizeTaxCode(piece);
+    if (code !== '' && !codes.includes(code)) codes.push(code);
+  }
+  return codes;
+}
+
+export function isLongEnoughTaxCode(code: string): boolean {
+  return normalizeTaxCode(code).length >= MIN_TAX_CODE_LENGTH;
+}
+
+/** 'T002' when the code is shorter than 11 characters (after normalisation), else null. */
+export function taxCodeLengthError(code: string): 'T002' | null {
+  return isLongEnoughTaxCode(code) ? null : 'T002';
+}
+
+/** Throws DomainError T002 when the code is shorter than 11 characters. */
+export function assertTaxCodeLength(code: string): void {
+  if (!isLongEnoughTaxCode(code)) throw new DomainError('T002');
+}
+
+/**
+ * The tax codes of a search request: T001 when there is none, T002 when any is too short.
+ * (The home screen checks only the first code; the server checks every one.)
+ */
+export function parseSearchTaxCodes(input: string | readonly string[] | null | undefined): string[] {
+  const codes = splitTaxCodes(input);
+  if (codes.length === 0) throw new DomainError('T001');
+  codes.forEach(assertTaxCodeLength);
+  return codes;
+}
+
+// ---- partita IVA: 11 digits, Luhn-like check digit ----
+
+const PARTITA_IVA = /^\d{11}$/;
+
+export function partitaIvaCheckDigit(firstTenDigits: string): number {
+  let total = 0;
+  for (let i = 0; i < 10; i++) {
+    const digit = Number(firstTenDigits[i]);
+    // position i + 1: odd positions count as they are, even positions doubled (minus 9 above 9)
+    if (i % 2 === 0) total += digit;
+    else total += digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+  }
+  return (10 - (total % 10)) % 10;
+}
+
+export function isValidPartitaIva(code: string): boolean {
+  return PARTITA_IVA.test(code) && partitaIvaCheckDigit(code.slice(0, 10)) === Number(code[10]);
+}
+
+// ---- codice fiscale: 16 characters, check letter ----
+
+/** Letters that replace digits 0..9 in a codice fiscale with omocodia. */
+const OMOCODIA_LETTERS = 'LMNPQRSTUV';
+const DIGIT_OR_OMOCODIA = `[0-9${OMOCODIA_LETTERS}]`;
+/** Surname 3, name 3, year 2, month letter, day 2, place letter + 3, check letter. */
+const CODICE_FISCALE = new RegExp(
+  `^[A-Z]{6}${DIGIT_OR_OMOCODIA}{2}[ABCDEHLMPRST]${DIGIT_OR_OMOCODIA}{2}[A-Z]${DIGIT_OR_OMOCODIA}{3}[A-Z]$`,
+);
+
+/** Official values of characters at odd positions (1st, 3rd, …) for digits 0-9 and letters A-Z. */
+const ODD_DIGIT_VALUES = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21];
+const ODD_LETTER_VALUES = [
+  1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23,
+];
+
+function oddValue(char: string): number {
+  const code = char.charCodeAt(0);
+  return code <= 57 ? (ODD_DIGIT_VALUES[code - 48] ?? 0) : (ODD_LETTER_VALUES[code - 65] ?? 0);
+}
+
+function evenValue(char: string): number {
+  const code = char.charCodeAt(0);
+  return code <= 57 ? code - 48 : code - 65;
+}
+
+/** The check letter of the first 15 characters of a codice fiscale. */
+export function codiceFiscaleCheckLetter(firstFifteen: string): string {
+  let total = 0;
+  for (let i = 0; i < 15; i++) {
+    const char = firstFifteen[i] ?? '0';
+    total += i % 2 === 0 ? oddValue(char) : evenValue(char);
+  }
+  return String.fromCharCode(65 + (total % 26));
+}
+
+export function isValidCodiceFiscale(code: string): boolean {
+  return CODICE_FISCALE.test(code) && codiceFiscaleCheckLetter(code.slice(0, 15)) === code[15];
+}
+
+/**
+ * 'valid' / 'invalid' for Italian codes (11-digit partita IVA, 16-character codice fiscale, with
+ * omocodia); 'other-format' for anything else (foreign VAT numbers…). Advisory only: never blocks a search.
+ */
+export function checkTaxCode(raw: string): TaxCodeCheck {
+  const code = normalizeTaxCode(raw);
+  if (PARTITA_IVA.test(code)) return isValidPartitaIva(code) ? 'valid' : 'invalid';
+  if (CODICE_FISCALE.test(code)) return isValidCodiceFiscale(code) ? 'valid' : 'invalid';
+  return 'other-format';
+}

@@ -2,7 +2,7 @@
  * Maps a record of the live look-up (FORMAT.md "Live look-up") to the archive's AidRecord shape,
  * so that rows, totals and reports are built the same way in both modes.
  */
-import type { AidRecord } from '@rna/domain';
+import { euroToCents, tryParseItalianEuroCents, type AidRecord } from '@rna/domain';
 
 /** One record of `data` in the live answer; every field may be missing or null. */
 export interface LiveAidRecord {
@@ -25,14 +25,8 @@ const text = (value: unknown): string =>
 
 /** "€ 1.234,56" (Italian format) → 123456 cents; unreadable → 0. */
 export function parseItalianEuroToCents(value: unknown): number {
-  if (typeof value === 'number' && Number.isFinite(value)) return Math.round(value * 100);
-  const cleaned = text(value).replace(/[€\s\u00a0]/g, '');
-  const match = /^(-?)(\d{1,3}(?:\.\d{3})*|\d+)(?:,(\d{1,2}))?$/.exec(cleaned);
-  if (!match) return 0;
-  const euros = Number((match[2] ?? '0').replace(/\./g, ''));
-  const cents = Number((match[3] ?? '0').padEnd(2, '0'));
-  const total = euros * 100 + cents;
-  return match[1] === '-' ? -total : total;
+  if (typeof value === 'number' && Number.isFinite(value)) return euroToCents(value);
+  return tryParseItalianEuroCents(text(value)) ?? 0;
 }
 
 /** DD/MM/YYYY → YYYY-MM-DD; anything else → ''. */

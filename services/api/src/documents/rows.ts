@@ -1,19 +1,13 @@
 /** Aid index records → the rows of GET /documents (SPEC §3 "state-aid result row"). */
-import type { AidRecord, AidRowDto } from '@rna/domain';
+import { centsToDecimalString, isoToItalianDay, type AidRecord, type AidRowDto } from '@rna/domain';
 
-/** Integer cents → "1234.56" (exact: no floating point on the way). */
-export function centsToAmountString(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const absolute = Math.abs(Math.round(cents));
-  const euros = Math.floor(absolute / 100);
-  const rest = absolute % 100;
-  return `${sign}${euros}.${String(rest).padStart(2, '0')}`;
-}
-
-/** YYYY-MM-DD → dd-mm-yyyy; anything else is shown as it came. */
-function isoToItalian(iso: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  return match ? `${match[3]}-${match[2]}-${match[1]}` : iso;
+/** dd-mm-yyyy; a malformed register date is shown as it came rather than failing the search. */
+function grantDateLabel(iso: string): string {
+  try {
+    return isoToItalianDay(iso);
+  } catch {
+    return iso;
+  }
 }
 
 /** Procedure code 1, or the description "De Minimis" in any case. */
@@ -29,13 +23,13 @@ export function aidToRow(aid: AidRecord, index: number): AidRowDto {
     denominazioneBeneficiario: aid.denominazioneBeneficiario,
     soggettoConcedente: aid.soggettoConcedente,
     titoloMisura: aid.titoloMisura,
-    dataConcessione: isoToItalian(aid.dataConcessione),
+    dataConcessione: grantDateLabel(aid.dataConcessione),
     cup: aid.cup,
     desProcedimento: aid.desProcedimento,
     desRegolamento: aid.desRegolamento,
     isDeMinimis: isDeMinimisAid(aid),
-    importoNominale: centsToAmountString(aid.importoNominaleCents),
-    elementoDiAiuto: centsToAmountString(aid.elementoDiAiutoCents),
+    importoNominale: centsToDecimalString(aid.importoNominaleCents),
+    elementoDiAiuto: centsToDecimalString(aid.elementoDiAiutoCents),
   };
 }
 

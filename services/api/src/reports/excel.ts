@@ -4,6 +4,7 @@
  * Amounts are real numbers with a euro format, so that the client can sum and sort them.
  */
 import ExcelJS from 'exceljs';
+import { formatItalianDateTime } from '@rna/domain';
 import { dataSourceLabel, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
@@ -23,19 +24,7 @@ const ROW_COLUMNS = [
 ] as const;
 
 /** dd-mm-yyyy hh:mm in Europe/Rome. */
-export function romeDateTimeLabel(at: Date): string {
-  const parts = new Intl.DateTimeFormat('it-IT', {
-    timeZone: 'Europe/Rome',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  }).formatToParts(at);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('day')}-${part('month')}-${part('year')} ${part('hour')}:${part('minute')}`;
-}
+export const romeDateTimeLabel = (at: Date): string => formatItalianDateTime(at);
 
 export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
   const { result } = input;

@@ -6,3 +6,6 @@ export * from './tax-codes';
 export * from './dates';
 export * from './money';
 export * from './formatting';
+export * from './de-minimis';
+export * from './clients';
+export * from './quotas';

@@ -1,0 +1,44 @@
+/** Client access rules (SPEC §4, §5): status label, renewal, end date at noon in Rome. */
+import type { ClientStatusLabel } from './api';
+import {
+  addYears,
+  parseIsoDay,
+  romeDateTime,
+  romeDay,
+  romeNoonEpochMs,
+  romeWallTimeToEpochMs,
+} from './dates';
+import { DomainError } from './errors';
+
+function toEpochMs(instant: Date | number): number {
+  return typeof instant === 'number' ? instant : instant.getTime();
+}
+
+/** Expired from the end date's very instant on. */
+export function isAccessExpired(endDate: number, now: Date | number): boolean {
+  return toEpochMs(now) >= endDate;
+}
+
+/** 'Scaduto' at or after endDate, else 'Attivo' when active, else 'In attesa'. */
+export function clientStatusLabel(
+  client: { active: boolean; endDate: number },
+  now: Date | number,
+): ClientStatusLabel {
+  if (isAccessExpired(client.endDate, now)) return 'Scaduto';
+  return client.active ? 'Attivo' : 'In attesa';
+}
+
+/**
+ * Renewal: the same wall-clock time in Rome (12:00 for end dates set by the product) one calendar
+ * year later; 29 Feb becomes 28 Feb. DST-correct, unlike adding 365 days of milliseconds.
+ */
+export function renewEndDate(endDate: number): number {
+  const wall = romeDateTime(endDate);
+  return romeWallTimeToEpochMs(addYears(romeDay(endDate), 1), wall.hour, wall.minute);
+}
+
+/** The end date chosen as a day ('YYYY-MM-DD') is stored as 12:00 Europe/Rome of that day. J001 if malformed. */
+export function endDateFromDay(day: string): number {
+  if (!parseIsoDay(day)) throw new DomainError('J001', `Data di scadenza non valida: "${day}"`);
+  return romeNoonEpochMs(day);
+}

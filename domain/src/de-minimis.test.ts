@@ -1,0 +1,111 @@
+import {
+  DE_MINIMIS_CEILING_EURO,
+  deMinimisRemaining,
+  deMinimisSeries,
+  documentTotals,
+  isDeMinimisProcedure,
+  type DeMinimisRow,
+} from './de-minimis';
+
+const deMinimis = (dataConcessione: string, euro: number): DeMinimisRow => ({
+  dataConcessione,
+  elementoDiAiutoCents: Math.round(euro * 100),
+  isDeMinimis: true,
+});
+const otherAid = (dataConcessione: string, euro: number): DeMinimisRow => ({
+  ...deMinimis(dataConcessione, euro),
+  isDeMinimis: false,
+});
+
+// 15 June 2025, midday in Rome
+const now = new Date('2025-06-15T10:00:00Z');
+const rows: DeMinimisRow[] = [
+  deMinimis('2022-05-31', 100_000), // just before the first window
+  deMinimis('2022-06-01', 50_000), // first day of the first window: counts in 06/25 only
+  deMinimis('2025-05-31', 200_000),
+  deMinimis('2025-06-01', 80_000), // the current month: counts from 07/25
+  otherAid('2024-01-10', 999_999.99), // not de minimis: never in the series
+  deMinimis('2026-01-15', 10_000), // granted in the future: counts from 02/26
+];
+
+describe('the 36-month de minimis series', () => {
+  const series = deMinimisSeries(rows, now);
+
+  it('has 36 points from the current month forward, labelled MM/YY', () => {
+    expect(series).toHaveLength(36);
+    expect(series[0]?.month).toBe('06/25');
+    expect(series[1]?.month).toBe('07/25');
+    expect(series[7]?.month).toBe('01/26');
+    expect(series[35]?.month).toBe('05/28');
+  });
+
+  it('sums de minimis aid granted in the 3 years before each month’s first day', () => {
+    expect(series[0]).toEqual({ month: '06/25', total: 250_000, remaining: 50_000 });
+    expect(series[1]).toEqual({ month: '07/25', total: 280_000, remaining: 20_000 });
+    expect(series[7]).toEqual({ month: '01/26', total: 280_000, remaining: 20_000 });
+    expect(series[8]).toEqual({ month: '02/26', total: 290_000, remaining: 10_000 });
+    expect(series[35]).toEqual({ month: '05/28', total: 290_000, remaining: 10_000 });
+  });
+
+  it('shows a full allowance when there is no de minimis aid', () => {
+    const empty = deMinimisSeries([otherAid('2025-01-01', 5)], now);
+    expect(empty.every((point) => point.total === 0 && point.remaining === DE_MINIMIS_CEILING_EURO)).toBe(
+      true,
+    );
+  });
+
+  it('goes negative, not zero, when the ceiling is exceeded', () => {
+    const over = deMinimisSeries([...rows, deMinimis('2024-03-01', 100_000.01)], now);
+    expect(over[0]).toEqual({ month: '06/25', total: 350_000.01, remaining: -50_000.01 });
+  });
+
+  it('sums in cents: many small amounts give exact euro', () => {
+    const small = Array.from({ length: 3 }, () => deMinimis('2025-01-01', 0.1));
+    expect(deMinimisSeries(small, now)[0]).toEqual({ month: '06/25', total: 0.3, remaining: 299_999.7 });
+  });
+
+  it('starts from the month in Rome, not in UTC', () => {
+    // 22:30 UTC on 31 May is 00:30 on 1 June in Rome
+    const series = deMinimisSeries(rows, new Date('2025-05-31T22:30:00Z'));
+    expect(series[0]?.month).toBe('06/25');
+  });
+});
+
+describe('document totals', () => {
+  it('counts only aids granted from today − 3 years on, including future grants', () => {
+    expect(documentTotals(rows, now)).toEqual({
+      totalDocuments: 4,
+      totalImport: 1_289_999.99,
+      totalImportDeMinimis: 290_000,
+      remainingDeMinimis: 50_000,
+    });
+  });
+
+  it('includes the boundary day and excludes the day before', () => {
+    const boundary = [deMinimis('2022-06-15', 1), deMinimis('2022-06-14', 2)];
+    expect(documentTotals(boundary, now)).toMatchObject({ totalDocuments: 1, totalImport: 1 });
+  });
+
+  it('reports the current month’s remaining, matching the first point of the series', () => {
+    expect(deMinimisRemaining(rows, now)).toBe(deMinimisSeries(rows, now)[0]?.remaining);
+    expect(documentTotals([], now)).toEqual({
+      totalDocuments: 0,
+      totalImport: 0,
+      totalImportDeMinimis: 0,
+      remainingDeMinimis: 300_000,
+    });
+  });
+});
+
+describe('which aids are de minimis', () => {
+  it('recognises procedure code 1 or the description De Minimis in any case', () => {
+    expect(isDeMinimisProcedure('1', 'De Minimis')).toBe(true);
+    expect(isDeMinimisProcedure('1', '')).toBe(true);
+    expect(isDeMinimisProcedure(' 1 ', null)).toBe(true);
+    expect(isDeMinimisProcedure('', 'DE MINIMIS')).toBe(true);
+    expect(isDeMinimisProcedure(undefined, 'de minimis ')).toBe(true);
+    expect(isDeMinimisProcedure('2', 'Notifica')).toBe(false);
+    expect(isDeMinimisProcedure('3', 'Esenzione')).toBe(false);
+    expect(isDeMinimisProcedure('11', 'De Minimis SIEG')).toBe(false);
+  });
+});

@@ -1,5 +1,11 @@
 /** Aid index records → the rows of GET /documents (SPEC §3 "state-aid result row"). */
-import { centsToDecimalString, isoToItalianDay, type AidRecord, type AidRowDto } from '@rna/domain';
+import {
+  centsToDecimalString,
+  isDeMinimisProcedure,
+  isoToItalianDay,
+  type AidRecord,
+  type AidRowDto,
+} from '@rna/domain';
 
 /** dd-mm-yyyy; a malformed register date is shown as it came rather than failing the search. */
 function grantDateLabel(iso: string): string {
@@ -8,11 +14,6 @@ function grantDateLabel(iso: string): string {
   } catch {
     return iso;
   }
-}
-
-/** Procedure code 1, or the description "De Minimis" in any case. */
-export function isDeMinimisAid(aid: Pick<AidRecord, 'codProcedimento' | 'desProcedimento'>): boolean {
-  return aid.codProcedimento.trim() === '1' || /^de\s*minimis$/i.test(aid.desProcedimento.trim());
 }
 
 export function aidToRow(aid: AidRecord, index: number): AidRowDto {
@@ -27,7 +28,7 @@ export function aidToRow(aid: AidRecord, index: number): AidRowDto {
     cup: aid.cup,
     desProcedimento: aid.desProcedimento,
     desRegolamento: aid.desRegolamento,
-    isDeMinimis: isDeMinimisAid(aid),
+    isDeMinimis: isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento),
     importoNominale: centsToDecimalString(aid.importoNominaleCents),
     elementoDiAiuto: centsToDecimalString(aid.elementoDiAiutoCents),
   };

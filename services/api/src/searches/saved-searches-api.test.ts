@@ -11,7 +11,7 @@ describe('/api/users/saved-searches', () => {
 
   it('saves a search, replaces it, and clears it with an empty list, each user separately', async () => {
     const client = await api.client({});
-    const put = (token: string, body: unknown) =>
+    const put = (token: string, body: object) =>
       request(api.app).put('/api/users/saved-searches').set('Authorization', `Bearer ${token}`).send(body);
     const get = (token: string) =>
       request(api.app).get('/api/users/saved-searches').set('Authorization', `Bearer ${token}`).expect(200);
@@ -38,7 +38,7 @@ describe('/api/users/saved-searches', () => {
   });
 
   it('refuses malformed saved searches with the spec codes', async () => {
-    const put = (body: unknown) =>
+    const put = (body: object) =>
       request(api.app)
         .put('/api/users/saved-searches')
         .set('Authorization', `Bearer ${api.adminToken}`)

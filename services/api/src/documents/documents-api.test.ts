@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { streams, type AidRowDto, type SearchResultDto } from '@rna/domain';
-import { startApiHarness, type ApiHarness } from './api-harness';
-import { anAid } from './test-fixtures';
+import { startApiHarness, type ApiHarness } from './testing';
+import { anAid } from './testing';
 
 const CODE = '01234567897';
 

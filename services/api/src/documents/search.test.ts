@@ -5,7 +5,7 @@ import { DomainError, streams, type QuotaEvent } from '@rna/domain';
 import { ConcurrencyError } from '@rna/infra';
 import { openSqliteEventStore, type SqliteEventStore } from '@rna/infra/event-store';
 import { performSearch, searchRequestFrom, type SearchDeps } from './search';
-import { ADMIN, anAid, clientActor, grantAllowance, memoryAidIndex, taxCodeNumber } from './test-fixtures';
+import { ADMIN, anAid, clientActor, grantAllowance, memoryAidIndex, taxCodeNumber } from './testing';
 
 const NOW = new Date('2025-06-10T10:00:00Z');
 const NEXT_YEAR = Date.parse('2026-06-10T10:00:00Z');

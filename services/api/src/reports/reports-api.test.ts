@@ -3,8 +3,8 @@ import pdfParse from 'pdf-parse';
 import request from 'supertest';
 import { streams } from '@rna/domain';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
-import { startApiHarness, type ApiHarness } from '../documents/api-harness';
-import { anAid } from '../documents/test-fixtures';
+import { startApiHarness, type ApiHarness } from '../documents/testing';
+import { anAid } from '../documents/testing';
 
 const CODE = '01234567897';
 const QUERY = `taxCodes=${CODE}&deMinimis=false&last3Years=false`;

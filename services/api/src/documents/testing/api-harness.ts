@@ -18,10 +18,10 @@ import { accountProjections } from '@rna/projector/accounts';
 import { variationAlertsProjection } from '@rna/projector/alerts';
 import { startProjections } from '@rna/projector';
 import { savedSearchesProjection } from '@rna/projector/searches';
-import { createApiRouter } from '../app';
-import { ensureFirstAdmin } from '../auth/first-admin';
-import type { ApiDeps, BlobStore } from '../http/deps';
-import { ensureDefaultLogo } from '../logos/commands';
+import { createApiRouter } from '../../app';
+import { ensureFirstAdmin } from '../../auth/first-admin';
+import type { ApiDeps, BlobStore } from '../../http/deps';
+import { ensureDefaultLogo } from '../../logos/commands';
 
 export interface ApiHarness {
   app: express.Express;

@@ -1,7 +1,7 @@
 /** Test data shared by the search feature's tests: aids shaped like the register's, and a quota grant. */
 import { streams, type Actor, type AidRecord, type QuotaEvent } from '@rna/domain';
 import type { AidIndex, EventStore } from '@rna/infra';
-import { newestFirst } from './rows';
+import { newestFirst } from '../rows';
 
 export const ADMIN: Actor = { userId: 'admin-1', email: 'admin@example.com', role: 'ADMIN' };
 export const clientActor = (id: string): Actor => ({

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
-import { startApiHarness, type ApiHarness } from '../documents/api-harness';
+import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { AID_CHANGES_COLLECTION, notifyVariations, type AidChangeDoc } from './notifier';
 
 describe('/api/variation-alerts and their notifications', () => {

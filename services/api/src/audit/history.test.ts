@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { streams, type ClientEvent } from '@rna/domain';
 import { openSqliteEventStore, type SqliteEventStore } from '@rna/infra/event-store';
 import { performSearch, searchRequestFrom } from '../documents/search';
-import { ADMIN, clientActor, grantAllowance, memoryAidIndex } from '../documents/test-fixtures';
+import { ADMIN, clientActor, grantAllowance, memoryAidIndex } from '../documents/testing';
 import { clientAuditHistory, findClientIdByEmail } from './history';
 
 describe('client audit history', () => {

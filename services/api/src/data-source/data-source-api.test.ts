@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { streams, type SearchResultDto } from '@rna/domain';
 import { HttpLiveRegister } from '@rna/infra/register-live';
-import { startApiHarness, type ApiHarness } from '../documents/api-harness';
-import { anAid } from '../documents/test-fixtures';
+import { startApiHarness, type ApiHarness } from '../documents/testing';
+import { anAid } from '../documents/testing';
 
 /** A stand-in for the register's live look-up: one aid for 01234567897, or maintenance. */
 async function startLiveRegister(): Promise<{

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { SavedSearchDto } from '@rna/domain';
-import { startApiHarness, type ApiHarness } from '../documents/api-harness';
+import { startApiHarness, type ApiHarness } from '../documents/testing';
 
 describe('/api/users/saved-searches', () => {
   let api: ApiHarness;

@@ -1,5 +1,5 @@
 export { apiRoutes, createApiRouter, FEATURE_ROUTES } from './app';
-export type { ApiConfig, ApiDeps, AuthLimits, BlobStore } from './http/deps';
+export type { ApiConfig, ApiDeps, AuthLimits } from './http/deps';
 export { DEFAULT_AUTH_LIMITS } from './http/deps';
 export { createApiLogger, REDACTED_PATHS } from './http/logger';
 export { buildOpenApiDocument } from './http/openapi';

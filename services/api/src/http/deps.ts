@@ -4,17 +4,10 @@
  */
 import type { Logger } from 'pino';
 import type { AidIndex, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import type { BlobStore } from '@rna/infra/blobs';
 import type { Mailer } from '@rna/infra/mail';
 import type { PdfRenderer } from '@rna/infra/pdf';
 import type { LiveRegister } from '@rna/infra/register-live';
-
-/** Files by safe name (logo images). Same shape as the blobs port on wt-infra. */
-export interface BlobStore {
-  put(name: string, bytes: Buffer, contentType: string): Promise<void>;
-  get(name: string): Promise<{ bytes: Buffer; contentType: string } | null>;
-  delete(name: string): Promise<boolean | void>;
-  exists(name: string): Promise<boolean>;
-}
 
 export interface ApiConfig {
   /** Where users reach the portal; mail links start with it. */

@@ -30,7 +30,7 @@ export const logosRoutes: AnyRoute[] = [
     tag: 'logos',
     summary: 'Upload a PNG or JPEG logo (≤ 1 MB; F001 otherwise)',
     upload: { field: 'file', maxBytes: MAX_LOGO_BYTES, errorCode: 'F001' },
-    body: z.object({ name: z.string().trim().min(1, 'F001').max(100, 'F001') }).strict(),
+    body: z.object({ name: z.string({ error: 'F001' }).trim().min(1, 'F001').max(100, 'F001') }).strict(),
     responses: { 200: { description: 'The new logo', schema: logoSchema } },
     async handler(ctx) {
       const logoId = await uploadLogo(ctx.deps, actorOf(signedIn(ctx)), {

@@ -9,18 +9,15 @@ import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import type { AidRecord } from '@rna/domain';
-import { openSqliteAidIndex } from '@rna/infra/aid-index';
-import { openSqliteDocumentStore } from '@rna/infra/documents';
-import { openSqliteEventStore } from '@rna/infra/event-store';
+import { openEmbeddedStores } from '@rna/infra/embedded';
 import type { Mailer, MailMessage } from '@rna/infra/mail';
-import type { MessageLog } from '@rna/infra';
 import { accountProjections } from '@rna/projector/accounts';
 import { variationAlertsProjection } from '@rna/projector/alerts';
 import { startProjections } from '@rna/projector';
 import { savedSearchesProjection } from '@rna/projector/searches';
 import { createApiRouter } from '../../app';
 import { ensureFirstAdmin } from '../../auth/first-admin';
-import type { ApiDeps, BlobStore } from '../../http/deps';
+import type { ApiDeps } from '../../http/deps';
 import { ensureDefaultLogo } from '../../logos/commands';
 
 export interface ApiHarness {
@@ -40,32 +37,13 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-function memoryBlobs(): BlobStore {
-  const files = new Map<string, { bytes: Buffer; contentType: string }>();
-  return {
-    put: async (name, bytes, contentType) => void files.set(name, { bytes, contentType }),
-    get: async (name) => files.get(name) ?? null,
-    delete: async (name) => files.delete(name),
-    exists: async (name) => files.has(name),
-  };
-}
-
-const unusedMessageLog: MessageLog = {
-  publish: () => Promise.reject(new Error('not used by the search API')),
-  consume: () => {
-    throw new Error('not used by the search API');
-  },
-  resetGroup: () => Promise.resolve(),
-  close: () => Promise.resolve(),
-};
 
 let clientNumber = 0;
 
 export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise<ApiHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'search-api-'));
-  const eventStore = openSqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 10 });
-  const documents = openSqliteDocumentStore(join(dir, 'documents.db'));
-  const aidIndex = openSqliteAidIndex(join(dir, 'aids.db'));
+  const stores = openEmbeddedStores(join(dir, 'data'));
+  const { eventStore, documents, aidIndex, messageLog, blobs } = stores;
   const mails: MailMessage[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail), close: async () => undefined };
   const projections = startProjections(
@@ -77,8 +55,8 @@ export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise
     eventStore,
     documents,
     aidIndex,
-    messageLog: unusedMessageLog,
-    blobs: memoryBlobs(),
+    messageLog,
+    blobs,
     mailer,
     config: {
       publicUrl: 'http://portale.test',
@@ -140,7 +118,7 @@ export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise
     },
     async close() {
       await projections.stop();
-      await Promise.all([eventStore.close(), documents.close(), aidIndex.close()]);
+      await stores.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

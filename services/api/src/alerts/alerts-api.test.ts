@@ -1,7 +1,15 @@
 import request from 'supertest';
 import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
-import { AID_CHANGES_COLLECTION, notifyVariations, type AidChangeDoc } from './notifier';
+import {
+  AID_CHANGES_COLLECTION,
+  notifyVariations,
+  startVariationAlertNotifier,
+  type AidChangeDoc,
+} from './notifier';
+
+/** Lets the wall clock move on, so that "before" and "after" are different milliseconds. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('/api/variation-alerts and their notifications', () => {
   let api: ApiHarness;
@@ -45,7 +53,9 @@ describe('/api/variation-alerts and their notifications', () => {
     const watched = (await as(client.token).add(['11111111111']).expect(201)).body as VariationAlertDto;
     const untouched = (await as(client.token).add(['22222222222']).expect(201)).body as VariationAlertDto;
     const changes = api.deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
-    await changes.put({ id: '11111111111', changedAt: Date.now() + 1, sourceFile: '2025_05' });
+    await pause();
+    await changes.put({ id: '11111111111', changedAt: Date.now(), sourceFile: '2025_05' });
+    await pause();
     const completed: SyncEvent = {
       type: 'SyncCompleted',
       data: {
@@ -58,12 +68,11 @@ describe('/api/variation-alerts and their notifications', () => {
       },
     };
     await api.deps.eventStore.appendToStream(streams.sync('run-1'), [completed]);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
     api.mails.length = 0;
-    expect(await notifyVariations(notifierDeps, 'run-1')).toBe(1);
+    expect(await notifyVariations(notifierDeps, completed.data)).toBe(1);
     // a redelivered SyncCompleted does not notify twice
-    expect(await notifyVariations(notifierDeps, 'run-1')).toBe(0);
+    expect(await notifyVariations(notifierDeps, completed.data)).toBe(0);
 
     expect(api.mails).toHaveLength(1);
     expect(api.mails[0]).toMatchObject({ to: client.email });
@@ -77,6 +86,38 @@ describe('/api/variation-alerts and their notifications', () => {
     expect(listed.find((a) => a.id === untouched.id)?.lastNotification).toBeNull();
 
     // nothing changed since the last check: the next sync stays silent
-    expect(await notifyVariations(notifierDeps, 'run-2')).toBe(0);
+    await pause();
+    expect(await notifyVariations(notifierDeps, { runId: 'run-2', at: new Date().toISOString() })).toBe(0);
+  });
+
+  it('runs by itself on every SyncCompleted once started', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    await as(client.token).add(['33333333333']).expect(201);
+    const notifier = startVariationAlertNotifier({ ...api.deps, publicUrl: api.deps.config.publicUrl });
+    try {
+      await api.deps.documents
+        .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+        .put({ id: '33333333333', changedAt: Date.now() + 1, sourceFile: '2025_06' });
+      await pause();
+      await api.deps.eventStore.appendToStream(streams.sync('run-auto'), [
+        {
+          type: 'SyncCompleted',
+          data: {
+            runId: 'run-auto',
+            at: new Date().toISOString(),
+            succeeded: 1,
+            failed: 0,
+            skipped: 0,
+            records: 1,
+          },
+        },
+      ]);
+      await notifier.caughtUp();
+      expect(
+        api.mails.filter((mail) => mail.to === client.email && mail.text.includes('33333333333')),
+      ).toHaveLength(1);
+    } finally {
+      await notifier.stop();
+    }
   });
 });

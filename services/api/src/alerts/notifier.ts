@@ -54,8 +54,21 @@ export function alertMail(publicUrl: string, taxCodes: string[], changedCodes: s
   };
 }
 
-/** Returns how many alerts were notified. */
-export async function notifyVariations(deps: NotifierDeps, syncRunId: string): Promise<number> {
+/** The sync that just completed: its run and when (ISO). */
+export interface CompletedSync {
+  runId: string;
+  at: string;
+}
+
+/**
+ * Notifies the changes recorded between an alert's last check and the sync's completion, then
+ * moves the check to the completion: decided by the event's own time, so a replayed event
+ * (catch-up, redelivery) gives the same answer as the first delivery, never a second mail.
+ * Returns how many alerts were notified.
+ */
+export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync): Promise<number> {
+  const syncRunId = sync.runId;
+  const completedAt = Date.parse(sync.at);
   const alerts = await deps.documents
     .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
     .find({ removed: false });
@@ -67,11 +80,12 @@ export async function notifyVariations(deps: NotifierDeps, syncRunId: string): P
     const check = await checks.get(alert.id);
     if (check?.syncRunId === syncRunId) continue;
     const since = check?.checkedAt ?? alert.createdAt;
-    const checkedAt = deps.clock().getTime();
+    if (!(completedAt > since)) continue;
+    const checkedAt = completedAt;
     try {
       const touched = await Promise.all(alert.taxCodes.map((code) => changes.get(code)));
       const changedCodes = touched
-        .filter((c): c is AidChangeDoc => c !== null && c.changedAt > since)
+        .filter((c): c is AidChangeDoc => c !== null && c.changedAt > since && c.changedAt <= completedAt)
         .map((c) => c.id);
       if (changedCodes.length > 0) {
         const owner = await users.get(alert.userId);
@@ -88,7 +102,7 @@ export async function notifyVariations(deps: NotifierDeps, syncRunId: string): P
             taxCodes: alert.taxCodes,
             syncRunId,
             changes: changedCodes.length,
-            at: new Date(checkedAt).toISOString(),
+            at: deps.clock().toISOString(),
           },
         };
         await deps.eventStore.appendToStream(streams.user(alert.userId), [triggered]);
@@ -108,8 +122,7 @@ export function startVariationAlertNotifier(deps: NotifierDeps): Subscription {
     subscriberId: 'variation-alert-notifier',
     handler: async (events) => {
       for (const event of events) {
-        if (event.type === 'SyncCompleted')
-          await notifyVariations(deps, (event.data as { runId: string }).runId);
+        if (event.type === 'SyncCompleted') await notifyVariations(deps, event.data as CompletedSync);
       }
     },
   });

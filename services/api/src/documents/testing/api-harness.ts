@@ -37,7 +37,6 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-
 let clientNumber = 0;
 
 export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise<ApiHarness> {

@@ -11,8 +11,14 @@ import {
   createApiRouter,
   ensureDefaultLogo,
   ensureFirstAdmin,
+  lastSuccessfulSync,
+  startVariationAlertNotifier,
   type ApiDeps,
 } from '@rna/api';
+import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { HttpLiveRegister } from '@rna/infra/register-live';
+import { variationAlertsProjection } from '@rna/projector/alerts';
+import { savedSearchesProjection } from '@rna/projector/searches';
 import { startProjections, type Projection } from '@rna/projector';
 import { accountProjections } from '@rna/projector/accounts';
 import { archiveProjections } from '@rna/projector/archive';
@@ -45,7 +51,7 @@ export interface RunningPortal {
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export function allProjections(): Projection[] {
-  return [...accountProjections, ...archiveProjections];
+  return [...accountProjections, ...archiveProjections, savedSearchesProjection, variationAlertsProjection];
 }
 
 export async function startPortal(config: PortalConfig, options: PortalOptions = {}): Promise<RunningPortal> {
@@ -70,6 +76,8 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       register: new HttpRegisterClient({ baseUrl: config.rnaBaseUrl }),
       logger: logger.child({ service: 'sync' }),
     });
+    const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
+    const openedStores = stores;
     const deps: ApiDeps = {
       eventStore: stores.eventStore,
       documents: stores.documents,
@@ -87,7 +95,19 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       logger,
       awaitProjections: () => projections.caughtUp(),
       requestSync: (input) => requestSync(eventStore, input),
+      pdfRenderer,
+      liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
+      archiveLastUpdate: () => lastSuccessfulSync(openedStores.documents),
     };
+    const alertNotifier = startVariationAlertNotifier({
+      eventStore,
+      documents: stores.documents,
+      mailer: deps.mailer,
+      clock: deps.clock,
+      publicUrl: config.publicUrl,
+      onError: (error, alertId) =>
+        logger.warn({ err: error, alertId }, 'variation alert notification failed'),
+    });
     await projections.caughtUp();
     const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
     await ensureDefaultLogo(deps);
@@ -111,6 +131,8 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
         (stopping ??= (async () => {
           await running.close();
           await syncWorker.stop();
+          await alertNotifier.stop();
+          await pdfRenderer.close();
           await aidIndexProjection.stop();
           await projections.stop();
           await openStores.close();

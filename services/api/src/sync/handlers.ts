@@ -195,7 +195,7 @@ export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<Archive
   return [...byName.values()].sort((a, b) => compareNames(a.name, b.name));
 }
 
-async function lastSuccessfulSync(documents: DocumentStore): Promise<number | null> {
+export async function lastSuccessfulSync(documents: DocumentStore): Promise<number | null> {
   const entries = await documents
     .collection<SyncHistoryDoc>(SYNC_HISTORY)
     .find({}, { sortBy: 'start', order: 'desc' });

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './sqlite-aid-index';
+export * from './contract';

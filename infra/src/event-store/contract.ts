@@ -1,0 +1,323 @@
+/**
+ * The event store contract: every adapter (embedded SQLite, EventStoreDB, …) runs this suite unchanged.
+ * Each test gets fresh storage from the factory; harness.open() opens further instances on it.
+ */
+import {
+  eventually,
+  settleAll,
+  sleep,
+  type ContractHarness,
+  type HarnessFactory,
+} from '../embedded/contract-helpers';
+import { ConcurrencyError, type EventStore, type RecordedEvent } from './port';
+
+export type EventStoreHarness = ContractHarness<EventStore>;
+
+export function describeEventStoreContract(name: string, factory: HarnessFactory<EventStore>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let harness: EventStoreHarness;
+    const opened: EventStore[] = [];
+    let store: EventStore;
+
+    async function open(): Promise<EventStore> {
+      const instance = await harness.open();
+      opened.push(instance);
+      return instance;
+    }
+
+    beforeEach(async () => {
+      harness = await factory();
+      store = await open();
+    });
+
+    afterEach(async () => {
+      for (const instance of opened.splice(0)) await instance.close().catch(() => undefined);
+      await harness.dispose();
+    });
+
+    const ev = (type: string, data: unknown = {}) => ({ type, data });
+
+    describe('streams', () => {
+      it('appends events and reads them back in order, versions from 0', async () => {
+        const result = await store.appendToStream('client-1', [
+          ev('ClientInvited', { clientId: '1', email: 'a@b.it' }),
+          { type: 'ClientActivated', data: { clientId: '1' }, metadata: { correlationId: 'c-1' } },
+        ]);
+        expect(result.nextExpectedVersion).toBe(1);
+
+        const read = await store.readStream('client-1');
+        expect(read.currentVersion).toBe(1);
+        expect(read.events.map((e) => [e.streamName, e.streamVersion, e.type])).toEqual([
+          ['client-1', 0, 'ClientInvited'],
+          ['client-1', 1, 'ClientActivated'],
+        ]);
+        expect(read.events[0]?.data).toEqual({ clientId: '1', email: 'a@b.it' });
+        expect(read.events[1]?.metadata).toEqual({ correlationId: 'c-1' });
+        expect(read.events[0]?.metadata).toEqual({});
+        expect(Number.isNaN(Date.parse(read.events[0]?.createdAt ?? ''))).toBe(false);
+        expect(result.lastGlobalPosition).toBe(read.events[1]?.globalPosition);
+      });
+
+      it('reports a missing stream as version -1 with no events', async () => {
+        await expect(store.readStream('client-none')).resolves.toEqual({ currentVersion: -1, events: [] });
+      });
+
+      it('reads a stream from a given version', async () => {
+        await store.appendToStream('s', [ev('A'), ev('B'), ev('C')]);
+        const read = await store.readStream('s', { fromVersion: 1 });
+        expect(read.currentVersion).toBe(2);
+        expect(read.events.map((e) => e.type)).toEqual(['B', 'C']);
+      });
+
+      it('keeps streams apart', async () => {
+        await store.appendToStream('a', [ev('A1')]);
+        await store.appendToStream('b', [ev('B1'), ev('B2')]);
+        await store.appendToStream('a', [ev('A2')]);
+        expect((await store.readStream('a')).events.map((e) => e.type)).toEqual(['A1', 'A2']);
+        expect((await store.readStream('b')).events.map((e) => e.streamVersion)).toEqual([0, 1]);
+      });
+    });
+
+    describe('expected version', () => {
+      async function expectConflict(promise: Promise<unknown>, actual: number) {
+        const error: unknown = await promise.then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect(error).toMatchObject({ code: 'EVENT_STORE_CONCURRENCY', actual });
+      }
+
+      it("'no_stream' succeeds only on a new stream", async () => {
+        await store.appendToStream('s', [ev('A')], { expectedVersion: 'no_stream' });
+        await expectConflict(store.appendToStream('s', [ev('B')], { expectedVersion: 'no_stream' }), 0);
+      });
+
+      it("'stream_exists' fails on a new stream and succeeds afterwards", async () => {
+        await expectConflict(store.appendToStream('s', [ev('A')], { expectedVersion: 'stream_exists' }), -1);
+        await store.appendToStream('s', [ev('A')]);
+        await expect(
+          store.appendToStream('s', [ev('B')], { expectedVersion: 'stream_exists' }),
+        ).resolves.toMatchObject({ nextExpectedVersion: 1 });
+      });
+
+      it('an exact version must equal the current one', async () => {
+        await store.appendToStream('s', [ev('A'), ev('B')]);
+        await expectConflict(store.appendToStream('s', [ev('C')], { expectedVersion: 0 }), 1);
+        await expectConflict(store.appendToStream('s', [ev('C')], { expectedVersion: 2 }), 1);
+        await expect(store.appendToStream('s', [ev('C')], { expectedVersion: 1 })).resolves.toMatchObject({
+          nextExpectedVersion: 2,
+        });
+      });
+
+      it("'any' never conflicts", async () => {
+        await store.appendToStream('s', [ev('A')], { expectedVersion: 'any' });
+        await store.appendToStream('s', [ev('B')], { expectedVersion: 'any' });
+        expect((await store.readStream('s')).currentVersion).toBe(1);
+      });
+
+      it('a rejected append writes nothing', async () => {
+        await store.appendToStream('s', [ev('A')]);
+        await expect(store.appendToStream('s', [ev('X'), ev('Y')], { expectedVersion: 5 })).rejects.toThrow(
+          ConcurrencyError,
+        );
+        expect((await store.readStream('s')).events.map((e) => e.type)).toEqual(['A']);
+        expect(await store.readAll({ after: 0, maxCount: 100 })).toHaveLength(1);
+      });
+    });
+
+    describe('race', () => {
+      it('two concurrent appends with the same expected version: exactly one wins', async () => {
+        await store.appendToStream('quota-1', [ev('SearchAllowanceGranted')]);
+        const { fulfilled, rejected } = await settleAll([
+          store.appendToStream('quota-1', [ev('SearchPerformed', { by: 'first' })], { expectedVersion: 0 }),
+          store.appendToStream('quota-1', [ev('SearchPerformed', { by: 'second' })], { expectedVersion: 0 }),
+        ]);
+        expect(fulfilled).toHaveLength(1);
+        expect(rejected).toHaveLength(1);
+        expect(rejected[0]?.reason).toMatchObject({ code: 'EVENT_STORE_CONCURRENCY' });
+        const read = await store.readStream('quota-1');
+        expect(read.events.map((e) => e.type)).toEqual(['SearchAllowanceGranted', 'SearchPerformed']);
+      });
+
+      it('the same race across two adapter instances on the same storage', async () => {
+        const other = await open();
+        const results = await settleAll(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 === 0 ? store : other).appendToStream('quota-2', [ev('SearchPerformed', { i })], {
+              expectedVersion: 'no_stream',
+            }),
+          ),
+        );
+        expect(results.fulfilled).toHaveLength(1);
+        expect(results.rejected).toHaveLength(9);
+        expect((await other.readStream('quota-2')).events).toHaveLength(1);
+      });
+    });
+
+    describe('global feed', () => {
+      it('reads all events after a position, in order, in batches', async () => {
+        await store.appendToStream('a', [ev('1'), ev('2')]);
+        await store.appendToStream('b', [ev('3')]);
+        await store.appendToStream('a', [ev('4'), ev('5')]);
+
+        const all = await store.readAll({ after: 0, maxCount: 100 });
+        expect(all.map((e) => e.type)).toEqual(['1', '2', '3', '4', '5']);
+        expect(all[0]?.globalPosition).toBeGreaterThanOrEqual(1);
+        for (let i = 1; i < all.length; i++) {
+          expect(all[i]!.globalPosition).toBeGreaterThan(all[i - 1]!.globalPosition);
+        }
+
+        const batches: string[][] = [];
+        let after = 0;
+        for (;;) {
+          const batch = await store.readAll({ after, maxCount: 2 });
+          if (batch.length === 0) break;
+          batches.push(batch.map((e) => e.type));
+          after = batch[batch.length - 1]!.globalPosition;
+        }
+        expect(batches).toEqual([['1', '2'], ['3', '4'], ['5']]);
+      });
+
+      it('stores and reads checkpoints (0 when unknown)', async () => {
+        expect(await store.getCheckpoint('projector-clients')).toBe(0);
+        await store.storeCheckpoint('projector-clients', 42);
+        await store.storeCheckpoint('projector-clients', 43);
+        expect(await store.getCheckpoint('projector-clients')).toBe(43);
+        expect(await store.getCheckpoint('projector-other')).toBe(0);
+      });
+    });
+
+    describe('restart', () => {
+      it('close and reopen: nothing lost, nothing duplicated, positions keep growing', async () => {
+        await store.appendToStream('client-1', [ev('A'), ev('B')]);
+        await store.appendToStream('client-2', [ev('C')]);
+        await store.storeCheckpoint('sub', 2);
+        const before = await store.readAll({ after: 0, maxCount: 100 });
+        await store.close();
+
+        const reopened = await open();
+        expect(await reopened.readAll({ after: 0, maxCount: 100 })).toEqual(before);
+        expect(await reopened.getCheckpoint('sub')).toBe(2);
+        await expect(
+          reopened.appendToStream('client-1', [ev('D')], { expectedVersion: 1 }),
+        ).resolves.toMatchObject({ nextExpectedVersion: 2 });
+        const after = await reopened.readAll({ after: 0, maxCount: 100 });
+        expect(after.map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
+        expect(after[3]!.globalPosition).toBeGreaterThan(before[2]!.globalPosition);
+      });
+    });
+
+    describe('subscribeToAll', () => {
+      function collector() {
+        const seen: RecordedEvent[] = [];
+        const batches: number[] = [];
+        return {
+          seen,
+          batches,
+          handler: async (events: RecordedEvent[]) => {
+            batches.push(events.length);
+            seen.push(...events);
+          },
+        };
+      }
+
+      it('catches up with past events, then delivers new ones live, checkpointing as it goes', async () => {
+        await store.appendToStream('a', [ev('1'), ev('2'), ev('3')]);
+        const c = collector();
+        const sub = store.subscribeToAll({ subscriberId: 'p1', handler: c.handler, batchSize: 2 });
+        await sub.caughtUp();
+        expect(c.seen.map((e) => e.type)).toEqual(['1', '2', '3']);
+        expect(Math.max(...c.batches)).toBeLessThanOrEqual(2);
+
+        const appended = await store.appendToStream('b', [ev('4')]);
+        await sub.caughtUp();
+        expect(c.seen.map((e) => e.type)).toEqual(['1', '2', '3', '4']);
+        await eventually(
+          'checkpoint stored',
+          async () => (await store.getCheckpoint('p1')) === appended.lastGlobalPosition,
+        );
+        await sub.stop();
+      });
+
+      it('caughtUp resolves at once on an empty store', async () => {
+        const sub = store.subscribeToAll({ subscriberId: 'p0', handler: async () => undefined });
+        await sub.caughtUp();
+        await sub.stop();
+      });
+
+      it('resumes after its checkpoint when subscribing again after a restart', async () => {
+        await store.appendToStream('a', [ev('1'), ev('2')]);
+        const first = collector();
+        const sub = store.subscribeToAll({ subscriberId: 'p2', handler: first.handler });
+        await sub.caughtUp();
+        await sub.stop();
+        await store.close();
+
+        const reopened = await open();
+        await reopened.appendToStream('a', [ev('3')]);
+        const second = collector();
+        const again = reopened.subscribeToAll({ subscriberId: 'p2', handler: second.handler });
+        await again.caughtUp();
+        expect(first.seen.map((e) => e.type)).toEqual(['1', '2']);
+        expect(second.seen.map((e) => e.type)).toEqual(['3']);
+        await again.stop();
+      });
+
+      it('retries a failing batch without losing or reordering events', async () => {
+        await store.appendToStream('a', [ev('1'), ev('2'), ev('3')]);
+        const seen: string[] = [];
+        let failures = 0;
+        const sub = store.subscribeToAll({
+          subscriberId: 'flaky',
+          batchSize: 10,
+          handler: async (events) => {
+            if (events.some((e) => e.type === '2') && failures < 2) {
+              failures += 1;
+              throw new Error('projection temporarily unavailable');
+            }
+            seen.push(...events.map((e) => e.type));
+          },
+        });
+        await sub.caughtUp();
+        expect(failures).toBe(2);
+        expect(seen).toEqual(['1', '2', '3']);
+        expect(await store.getCheckpoint('flaky')).toBeGreaterThan(0);
+        await sub.stop();
+      });
+
+      it('sees appends made through another instance on the same storage', async () => {
+        const other = await open();
+        const c = collector();
+        const sub = store.subscribeToAll({ subscriberId: 'p3', handler: c.handler });
+        await sub.caughtUp();
+        await other.appendToStream('elsewhere', [ev('X'), ev('Y')]);
+        await eventually('live delivery from the other instance', () => c.seen.length === 2);
+        expect(c.seen.map((e) => e.type)).toEqual(['X', 'Y']);
+        await sub.stop();
+      });
+
+      it('independent subscribers each get every event', async () => {
+        const a = collector();
+        const b = collector();
+        const subA = store.subscribeToAll({ subscriberId: 'A', handler: a.handler });
+        const subB = store.subscribeToAll({ subscriberId: 'B', handler: b.handler, batchSize: 1 });
+        await store.appendToStream('s', [ev('1'), ev('2')]);
+        await Promise.all([subA.caughtUp(), subB.caughtUp()]);
+        expect(a.seen.map((e) => e.type)).toEqual(['1', '2']);
+        expect(b.seen.map((e) => e.type)).toEqual(['1', '2']);
+        await Promise.all([subA.stop(), subB.stop()]);
+      });
+
+      it('delivers nothing after stop', async () => {
+        const c = collector();
+        const sub = store.subscribeToAll({ subscriberId: 'p4', handler: c.handler });
+        await sub.caughtUp();
+        await sub.stop();
+        await store.appendToStream('s', [ev('late')]);
+        await sleep(300);
+        expect(c.seen).toHaveLength(0);
+      });
+    });
+  });
+}

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './sqlite-event-store';
+export * from './contract';

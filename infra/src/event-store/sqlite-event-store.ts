@@ -1,0 +1,348 @@
+/** Embedded event store: one SQLite file (WAL), an append-only table whose rowid is the global position. */
+import type { SqliteDatabase } from '../embedded/sqlite';
+import { openSqliteFile } from '../embedded/sqlite';
+import {
+  backoffDelay,
+  CatchUpWaiters,
+  defaultRetryPolicy,
+  errorMessage,
+  type RetryPolicy,
+  Waker,
+} from '../embedded/polling';
+import {
+  ConcurrencyError,
+  type AppendResult,
+  type EventsHandler,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedVersion,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type Subscription,
+} from './port';
+
+export interface SqliteEventStoreOptions {
+  /** How often subscriptions look for events appended by other processes (default 150 ms). */
+  pollIntervalMs?: number;
+  /** Back-off between retries of a failing handler. */
+  retry?: RetryPolicy;
+  /** Where handler failures are reported (default: console.error, message only). */
+  onHandlerError?: (info: {
+    subscriberId: string;
+    attempt: number;
+    retryInMs: number;
+    error: unknown;
+  }) => void;
+}
+
+interface EventRow {
+  global_position: number;
+  stream_name: string;
+  stream_version: number;
+  type: string;
+  data: string;
+  metadata: string;
+  created_at: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  global_position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream_name TEXT NOT NULL,
+  stream_version INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (stream_name, stream_version)
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  subscriber_id TEXT PRIMARY KEY,
+  position INTEGER NOT NULL
+);
+`;
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    streamName: row.stream_name,
+    streamVersion: row.stream_version,
+    globalPosition: row.global_position,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    createdAt: row.created_at,
+  };
+}
+
+function versionMatches(expected: ExpectedVersion, current: number): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return current === -1;
+  if (expected === 'stream_exists') return current >= 0;
+  return current === expected;
+}
+
+function validateAppend(stream: string, events: EventToAppend[], expected: ExpectedVersion): void {
+  if (typeof stream !== 'string' || stream.length === 0)
+    throw new TypeError('Stream name must be a non-empty string');
+  const validExpected =
+    expected === 'any' ||
+    expected === 'no_stream' ||
+    expected === 'stream_exists' ||
+    (Number.isInteger(expected) && expected >= -1);
+  if (!validExpected) throw new TypeError(`Invalid expected version: ${String(expected)}`);
+  for (const event of events) {
+    if (typeof event.type !== 'string' || event.type.length === 0) {
+      throw new TypeError(`Every event of ${stream} needs a non-empty type`);
+    }
+  }
+}
+
+export class SqliteEventStore implements EventStore {
+  private readonly db: SqliteDatabase;
+  private readonly statements;
+  private readonly appendTransaction;
+  private readonly subscriptions = new Set<PollingSubscription>();
+  private closed = false;
+
+  constructor(
+    file: string,
+    private readonly options: SqliteEventStoreOptions = {},
+  ) {
+    this.db = openSqliteFile(file);
+    this.db.exec(SCHEMA);
+    this.statements = {
+      currentVersion: this.db.prepare<[string], { v: number | null }>(
+        'SELECT MAX(stream_version) AS v FROM events WHERE stream_name = ?',
+      ),
+      insert: this.db.prepare<[string, number, string, string, string, string]>(
+        'INSERT INTO events (stream_name, stream_version, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      readStream: this.db.prepare<[string, number], EventRow>(
+        'SELECT * FROM events WHERE stream_name = ? AND stream_version >= ? ORDER BY stream_version',
+      ),
+      readAll: this.db.prepare<[number, number], EventRow>(
+        'SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?',
+      ),
+      lastPosition: this.db.prepare<[], { p: number | null }>('SELECT MAX(global_position) AS p FROM events'),
+      getCheckpoint: this.db.prepare<[string], { position: number }>(
+        'SELECT position FROM checkpoints WHERE subscriber_id = ?',
+      ),
+      storeCheckpoint: this.db.prepare<[string, number]>(
+        'INSERT INTO checkpoints (subscriber_id, position) VALUES (?, ?) ' +
+          'ON CONFLICT (subscriber_id) DO UPDATE SET position = excluded.position',
+      ),
+    };
+    // The version check and the inserts happen under one write lock (BEGIN IMMEDIATE), so two
+    // appenders — in this process or another — cannot both pass the check.
+    this.appendTransaction = this.db.transaction(
+      (stream: string, events: EventToAppend[], expected: ExpectedVersion): AppendResult => {
+        const current = this.statements.currentVersion.get(stream)?.v ?? -1;
+        if (!versionMatches(expected, current)) throw new ConcurrencyError(stream, expected, current);
+        const createdAt = new Date().toISOString();
+        let version = current;
+        let lastGlobalPosition = this.statements.lastPosition.get()?.p ?? 0;
+        for (const event of events) {
+          version += 1;
+          const info = this.statements.insert.run(
+            stream,
+            version,
+            event.type,
+            JSON.stringify(event.data ?? null),
+            JSON.stringify(event.metadata ?? {}),
+            createdAt,
+          );
+          lastGlobalPosition = Number(info.lastInsertRowid);
+        }
+        return { nextExpectedVersion: version, lastGlobalPosition };
+      },
+    );
+  }
+
+  async appendToStream(
+    stream: string,
+    events: EventToAppend[],
+    options: { expectedVersion?: ExpectedVersion } = {},
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    const expected = options.expectedVersion ?? 'any';
+    validateAppend(stream, events, expected);
+    const result = this.appendTransaction.immediate(stream, events, expected);
+    if (events.length > 0) for (const subscription of this.subscriptions) subscription.wake();
+    return result;
+  }
+
+  async readStream<Data = unknown>(
+    stream: string,
+    options: { fromVersion?: number } = {},
+  ): Promise<ReadStreamResult<Data>> {
+    this.assertOpen();
+    const read = this.db.transaction(() => ({
+      currentVersion: this.statements.currentVersion.get(stream)?.v ?? -1,
+      rows: this.statements.readStream.all(stream, options.fromVersion ?? 0),
+    }));
+    const { currentVersion, rows } = read();
+    return { currentVersion, events: rows.map(toRecorded) as RecordedEvent<Data>[] };
+  }
+
+  async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.readAllSync(options.after, options.maxCount);
+  }
+
+  readAllSync(after: number, maxCount: number): RecordedEvent[] {
+    return this.statements.readAll.all(after, Math.max(0, Math.floor(maxCount))).map(toRecorded);
+  }
+
+  lastGlobalPosition(): number {
+    return this.statements.lastPosition.get()?.p ?? 0;
+  }
+
+  async getCheckpoint(subscriberId: string): Promise<number> {
+    this.assertOpen();
+    return this.getCheckpointSync(subscriberId);
+  }
+
+  getCheckpointSync(subscriberId: string): number {
+    return this.statements.getCheckpoint.get(subscriberId)?.position ?? 0;
+  }
+
+  async storeCheckpoint(subscriberId: string, position: number): Promise<void> {
+    this.assertOpen();
+    this.statements.storeCheckpoint.run(subscriberId, position);
+  }
+
+  subscribeToAll(options: {
+    subscriberId: string;
+    handler: EventsHandler;
+    batchSize?: number;
+  }): Subscription {
+    this.assertOpen();
+    const subscription = new PollingSubscription(this, {
+      subscriberId: options.subscriberId,
+      handler: options.handler,
+      batchSize: options.batchSize ?? 500,
+      pollIntervalMs: this.options.pollIntervalMs ?? 150,
+      retry: this.options.retry ?? defaultRetryPolicy,
+      onHandlerError: this.options.onHandlerError ?? reportHandlerError,
+      onStopped: (s) => this.subscriptions.delete(s),
+    });
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.closed = true;
+    this.db.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Event store is closed');
+  }
+}
+
+function reportHandlerError(info: {
+  subscriberId: string;
+  attempt: number;
+  retryInMs: number;
+  error: unknown;
+}): void {
+  console.error(
+    `[event-store] subscriber ${info.subscriberId} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  );
+}
+
+interface SubscriptionSettings {
+  subscriberId: string;
+  handler: EventsHandler;
+  batchSize: number;
+  pollIntervalMs: number;
+  retry: RetryPolicy;
+  onHandlerError: NonNullable<SqliteEventStoreOptions['onHandlerError']>;
+  onStopped: (subscription: PollingSubscription) => void;
+}
+
+/** Catch-up then live: reads after the checkpoint, hands over a batch, stores the checkpoint, repeats. */
+class PollingSubscription implements Subscription {
+  private readonly waker = new Waker();
+  /** Back-off sleeps are cut short only by stop(), not by new appends. */
+  private readonly stopSignal = new Waker();
+  private readonly waiters = new CatchUpWaiters();
+  private stopping = false;
+  private handledUpTo = -1;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly store: SqliteEventStore,
+    private readonly settings: SubscriptionSettings,
+  ) {
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.waker.wake();
+  }
+
+  async caughtUp(): Promise<void> {
+    if (this.stopping) throw new Error(`Subscription ${this.settings.subscriberId} is stopped`);
+    const target = this.store.lastGlobalPosition();
+    if (this.handledUpTo >= target) return;
+    const reached = this.waiters.add(target);
+    this.waker.wake();
+    return reached;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.waker.wake();
+    this.stopSignal.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const { subscriberId, handler, batchSize, pollIntervalMs, retry } = this.settings;
+    let attempt = 0;
+    try {
+      let position = this.store.getCheckpointSync(subscriberId);
+      while (!this.stopping) {
+        const batch = this.store.readAllSync(position, batchSize);
+        const last = batch[batch.length - 1];
+        if (!last) {
+          this.markHandled(position);
+          await this.waker.wait(pollIntervalMs);
+          continue;
+        }
+        try {
+          await handler(batch);
+        } catch (error) {
+          attempt += 1;
+          const retryInMs = backoffDelay(retry, attempt);
+          this.settings.onHandlerError({ subscriberId, attempt, retryInMs, error });
+          await this.stopSignal.wait(retryInMs);
+          continue;
+        }
+        attempt = 0;
+        position = last.globalPosition;
+        await this.store.storeCheckpoint(subscriberId, position);
+        this.markHandled(position);
+      }
+    } catch (error) {
+      // Only the store itself failing lands here (e.g. the file vanished): stop, do not crash.
+      console.error(`[event-store] subscription ${subscriberId} stopped: ${errorMessage(error)}`);
+      this.stopping = true;
+    } finally {
+      this.waiters.rejectAll(new Error(`Subscription ${subscriberId} is stopped`));
+      this.settings.onStopped(this);
+    }
+  }
+
+  private markHandled(position: number): void {
+    this.handledUpTo = position;
+    this.waiters.settle(position);
+  }
+}
+
+export function openSqliteEventStore(file: string, options?: SqliteEventStoreOptions): SqliteEventStore {
+  return new SqliteEventStore(file, options);
+}

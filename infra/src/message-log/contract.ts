@@ -1,0 +1,276 @@
+/**
+ * The message log contract: every adapter (embedded SQLite, Kafka, …) runs this suite unchanged.
+ * Each test gets fresh storage from the factory; harness.open() opens further instances on it.
+ */
+import { eventually, sleep, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
+import type { ConsumedMessage, MessageLog } from './port';
+
+export type MessageLogHarness = ContractHarness<MessageLog>;
+
+export function describeMessageLogContract(name: string, factory: HarnessFactory<MessageLog>): void {
+  describe(`MessageLog contract: ${name}`, () => {
+    let harness: MessageLogHarness;
+    const opened: MessageLog[] = [];
+    let log: MessageLog;
+
+    async function open(): Promise<MessageLog> {
+      const instance = await harness.open();
+      opened.push(instance);
+      return instance;
+    }
+
+    beforeEach(async () => {
+      harness = await factory();
+      log = await open();
+    });
+
+    afterEach(async () => {
+      for (const instance of opened.splice(0)) await instance.close().catch(() => undefined);
+      await harness.dispose();
+    });
+
+    const msgs = (from: number, to: number, key = 'k') =>
+      Array.from({ length: to - from + 1 }, (_, i) => ({ key, value: { n: from + i } }));
+    const ns = (batch: ConsumedMessage[]) => batch.map((m) => (m.value as { n: number }).n);
+
+    function collector() {
+      const seen: ConsumedMessage[] = [];
+      return { seen, handler: async (batch: ConsumedMessage[]) => void seen.push(...batch) };
+    }
+
+    it('a new group consumes every message from the beginning, in order', async () => {
+      await log.publish('aids', [
+        { key: 'RSSMRA80A01H501U', value: { type: 'AidRecorded', id: 1 } },
+        { key: '01234567890', value: { type: 'AidRecorded', id: 2 } },
+      ]);
+      await log.publish('aids', msgs(3, 5));
+      const c = collector();
+      const consumer = log.consume({ topic: 'aids', groupId: 'g', handler: c.handler });
+      await consumer.caughtUp();
+      expect(c.seen).toHaveLength(5);
+      expect(c.seen[0]).toMatchObject({
+        topic: 'aids',
+        key: 'RSSMRA80A01H501U',
+        value: { type: 'AidRecorded', id: 1 },
+      });
+      expect(typeof c.seen[0]?.offset).toBe('string');
+      expect(typeof c.seen[0]?.partition).toBe('number');
+      expect(Number.isNaN(Date.parse(c.seen[0]?.timestamp ?? ''))).toBe(false);
+      const offsets = c.seen.map((m) => BigInt(m.offset));
+      for (let i = 1; i < offsets.length; i++) expect(offsets[i]! > offsets[i - 1]!).toBe(true);
+      expect(ns(c.seen.slice(2))).toEqual([3, 4, 5]);
+      await consumer.stop();
+    });
+
+    it('respects the batch size and keeps topics apart', async () => {
+      await log.publish('t1', msgs(1, 7));
+      await log.publish('t2', msgs(100, 100));
+      const sizes: number[] = [];
+      const c = collector();
+      const consumer = log.consume({
+        topic: 't1',
+        groupId: 'g',
+        batchSize: 3,
+        handler: async (batch) => {
+          sizes.push(batch.length);
+          await c.handler(batch);
+        },
+      });
+      await consumer.caughtUp();
+      expect(ns(c.seen)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(3);
+      await consumer.stop();
+    });
+
+    it('delivers live messages published after the consumer started', async () => {
+      const c = collector();
+      const consumer = log.consume({ topic: 't', groupId: 'g', handler: c.handler });
+      await consumer.caughtUp();
+      await log.publish('t', msgs(1, 2));
+      await consumer.caughtUp();
+      expect(ns(c.seen)).toEqual([1, 2]);
+      await consumer.stop();
+    });
+
+    it('sees messages published through another instance on the same storage', async () => {
+      const other = await open();
+      const c = collector();
+      const consumer = log.consume({ topic: 't', groupId: 'g', handler: c.handler });
+      await other.publish('t', msgs(1, 3));
+      await eventually('live delivery from the other instance', () => c.seen.length === 3);
+      expect(ns(c.seen)).toEqual([1, 2, 3]);
+      await consumer.stop();
+    });
+
+    it('rejects a batch with an invalid message as a whole', async () => {
+      await expect(
+        log.publish('t', [
+          { key: 'ok', value: 1 },
+          { key: undefined as unknown as string, value: 2 },
+        ]),
+      ).rejects.toThrow();
+      const c = collector();
+      const consumer = log.consume({ topic: 't', groupId: 'g', handler: c.handler });
+      await consumer.caughtUp();
+      expect(c.seen).toHaveLength(0);
+      await consumer.stop();
+    });
+
+    it('groups are independent: each gets every message', async () => {
+      await log.publish('t', msgs(1, 4));
+      const a = collector();
+      const b = collector();
+      const ca = log.consume({ topic: 't', groupId: 'projector', handler: a.handler });
+      const cb = log.consume({ topic: 't', groupId: 'alerts', handler: b.handler, batchSize: 1 });
+      await Promise.all([ca.caughtUp(), cb.caughtUp()]);
+      expect(ns(a.seen)).toEqual([1, 2, 3, 4]);
+      expect(ns(b.seen)).toEqual([1, 2, 3, 4]);
+      await Promise.all([ca.stop(), cb.stop()]);
+    });
+
+    it("a failing handler's batch is redelivered, and only committed once handled", async () => {
+      await log.publish('t', msgs(1, 4));
+      const attempts: number[][] = [];
+      const handled: number[] = [];
+      let failures = 0;
+      const consumer = log.consume({
+        topic: 't',
+        groupId: 'g',
+        batchSize: 2,
+        handler: async (batch) => {
+          attempts.push(ns(batch));
+          if (ns(batch).includes(3) && failures < 2) {
+            failures += 1;
+            throw new Error('index unavailable');
+          }
+          handled.push(...ns(batch));
+        },
+      });
+      await consumer.caughtUp();
+      expect(handled).toEqual([1, 2, 3, 4]);
+      expect(attempts.filter((a) => a[0] === 3)).toHaveLength(3);
+      await consumer.stop();
+    });
+
+    it('restart: a consumer resumes after its last committed offset, nothing lost, nothing duplicated', async () => {
+      await log.publish('t', msgs(1, 3));
+      const first = collector();
+      const consumer = log.consume({ topic: 't', groupId: 'g', handler: first.handler });
+      await consumer.caughtUp();
+      await consumer.stop();
+      await log.close();
+
+      const reopened = await open();
+      await reopened.publish('t', msgs(4, 5));
+      const second = collector();
+      const again = reopened.consume({ topic: 't', groupId: 'g', handler: second.handler });
+      await again.caughtUp();
+      expect(ns(first.seen)).toEqual([1, 2, 3]);
+      expect(ns(second.seen)).toEqual([4, 5]);
+      await again.stop();
+    });
+
+    it('restart: a batch whose handler never succeeded is delivered again', async () => {
+      await log.publish('t', msgs(1, 4));
+      const handled: number[] = [];
+      const consumer = log.consume({
+        topic: 't',
+        groupId: 'g',
+        batchSize: 2,
+        handler: async (batch) => {
+          if (ns(batch).includes(3)) throw new Error('always failing');
+          handled.push(...ns(batch));
+        },
+      });
+      await eventually('first batch handled', () => handled.length === 2);
+      await sleep(50);
+      await consumer.stop();
+      await log.close();
+
+      const reopened = await open();
+      const c = collector();
+      const again = reopened.consume({ topic: 't', groupId: 'g', handler: c.handler });
+      await again.caughtUp();
+      expect(handled).toEqual([1, 2]);
+      expect(ns(c.seen)).toEqual([3, 4]);
+      await again.stop();
+    });
+
+    it('race: two consumers of the same group never both process a message', async () => {
+      await log.publish('t', msgs(1, 60));
+      const other = await open();
+      const handledBy = new Map<number, string[]>();
+      const handler = (who: string) => async (batch: ConsumedMessage[]) => {
+        for (const n of ns(batch)) handledBy.set(n, [...(handledBy.get(n) ?? []), who]);
+        await sleep(2);
+      };
+      const a = log.consume({ topic: 't', groupId: 'g', handler: handler('a'), batchSize: 5 });
+      const b = other.consume({ topic: 't', groupId: 'g', handler: handler('b'), batchSize: 5 });
+      await Promise.all([a.caughtUp(), b.caughtUp()]);
+      await other.publish('t', msgs(61, 80));
+      await Promise.all([a.caughtUp(), b.caughtUp()]);
+      await Promise.all([a.stop(), b.stop()]);
+      expect([...handledBy.keys()].sort((x, y) => x - y)).toEqual(
+        Array.from({ length: 80 }, (_, i) => i + 1),
+      );
+      expect([...handledBy.values()].filter((who) => who.length > 1)).toEqual([]);
+    });
+
+    it('when one consumer of a group stops, another of the group takes over', async () => {
+      await log.publish('t', msgs(1, 2));
+      const a = collector();
+      const first = log.consume({ topic: 't', groupId: 'g', handler: a.handler });
+      await first.caughtUp();
+      const b = collector();
+      const second = log.consume({ topic: 't', groupId: 'g', handler: b.handler });
+      await first.stop();
+      await log.publish('t', msgs(3, 4));
+      await second.caughtUp();
+      expect(ns([...a.seen, ...b.seen])).toEqual([1, 2, 3, 4]);
+      await second.stop();
+    });
+
+    it('resetGroup makes the group consume from the beginning again', async () => {
+      await log.publish('t', msgs(1, 3));
+      const first = collector();
+      const consumer = log.consume({ topic: 't', groupId: 'g', handler: first.handler });
+      await consumer.caughtUp();
+      await consumer.stop();
+
+      await log.resetGroup('t', 'g');
+      const second = collector();
+      const again = log.consume({ topic: 't', groupId: 'g', handler: second.handler });
+      await again.caughtUp();
+      expect(ns(second.seen)).toEqual([1, 2, 3]);
+      await again.stop();
+    });
+
+    it('publishes from two instances at once: every message stored once, offsets distinct', async () => {
+      const other = await open();
+      await Promise.all([
+        log.publish('t', msgs(1, 50, 'a')),
+        other.publish('t', msgs(51, 100, 'b')),
+        log.publish('t', msgs(101, 150, 'a')),
+      ]);
+      const c = collector();
+      const consumer = log.consume({ topic: 't', groupId: 'g', handler: c.handler });
+      await consumer.caughtUp();
+      expect(ns(c.seen).sort((x, y) => x - y)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+      expect(new Set(c.seen.map((m) => m.offset)).size).toBe(150);
+      // Each publish keeps its own order.
+      const fromA = ns(c.seen.filter((m) => m.key === 'a'));
+      expect(fromA).toEqual([...fromA].sort((x, y) => x - y));
+      await consumer.stop();
+    });
+
+    it('caughtUp resolves at once on an empty topic, and nothing arrives after stop', async () => {
+      const c = collector();
+      const consumer = log.consume({ topic: 'empty', groupId: 'g', handler: c.handler });
+      await consumer.caughtUp();
+      await consumer.stop();
+      await log.publish('empty', msgs(1, 1));
+      await sleep(300);
+      expect(c.seen).toHaveLength(0);
+    });
+  });
+}

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './sqlite-message-log';
+export * from './contract';

@@ -1,0 +1,353 @@
+/**
+ * Embedded message log: one SQLite file (WAL). A topic is a single partition whose offsets are the
+ * table's rowids (monotonic, possibly with gaps, like Kafka's). A consumer group's offset and its
+ * lease live in one row: only the lease holder fetches, and a commit succeeds only if the offset is
+ * still the one the batch was read after — so two consumers of a group never both commit a batch.
+ */
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { SqliteDatabase } from '../embedded/sqlite';
+import { openSqliteFile } from '../embedded/sqlite';
+import {
+  backoffDelay,
+  CatchUpWaiters,
+  defaultRetryPolicy,
+  errorMessage,
+  type RetryPolicy,
+  Waker,
+} from '../embedded/polling';
+import type { BatchHandler, ConsumedMessage, Consumer, MessageLog, MessageToPublish } from './port';
+
+export interface SqliteMessageLogOptions {
+  /** How often consumers look for messages published by other processes (default 150 ms). */
+  pollIntervalMs?: number;
+  /** How long a group lease lasts without renewal (default 30 s); renewed while a batch is handled. */
+  leaseMs?: number;
+  retry?: RetryPolicy;
+  onHandlerError?: (info: {
+    topic: string;
+    groupId: string;
+    attempt: number;
+    retryInMs: number;
+    error: unknown;
+  }) => void;
+}
+
+interface MessageRow {
+  seq: number;
+  topic: string;
+  key: string;
+  value: string;
+  timestamp: string;
+}
+
+interface GroupRow {
+  committed: number;
+  lease_owner: string | null;
+  lease_until: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS messages (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  topic TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  timestamp TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_by_topic ON messages (topic, seq);
+CREATE TABLE IF NOT EXISTS consumer_groups (
+  topic TEXT NOT NULL,
+  group_id TEXT NOT NULL,
+  committed INTEGER NOT NULL DEFAULT 0,
+  lease_owner TEXT,
+  lease_until INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (topic, group_id)
+);
+`;
+
+function toConsumed(row: MessageRow): ConsumedMessage {
+  return {
+    topic: row.topic,
+    partition: 0,
+    offset: String(row.seq),
+    key: row.key,
+    value: JSON.parse(row.value) as unknown,
+    timestamp: row.timestamp,
+  };
+}
+
+/** Owner ids carry host and pid so that a lease left by a crashed process on this host is taken over at once. */
+function newOwnerId(): string {
+  return `${os.hostname()}:${process.pid}:${randomUUID()}`;
+}
+
+function ownerIsDeadHere(owner: string): boolean {
+  const [host, pidText] = owner.split(':');
+  const pid = Number(pidText);
+  if (host !== os.hostname() || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+export class SqliteMessageLog implements MessageLog {
+  private readonly db: SqliteDatabase;
+  private readonly statements;
+  private readonly publishTransaction;
+  private readonly acquireLeaseTransaction;
+  private readonly consumers = new Set<PollingConsumer>();
+  private closed = false;
+
+  constructor(
+    file: string,
+    private readonly options: SqliteMessageLogOptions = {},
+  ) {
+    this.db = openSqliteFile(file);
+    this.db.exec(SCHEMA);
+    this.statements = {
+      insert: this.db.prepare<[string, string, string, string]>(
+        'INSERT INTO messages (topic, key, value, timestamp) VALUES (?, ?, ?, ?)',
+      ),
+      fetch: this.db.prepare<[string, number, number], MessageRow>(
+        'SELECT * FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      lastOffset: this.db.prepare<[string], { s: number | null }>(
+        'SELECT MAX(seq) AS s FROM messages WHERE topic = ?',
+      ),
+      ensureGroup: this.db.prepare<[string, string]>(
+        'INSERT OR IGNORE INTO consumer_groups (topic, group_id) VALUES (?, ?)',
+      ),
+      getGroup: this.db.prepare<[string, string], GroupRow>(
+        'SELECT committed, lease_owner, lease_until FROM consumer_groups WHERE topic = ? AND group_id = ?',
+      ),
+      setLease: this.db.prepare<[string, number, string, string]>(
+        'UPDATE consumer_groups SET lease_owner = ?, lease_until = ? WHERE topic = ? AND group_id = ?',
+      ),
+      renewLease: this.db.prepare<[number, string, string, string]>(
+        'UPDATE consumer_groups SET lease_until = ? WHERE topic = ? AND group_id = ? AND lease_owner = ?',
+      ),
+      releaseLease: this.db.prepare<[string, string, string]>(
+        'UPDATE consumer_groups SET lease_owner = NULL, lease_until = 0 WHERE topic = ? AND group_id = ? AND lease_owner = ?',
+      ),
+      commit: this.db.prepare<[number, string, string, string, number]>(
+        'UPDATE consumer_groups SET committed = ? WHERE topic = ? AND group_id = ? AND lease_owner = ? AND committed = ?',
+      ),
+      resetGroup: this.db.prepare<[string, string]>(
+        'UPDATE consumer_groups SET committed = 0 WHERE topic = ? AND group_id = ?',
+      ),
+    };
+    this.publishTransaction = this.db.transaction((topic: string, messages: MessageToPublish[]) => {
+      const timestamp = new Date().toISOString();
+      for (const message of messages) {
+        this.statements.insert.run(topic, message.key, JSON.stringify(message.value ?? null), timestamp);
+      }
+    });
+    /** Returns the committed offset if `owner` now holds the group's lease, else null. */
+    this.acquireLeaseTransaction = this.db.transaction(
+      (topic: string, groupId: string, owner: string, leaseMs: number): number | null => {
+        this.statements.ensureGroup.run(topic, groupId);
+        const group = this.statements.getGroup.get(topic, groupId);
+        if (!group) return null;
+        const now = Date.now();
+        const free =
+          group.lease_owner === null ||
+          group.lease_owner === owner ||
+          group.lease_until < now ||
+          ownerIsDeadHere(group.lease_owner);
+        if (!free) return null;
+        this.statements.setLease.run(owner, now + leaseMs, topic, groupId);
+        return group.committed;
+      },
+    );
+  }
+
+  async publish(topic: string, messages: MessageToPublish[]): Promise<void> {
+    this.assertOpen();
+    if (typeof topic !== 'string' || topic.length === 0)
+      throw new TypeError('Topic must be a non-empty string');
+    for (const message of messages) {
+      if (typeof message.key !== 'string')
+        throw new TypeError(`Every message of ${topic} needs a string key`);
+    }
+    if (messages.length === 0) return;
+    this.publishTransaction.immediate(topic, messages);
+    for (const consumer of this.consumers) if (consumer.topic === topic) consumer.wake();
+  }
+
+  consume(options: { topic: string; groupId: string; handler: BatchHandler; batchSize?: number }): Consumer {
+    this.assertOpen();
+    const consumer = new PollingConsumer(this, {
+      topic: options.topic,
+      groupId: options.groupId,
+      handler: options.handler,
+      batchSize: options.batchSize ?? 500,
+      owner: newOwnerId(),
+      pollIntervalMs: this.options.pollIntervalMs ?? 150,
+      leaseMs: this.options.leaseMs ?? 30_000,
+      retry: this.options.retry ?? defaultRetryPolicy,
+      onHandlerError: this.options.onHandlerError ?? reportHandlerError,
+      onStopped: (c) => this.consumers.delete(c),
+    });
+    this.consumers.add(consumer);
+    return consumer;
+  }
+
+  async resetGroup(topic: string, groupId: string): Promise<void> {
+    this.assertOpen();
+    this.statements.resetGroup.run(topic, groupId);
+    for (const consumer of this.consumers) if (consumer.topic === topic) consumer.wake();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await Promise.all([...this.consumers].map((c) => c.stop()));
+    this.closed = true;
+    this.db.close();
+  }
+
+  // ---- used by the consumers ----
+  acquireLease(topic: string, groupId: string, owner: string, leaseMs: number): number | null {
+    return this.acquireLeaseTransaction.immediate(topic, groupId, owner, leaseMs);
+  }
+
+  renewLease(topic: string, groupId: string, owner: string, leaseMs: number): void {
+    this.statements.renewLease.run(Date.now() + leaseMs, topic, groupId, owner);
+  }
+
+  releaseLease(topic: string, groupId: string, owner: string): void {
+    this.statements.releaseLease.run(topic, groupId, owner);
+  }
+
+  fetch(topic: string, after: number, limit: number): ConsumedMessage[] {
+    return this.statements.fetch.all(topic, after, limit).map(toConsumed);
+  }
+
+  /** Exactly one commit wins: the row must still hold the offset the batch was read after. */
+  commit(topic: string, groupId: string, owner: string, expected: number, next: number): boolean {
+    return this.statements.commit.run(next, topic, groupId, owner, expected).changes === 1;
+  }
+
+  committedOffset(topic: string, groupId: string): number {
+    return this.statements.getGroup.get(topic, groupId)?.committed ?? 0;
+  }
+
+  lastOffset(topic: string): number {
+    return this.statements.lastOffset.get(topic)?.s ?? 0;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Message log is closed');
+  }
+}
+
+function reportHandlerError(info: {
+  topic: string;
+  groupId: string;
+  attempt: number;
+  retryInMs: number;
+  error: unknown;
+}): void {
+  console.error(
+    `[message-log] group ${info.groupId} on ${info.topic} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  );
+}
+
+interface ConsumerSettings {
+  topic: string;
+  groupId: string;
+  handler: BatchHandler;
+  batchSize: number;
+  owner: string;
+  pollIntervalMs: number;
+  leaseMs: number;
+  retry: RetryPolicy;
+  onHandlerError: NonNullable<SqliteMessageLogOptions['onHandlerError']>;
+  onStopped: (consumer: PollingConsumer) => void;
+}
+
+class PollingConsumer implements Consumer {
+  private readonly waker = new Waker();
+  private readonly stopSignal = new Waker();
+  private readonly waiters = new CatchUpWaiters();
+  private stopping = false;
+  private readonly loop: Promise<void>;
+  readonly topic: string;
+
+  constructor(
+    private readonly log: SqliteMessageLog,
+    private readonly settings: ConsumerSettings,
+  ) {
+    this.topic = settings.topic;
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.waker.wake();
+  }
+
+  async caughtUp(): Promise<void> {
+    const { topic, groupId } = this.settings;
+    if (this.stopping) throw new Error(`Consumer ${groupId} on ${topic} is stopped`);
+    const target = this.log.lastOffset(topic);
+    if (this.log.committedOffset(topic, groupId) >= target) return;
+    const reached = this.waiters.add(target);
+    this.waker.wake();
+    return reached;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.waker.wake();
+    this.stopSignal.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const { topic, groupId, owner, handler, batchSize, leaseMs, pollIntervalMs, retry } = this.settings;
+    let attempt = 0;
+    try {
+      while (!this.stopping) {
+        const committed = this.log.acquireLease(topic, groupId, owner, leaseMs);
+        const batch = committed === null ? [] : this.log.fetch(topic, committed, batchSize);
+        const last = batch[batch.length - 1];
+        if (committed === null || !last) {
+          // Another consumer of the group may be the one making progress: follow the stored offset.
+          this.waiters.settle(this.log.committedOffset(topic, groupId));
+          await this.waker.wait(pollIntervalMs);
+          continue;
+        }
+        const renewal = setInterval(() => this.log.renewLease(topic, groupId, owner, leaseMs), leaseMs / 3);
+        try {
+          await handler(batch);
+        } catch (error) {
+          attempt += 1;
+          const retryInMs = backoffDelay(retry, attempt);
+          this.settings.onHandlerError({ topic, groupId, attempt, retryInMs, error });
+          await this.stopSignal.wait(retryInMs);
+          continue;
+        } finally {
+          clearInterval(renewal);
+        }
+        attempt = 0;
+        // A lost commit means the lease moved on or the group was reset: the batch is not ours to commit.
+        this.log.commit(topic, groupId, owner, committed, Number(last.offset));
+        this.waiters.settle(this.log.committedOffset(topic, groupId));
+      }
+      this.log.releaseLease(topic, groupId, owner);
+    } catch (error) {
+      console.error(`[message-log] consumer ${groupId} on ${topic} stopped: ${errorMessage(error)}`);
+      this.stopping = true;
+    } finally {
+      this.waiters.rejectAll(new Error(`Consumer ${groupId} on ${topic} is stopped`));
+      this.settings.onStopped(this);
+    }
+  }
+}
+
+export function openSqliteMessageLog(file: string, options?: SqliteMessageLogOptions): SqliteMessageLog {
+  return new SqliteMessageLog(file, options);
+}

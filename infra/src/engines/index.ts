@@ -1,0 +1,1 @@
+export * from '../message-log/kafka-message-log';

@@ -2,3 +2,5 @@ export * from './event-store/port';
 export * from './message-log/port';
 export * from './aid-index/port';
 export * from './documents/port';
+export * from './blobs/port';
+export { openEmbeddedStores, acquireDataDirLock, DataDirLockedError, type EmbeddedStores } from './embedded';

@@ -1,7 +1,7 @@
 /**
  * Embedded aid index: one SQLite table keyed by idComponenteAiuto. The searchable fields are
- * columns with indexes; the rest of the record is kept as canonical JSON (sorted keys, without
- * importId), which is also what "changed in content" is compared on.
+ * columns with indexes; the whole record is kept as JSON. New aids go in with one INSERT; only
+ * aids already present are read back and compared field by field, ignoring importId.
  */
 import type { AidRecord } from '@rna/domain';
 import type { Statement } from 'better-sqlite3';
@@ -39,11 +39,13 @@ export function isDeMinimis(record: Pick<AidRecord, 'codProcedimento'>): boolean
   return String(record.codProcedimento).trim() === '1';
 }
 
-function canonicalContent(record: AidRecord): string {
-  const keys = Object.keys(record)
-    .filter((key) => key !== 'importId')
-    .sort();
-  return JSON.stringify(record, keys);
+/** Same aid content: every field equal except importId (records are flat; key order does not matter). */
+function sameContent(stored: Record<string, unknown>, record: AidRecord): boolean {
+  const incoming = record as unknown as Record<string, unknown>;
+  const storedKeys = Object.keys(stored).filter((key) => key !== 'importId');
+  const incomingKeys = Object.keys(incoming).filter((key) => key !== 'importId');
+  if (storedKeys.length !== incomingKeys.length) return false;
+  return incomingKeys.every((key) => Object.is(stored[key], incoming[key]));
 }
 
 function validate(record: AidRecord): void {
@@ -72,14 +74,15 @@ export class SqliteAidIndex implements AidIndex {
   private closed = false;
 
   constructor(file: string) {
-    this.db = openSqliteFile(file);
+    this.db = openSqliteFile(file, { cacheMb: 64 });
     this.db.exec(SCHEMA);
     this.statements = {
       existing: this.db.prepare<[string], StoredRow>(
         'SELECT tax_code, import_id, content FROM aids WHERE id = ?',
       ),
-      insert: this.db.prepare<[string, string, string, string, string, number, string]>(
-        'INSERT INTO aids (id, tax_code, grant_date, source_file, import_id, de_minimis, content) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      insertNew: this.db.prepare<[string, string, string, string, string, number, string]>(
+        'INSERT INTO aids (id, tax_code, grant_date, source_file, import_id, de_minimis, content) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (id) DO NOTHING',
       ),
       update: this.db.prepare<[string, string, string, string, number, string, string]>(
         'UPDATE aids SET tax_code = ?, grant_date = ?, source_file = ?, import_id = ?, de_minimis = ?, content = ? WHERE id = ?',
@@ -108,37 +111,31 @@ export class SqliteAidIndex implements AidIndex {
       for (const record of records) {
         const id = record.idComponenteAiuto.trim();
         const taxCode = normalizeTaxCode(record.codiceFiscaleBeneficiario);
-        const content = canonicalContent(record);
+        const content = JSON.stringify(record);
+        const deMinimis = isDeMinimis(record) ? 1 : 0;
+        const fields = [
+          taxCode,
+          record.dataConcessione,
+          record.sourceFile,
+          record.importId,
+          deMinimis,
+          content,
+        ] as const;
+        if (this.statements.insertNew.run(id, ...fields).changes === 1) {
+          changed += 1;
+          changedTaxCodes.add(taxCode);
+          continue;
+        }
         const previous = this.statements.existing.get(id);
-        if (previous && previous.content === content) {
+        if (!previous) continue;
+        if (sameContent(JSON.parse(previous.content) as Record<string, unknown>, record)) {
           // Same aid seen again by a later import: remember the import, but it is not a change.
           if (previous.import_id !== record.importId) this.statements.updateImportId.run(record.importId, id);
           continue;
         }
-        const deMinimis = isDeMinimis(record) ? 1 : 0;
-        if (previous) {
-          this.statements.update.run(
-            taxCode,
-            record.dataConcessione,
-            record.sourceFile,
-            record.importId,
-            deMinimis,
-            content,
-            id,
-          );
-          changedTaxCodes.add(previous.tax_code);
-        } else {
-          this.statements.insert.run(
-            id,
-            taxCode,
-            record.dataConcessione,
-            record.sourceFile,
-            record.importId,
-            deMinimis,
-            content,
-          );
-        }
+        this.statements.update.run(...fields, id);
         changed += 1;
+        changedTaxCodes.add(previous.tax_code);
         changedTaxCodes.add(taxCode);
       }
       return { changed, changedTaxCodes: [...changedTaxCodes] };

@@ -240,6 +240,20 @@ export function describeEventStoreContract(name: string, factory: HarnessFactory
         await sub.stop();
       });
 
+      it('never calls the handler before subscribeToAll has returned', async () => {
+        await store.appendToStream('a', [ev('1')]);
+        let returned = false;
+        let calledEarly = false;
+        const sub = store.subscribeToAll({
+          subscriberId: 'early',
+          handler: async () => void (calledEarly ||= !returned),
+        });
+        returned = true;
+        await sub.caughtUp();
+        expect(calledEarly).toBe(false);
+        await sub.stop();
+      });
+
       it('caughtUp resolves at once on an empty store', async () => {
         const sub = store.subscribeToAll({ subscriberId: 'p0', handler: async () => undefined });
         await sub.caughtUp();

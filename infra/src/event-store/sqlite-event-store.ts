@@ -277,7 +277,8 @@ class PollingSubscription implements Subscription {
     private readonly store: SqliteEventStore,
     private readonly settings: SubscriptionSettings,
   ) {
-    this.loop = this.run();
+    // Start on a later tick: the handler must never run before subscribe/consume has returned.
+    this.loop = Promise.resolve().then(() => this.run());
   }
 
   wake(): void {

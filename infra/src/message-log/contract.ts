@@ -62,6 +62,21 @@ export function describeMessageLogContract(name: string, factory: HarnessFactory
       await consumer.stop();
     });
 
+    it('never calls the handler before consume has returned', async () => {
+      await log.publish('t', msgs(1, 1));
+      let returned = false;
+      let calledEarly = false;
+      const consumer = log.consume({
+        topic: 't',
+        groupId: 'g',
+        handler: async () => void (calledEarly ||= !returned),
+      });
+      returned = true;
+      await consumer.caughtUp();
+      expect(calledEarly).toBe(false);
+      await consumer.stop();
+    });
+
     it('respects the batch size and keeps topics apart', async () => {
       await log.publish('t1', msgs(1, 7));
       await log.publish('t2', msgs(100, 100));

@@ -282,7 +282,8 @@ class PollingConsumer implements Consumer {
     private readonly settings: ConsumerSettings,
   ) {
     this.topic = settings.topic;
-    this.loop = this.run();
+    // Start on a later tick: the handler must never run before subscribe/consume has returned.
+    this.loop = Promise.resolve().then(() => this.run());
   }
 
   wake(): void {

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './file-blob-store';
+export * from './contract';

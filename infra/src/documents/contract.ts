@@ -1,0 +1,198 @@
+/**
+ * The document store contract: every adapter (embedded SQLite, MongoDB, …) runs this suite unchanged.
+ * Each test gets fresh storage from the factory; harness.open() opens further instances on it.
+ */
+import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
+import { ConflictError, type DocumentStore } from './port';
+
+export type DocumentStoreHarness = ContractHarness<DocumentStore>;
+
+interface Client {
+  id: string;
+  email: string;
+  remainingSearches: number;
+  pdfEnabled: boolean;
+  logoId: number | null;
+  endDate?: number;
+}
+
+export function describeDocumentStoreContract(name: string, factory: HarnessFactory<DocumentStore>): void {
+  describe(`DocumentStore contract: ${name}`, () => {
+    let harness: DocumentStoreHarness;
+    const opened: DocumentStore[] = [];
+    let store: DocumentStore;
+
+    async function open(): Promise<DocumentStore> {
+      const instance = await harness.open();
+      opened.push(instance);
+      return instance;
+    }
+
+    beforeEach(async () => {
+      harness = await factory();
+      store = await open();
+    });
+
+    afterEach(async () => {
+      for (const instance of opened.splice(0)) await instance.close().catch(() => undefined);
+      await harness.dispose();
+    });
+
+    const client = (id: string, overrides: Partial<Client> = {}): Client => ({
+      id,
+      email: `${id}@example.it`,
+      remainingSearches: 10,
+      pdfEnabled: false,
+      logoId: null,
+      ...overrides,
+    });
+    const ids = (docs: { id: string }[]) => docs.map((d) => d.id);
+
+    it('writes and reads documents, counting revisions from 1', async () => {
+      const clients = store.collection<Client>('clients');
+      await expect(clients.put(client('c1'))).resolves.toBe(1);
+      expect(await clients.get('c1')).toEqual(client('c1'));
+      await expect(clients.put(client('c1', { remainingSearches: 9 }))).resolves.toBe(2);
+      expect(await clients.getWithRevision('c1')).toEqual({
+        doc: client('c1', { remainingSearches: 9 }),
+        revision: 2,
+      });
+      expect(await clients.get('missing')).toBeNull();
+      expect(await clients.getWithRevision('missing')).toBeNull();
+    });
+
+    it('compare-and-set: expectedRevision 0 means "must not exist", a stale revision conflicts', async () => {
+      const clients = store.collection<Client>('clients');
+      await expect(clients.put(client('c1'), { expectedRevision: 0 })).resolves.toBe(1);
+      const duplicate = await clients.put(client('c1'), { expectedRevision: 0 }).catch((e: unknown) => e);
+      expect(duplicate).toBeInstanceOf(ConflictError);
+      expect(duplicate).toMatchObject({ code: 'DOCUMENT_CONFLICT', collection: 'clients', id: 'c1' });
+      await expect(clients.put(client('c1', { email: 'x@y.it' }), { expectedRevision: 2 })).rejects.toThrow(
+        ConflictError,
+      );
+      await expect(clients.put(client('c1', { email: 'x@y.it' }), { expectedRevision: 1 })).resolves.toBe(2);
+      await expect(clients.put(client('c2'), { expectedRevision: 1 })).rejects.toThrow(ConflictError);
+      expect(await clients.get('c2')).toBeNull();
+      expect((await clients.get('c1'))?.email).toBe('x@y.it');
+    });
+
+    it('deletes, telling whether something was there', async () => {
+      const clients = store.collection<Client>('clients');
+      await clients.put(client('c1'));
+      await expect(clients.delete('c1')).resolves.toBe(true);
+      await expect(clients.delete('c1')).resolves.toBe(false);
+      expect(await clients.get('c1')).toBeNull();
+      // A deleted document can be created again as new.
+      await expect(clients.put(client('c1'), { expectedRevision: 0 })).resolves.toBe(1);
+    });
+
+    it('keeps collections apart', async () => {
+      await store.collection<Client>('clients').put(client('same'));
+      await store.collection<{ id: string; name: string }>('logos').put({ id: 'same', name: 'default' });
+      expect(await store.collection<Client>('clients').get('same')).toEqual(client('same'));
+      await store.collection('logos').clear();
+      expect(await store.collection('logos').count()).toBe(0);
+      expect(await store.collection('clients').count()).toBe(1);
+    });
+
+    describe('find', () => {
+      beforeEach(async () => {
+        const clients = store.collection<Client>('clients');
+        await clients.put(client('a', { remainingSearches: 5, pdfEnabled: true, logoId: 2 }));
+        await clients.put(client('b', { remainingSearches: 0, pdfEnabled: false, logoId: null }));
+        await clients.put(client('c', { remainingSearches: 5, pdfEnabled: false, logoId: 2, endDate: 20 }));
+        await clients.put(client('d', { remainingSearches: 12, pdfEnabled: true, logoId: 3, endDate: 10 }));
+      });
+
+      it('matches top-level fields by equality, all of them', async () => {
+        const clients = store.collection<Client>('clients');
+        expect(ids(await clients.find({ remainingSearches: 5 }))).toEqual(['a', 'c']);
+        expect(ids(await clients.find({ pdfEnabled: true }))).toEqual(['a', 'd']);
+        expect(ids(await clients.find({ pdfEnabled: false, logoId: 2 }))).toEqual(['c']);
+        expect(ids(await clients.find({ email: 'b@example.it' }))).toEqual(['b']);
+        expect(ids(await clients.find({ logoId: null }))).toEqual(['b']);
+        expect(ids(await clients.find({ remainingSearches: 5, email: undefined }))).toEqual(['a', 'c']);
+        expect(await clients.find({ email: 'nobody@example.it' })).toEqual([]);
+        expect(ids(await clients.find())).toEqual(['a', 'b', 'c', 'd']);
+      });
+
+      it('does not confuse a number with its text', async () => {
+        const clients = store.collection<Client>('clients');
+        expect(await clients.find({ remainingSearches: '5' as unknown as number })).toEqual([]);
+      });
+
+      it('sorts, pages and counts', async () => {
+        const clients = store.collection<Client>('clients');
+        expect(ids(await clients.find({}, { sortBy: 'remainingSearches', order: 'desc' }))).toEqual([
+          'd',
+          'c',
+          'a',
+          'b',
+        ]);
+        expect(ids(await clients.find({}, { sortBy: 'remainingSearches', order: 'asc' }))).toEqual([
+          'b',
+          'a',
+          'c',
+          'd',
+        ]);
+        expect(ids(await clients.find({}, { sortBy: 'email', limit: 2, offset: 1 }))).toEqual(['b', 'c']);
+        expect(
+          ids(await clients.find({ pdfEnabled: true }, { sortBy: 'email', order: 'desc', limit: 1 })),
+        ).toEqual(['d']);
+        expect(await clients.count()).toBe(4);
+        expect(await clients.count({ remainingSearches: 5 })).toBe(2);
+        expect(await clients.count({ logoId: 99 })).toBe(0);
+      });
+    });
+
+    describe('race and restart', () => {
+      it('two writers with the same expected revision: exactly one wins', async () => {
+        const other = await open();
+        await store.collection<Client>('quotas').put(client('q1', { remainingSearches: 3 }));
+        const { fulfilled, rejected } = await settleAll([
+          store
+            .collection<Client>('quotas')
+            .put(client('q1', { remainingSearches: 2 }), { expectedRevision: 1 }),
+          other
+            .collection<Client>('quotas')
+            .put(client('q1', { remainingSearches: 1 }), { expectedRevision: 1 }),
+        ]);
+        expect(fulfilled).toHaveLength(1);
+        expect(rejected).toHaveLength(1);
+        expect(rejected[0]?.reason).toMatchObject({ code: 'DOCUMENT_CONFLICT' });
+        expect((await other.collection<Client>('quotas').getWithRevision('q1'))?.revision).toBe(2);
+      });
+
+      it('two creators of the same id with expectedRevision 0: exactly one wins', async () => {
+        const other = await open();
+        const { fulfilled } = await settleAll([
+          store.collection<Client>('users').put(client('u1'), { expectedRevision: 0 }),
+          other
+            .collection<Client>('users')
+            .put(client('u1', { email: 'other@x.it' }), { expectedRevision: 0 }),
+          store
+            .collection<Client>('users')
+            .put(client('u1', { email: 'third@x.it' }), { expectedRevision: 0 }),
+        ]);
+        expect(fulfilled).toHaveLength(1);
+        expect(await store.collection('users').count()).toBe(1);
+      });
+
+      it('close and reopen: nothing lost, nothing duplicated, revisions continue', async () => {
+        const clients = store.collection<Client>('clients');
+        await clients.put(client('c1'));
+        await clients.put(client('c1', { remainingSearches: 1 }));
+        await clients.put(client('c2'));
+        await store.close();
+
+        const reopened = (await open()).collection<Client>('clients');
+        expect(await reopened.count()).toBe(2);
+        expect(await reopened.getWithRevision('c1')).toEqual({
+          doc: client('c1', { remainingSearches: 1 }),
+          revision: 2,
+        });
+        await expect(reopened.put(client('c1'), { expectedRevision: 2 })).resolves.toBe(3);
+      });
+    });
+  });
+}

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './sqlite-document-store';
+export * from './contract';

@@ -1,0 +1,189 @@
+/** Embedded document store: every collection in one SQLite table keyed by (collection, id), with a revision for compare-and-set. */
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from '../embedded/sqlite';
+import { openSqliteFile } from '../embedded/sqlite';
+import { ConflictError, type Collection, type Doc, type DocumentStore, type FindOptions } from './port';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS documents (
+  collection TEXT NOT NULL,
+  id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (collection, id)
+) WITHOUT ROWID;
+`;
+
+type SqlValue = string | number | null;
+
+/** Field names go into a JSON path: only plain identifiers, so a filter can never address anything else. */
+const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function jsonPath(field: string): string {
+  if (!FIELD_NAME.test(field))
+    throw new TypeError(`Invalid field name for a document query: ${JSON.stringify(field)}`);
+  return `$.${field}`;
+}
+
+/** One equality condition on a top-level field: null also matches a missing field. */
+function condition(field: string, value: unknown): { sql: string; params: SqlValue[] } {
+  const path = jsonPath(field);
+  if (value === null) return { sql: 'json_extract(body, ?) IS NULL', params: [path] };
+  if (typeof value === 'boolean') {
+    return { sql: 'json_type(body, ?) = ?', params: [path, value ? 'true' : 'false'] };
+  }
+  if (typeof value === 'number' || typeof value === 'string') {
+    return { sql: 'json_extract(body, ?) = ?', params: [path, value] };
+  }
+  // Objects and arrays compare as their JSON text.
+  return { sql: 'json_extract(body, ?) = json(?)', params: [path, JSON.stringify(value)] };
+}
+
+function whereClause(collection: string, filter: Record<string, unknown> = {}) {
+  const parts = ['collection = ?'];
+  const params: SqlValue[] = [collection];
+  for (const [field, value] of Object.entries(filter)) {
+    if (value === undefined) continue;
+    const c = condition(field, value);
+    parts.push(c.sql);
+    params.push(...c.params);
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly store: SqliteDocumentStore,
+    private readonly name: string,
+  ) {}
+
+  async get(id: string): Promise<T | null> {
+    return (await this.getWithRevision(id))?.doc ?? null;
+  }
+
+  async getWithRevision(id: string): Promise<{ doc: T; revision: number } | null> {
+    const row = this.store.readOne(this.name, id);
+    return row ? { doc: JSON.parse(row.body) as T, revision: row.revision } : null;
+  }
+
+  async put(doc: T, options: { expectedRevision?: number } = {}): Promise<number> {
+    if (typeof doc?.id !== 'string' || doc.id === '')
+      throw new TypeError(`A document of ${this.name} needs a string id`);
+    return this.store.write(this.name, doc.id, JSON.stringify(doc), options.expectedRevision);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.store.run('DELETE FROM documents WHERE collection = ? AND id = ?', [this.name, id]) === 1;
+  }
+
+  async find(filter?: Partial<T>, options: FindOptions<T> = {}): Promise<T[]> {
+    const where = whereClause(this.name, filter as Record<string, unknown> | undefined);
+    const params = [...where.params];
+    let sql = `SELECT body FROM documents WHERE ${where.sql}`;
+    if (options.sortBy !== undefined) {
+      const direction = options.order === 'desc' ? 'DESC' : 'ASC';
+      sql += ` ORDER BY json_extract(body, ?) ${direction}, id ${direction}`;
+      params.push(jsonPath(options.sortBy));
+    } else {
+      sql += ' ORDER BY id';
+    }
+    if (options.limit !== undefined || options.offset !== undefined) {
+      sql += ' LIMIT ? OFFSET ?';
+      params.push(options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit)));
+      params.push(Math.max(0, Math.floor(options.offset ?? 0)));
+    }
+    return this.store.all<{ body: string }>(sql, params).map((row) => JSON.parse(row.body) as T);
+  }
+
+  async count(filter?: Partial<T>): Promise<number> {
+    const where = whereClause(this.name, filter as Record<string, unknown> | undefined);
+    return (
+      this.store.all<{ n: number }>(`SELECT COUNT(*) AS n FROM documents WHERE ${where.sql}`, where.params)[0]
+        ?.n ?? 0
+    );
+  }
+
+  async clear(): Promise<void> {
+    this.store.run('DELETE FROM documents WHERE collection = ?', [this.name]);
+  }
+}
+
+export class SqliteDocumentStore implements DocumentStore {
+  private readonly db: SqliteDatabase;
+  private readonly statementCache = new Map<string, Statement<SqlValue[]>>();
+  private readonly writeTransaction;
+  private closed = false;
+
+  constructor(file: string) {
+    this.db = openSqliteFile(file);
+    this.db.exec(SCHEMA);
+    const readRevision = this.db.prepare<[string, string], { revision: number }>(
+      'SELECT revision FROM documents WHERE collection = ? AND id = ?',
+    );
+    const upsert = this.db.prepare<[string, string, number, string]>(
+      'INSERT INTO documents (collection, id, revision, body) VALUES (?, ?, ?, ?) ' +
+        'ON CONFLICT (collection, id) DO UPDATE SET revision = excluded.revision, body = excluded.body',
+    );
+    // Check and write under one write lock, so two writers with the same expected revision cannot both win.
+    this.writeTransaction = this.db.transaction(
+      (collection: string, id: string, body: string, expectedRevision: number | undefined): number => {
+        const current = readRevision.get(collection, id)?.revision ?? 0;
+        if (expectedRevision !== undefined && expectedRevision !== current)
+          throw new ConflictError(collection, id);
+        upsert.run(collection, id, current + 1, body);
+        return current + 1;
+      },
+    );
+  }
+
+  collection<T extends Doc>(name: string): Collection<T> {
+    if (typeof name !== 'string' || name === '') throw new TypeError('A collection needs a name');
+    return new SqliteCollection<T>(this, name);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  // ---- used by the collections ----
+  readOne(collection: string, id: string): { body: string; revision: number } | undefined {
+    return this.all<{ body: string; revision: number }>(
+      'SELECT body, revision FROM documents WHERE collection = ? AND id = ?',
+      [collection, id],
+    )[0];
+  }
+
+  write(collection: string, id: string, body: string, expectedRevision: number | undefined): number {
+    this.assertOpen();
+    return this.writeTransaction.immediate(collection, id, body, expectedRevision);
+  }
+
+  all<Row>(sql: string, params: SqlValue[]): Row[] {
+    return this.statement(sql).all(...params) as Row[];
+  }
+
+  run(sql: string, params: SqlValue[]): number {
+    return this.statement(sql).run(...params).changes;
+  }
+
+  /** Queries vary only by filter shape: prepare each distinct SQL text once. */
+  private statement(sql: string): Statement<SqlValue[]> {
+    this.assertOpen();
+    let statement = this.statementCache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<SqlValue[]>(sql);
+      if (this.statementCache.size < 500) this.statementCache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Document store is closed');
+  }
+}
+
+export function openSqliteDocumentStore(file: string): SqliteDocumentStore {
+  return new SqliteDocumentStore(file);
+}

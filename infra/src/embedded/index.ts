@@ -1,0 +1,5 @@
+export * from './open-embedded-stores';
+export * from './data-dir-lock';
+export * from './sqlite';
+export * from './polling';
+export * from './contract-helpers';

@@ -1,0 +1,5 @@
+/** Every benchmark suite `npm run bench` knows; add yours here. */
+import type { BenchSuite } from '../bench-suite';
+import { storageSuite } from './storage';
+
+export const benchSuites: BenchSuite[] = [storageSuite];

@@ -38,6 +38,7 @@ module.exports = {
       roots: ['<rootDir>/frontend'],
       testMatch: ['**/src/**/*.test.ts?(x)'],
       moduleNameMapper: { ...workspaceModules, '\\.(css|svg|png|jpg)$': 'identity-obj-proxy' },
+      setupFilesAfterEnv: ['<rootDir>/frontend/src/test/setup.ts'],
     },
   ],
 };

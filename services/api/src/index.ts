@@ -1,1 +1,12 @@
-export {};
+export { apiRoutes, createApiRouter, FEATURE_ROUTES } from './app';
+export type { ApiConfig, ApiDeps, AuthLimits } from './http/deps';
+export { DEFAULT_AUTH_LIMITS } from './http/deps';
+export { createApiLogger, REDACTED_PATHS } from './http/logger';
+export { buildOpenApiDocument } from './http/openapi';
+export { buildRouter } from './http/registry';
+export { sendError } from './http/errors';
+export { defineRoute, reply, signedIn, actorOf } from './http/route';
+export type { Access, AnyRoute, Principal, Reply, RouteContext, RouteDefinition } from './http/route';
+export { ensureFirstAdmin, type FirstAdminResult } from './auth/first-admin';
+export { ensureDefaultLogo } from './logos/commands';
+export { accountProjections } from '@rna/projector/accounts';

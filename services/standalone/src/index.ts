@@ -1,1 +1,3 @@
-export {};
+export * from './config';
+export * from './portal';
+export * from './web-server';

@@ -1,0 +1,43 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { SignedInLayout, SignedOutLayout } from '../features/layout';
+import { useUser } from '../lib/session/use-user';
+
+// one chunk per route (Highcharts travels only with the documents chunk)
+const LoginPage = lazy(() => import('../features/auth/login-page'));
+const ForgotPage = lazy(() => import('../features/auth/forgot-page'));
+const ResetPage = lazy(() => import('../features/auth/reset-page'));
+const HomePage = lazy(() => import('../features/home/home-page'));
+const DocumentsPage = lazy(() => import('../features/documents/documents-page'));
+const ClientsRoute = lazy(() => import('./clients-route'));
+const SyncPage = lazy(() => import('../features/sync/sync-page'));
+
+export function AppRoutes() {
+  const user = useUser();
+  // the session state is not known yet: an empty screen (SPEC §2)
+  if (user === undefined) return <div className="app-pending" aria-busy="true" />;
+  if (user === null) {
+    return (
+      <Routes>
+        <Route element={<SignedOutLayout />}>
+          <Route index element={<LoginPage />} />
+          <Route path="forgot" element={<ForgotPage />} />
+          <Route path="reset-password" element={<ResetPage />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Route>
+      </Routes>
+    );
+  }
+  const admin = user.role === 'ADMIN';
+  return (
+    <Routes>
+      <Route element={<SignedInLayout user={user} />}>
+        <Route index element={<HomePage />} />
+        <Route path="documents" element={<DocumentsPage />} />
+        {admin && <Route path="clients" element={<ClientsRoute />} />}
+        {admin && <Route path="sync" element={<SyncPage />} />}
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { errorCodeOf } from '../../lib/errors';
+import { useForgotPasswordMutation } from './auth-api';
+import { ProblemText } from '../../components/problem-text';
+import { validateForgot, type FieldProblem } from '../../lib/validation';
+
+export default function ForgotPage() {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState('');
+  const [problem, setProblem] = useState<FieldProblem | null>(null);
+  const [sent, setSent] = useState(false);
+  const [forgot, { isLoading }] = useForgotPasswordMutation();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateForgot(email);
+    setProblem(found);
+    if (found) return;
+    const result = await forgot({ email: email.trim() });
+    if (result.error) setProblem({ code: errorCodeOf(result.error) });
+    else setSent(true);
+  };
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t('forgot.title')}</h1>
+      {sent ? (
+        <p role="status">{t('forgot.sent')}</p>
+      ) : (
+        <>
+          <p className="auth-form__subtitle">{t('forgot.subtitle')}</p>
+          <div className="field">
+            <label htmlFor="forgot-email">{t('login.email')}</label>
+            <input
+              id="forgot-email"
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </div>
+          <ProblemText problem={problem} />
+          <button type="submit" className="button button--primary button--block" disabled={isLoading}>
+            {t('forgot.submit')}
+          </button>
+        </>
+      )}
+      <Link to="/">{t('common.backToLogin')}</Link>
+    </form>
+  );
+}

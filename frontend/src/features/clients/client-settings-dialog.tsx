@@ -1,0 +1,157 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ClientDto } from '@rna/domain';
+import { DatePicker } from '../../components/date-picker';
+import { Dialog } from '../../components/dialog';
+import { Switch } from '../../components/switch';
+import { formatDate, normaliseTaxCode } from '../../lib/domain-rules';
+import { atNoon } from './client-rules';
+
+export interface ClientSettings {
+  availableYearlySearches: number;
+  remainingSearches: number;
+  endDate: number;
+  /** '' removes the fixed tax code */
+  taxCode: string;
+  logoId: number | null;
+  pdfEnabled: boolean;
+  enableVariationAlerts: boolean;
+}
+
+interface ClientSettingsDialogProps {
+  client: ClientDto;
+  logos: { id: number; name: string }[];
+  busy?: boolean;
+  onSave: (settings: ClientSettings) => void;
+  onRenew: () => void;
+  onClose: () => void;
+}
+
+export function ClientSettingsDialog({
+  client,
+  logos,
+  busy,
+  onSave,
+  onRenew,
+  onClose,
+}: ClientSettingsDialogProps) {
+  const { t } = useTranslation();
+  const [yearly, setYearly] = useState(String(client.availableYearlySearches));
+  const [remaining, setRemaining] = useState(String(client.remainingSearches));
+  const [endDate, setEndDate] = useState<Date | null>(new Date(client.endDate));
+  const [taxCode, setTaxCode] = useState(client.taxCode ?? '');
+  const [logoId, setLogoId] = useState<number | null>(client.logo?.id ?? null);
+  const [pdfEnabled, setPdfEnabled] = useState(client.pdfEnabled);
+  const [alerts, setAlerts] = useState(client.enableVariationAlerts);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const yearlyN = Number(yearly);
+    const remainingN = Number(remaining);
+    if (!Number.isInteger(yearlyN) || yearlyN < 0 || !Number.isInteger(remainingN) || remainingN < 0) {
+      setProblem('clients.searchesMin');
+      return;
+    }
+    if (!endDate) {
+      setProblem('clients.endDateRequired');
+      return;
+    }
+    setProblem(null);
+    onSave({
+      availableYearlySearches: yearlyN,
+      remainingSearches: remainingN,
+      endDate: atNoon(endDate),
+      taxCode: normaliseTaxCode(taxCode),
+      logoId,
+      pdfEnabled,
+      enableVariationAlerts: alerts,
+    });
+  };
+
+  return (
+    <Dialog title={t('clients.settingsTitle')} onClose={onClose} size="large">
+      <form onSubmit={submit} noValidate className="settings-form">
+        <div className="field">
+          <label htmlFor="settings-email">{t('clients.settingsEmail')}</label>
+          <input id="settings-email" type="email" value={client.email} readOnly />
+        </div>
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor="settings-yearly">{t('clients.settingsYearly')}</label>
+            <input
+              id="settings-yearly"
+              type="number"
+              min={0}
+              value={yearly}
+              onChange={(e) => setYearly(e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="settings-remaining">{t('clients.settingsRemaining')}</label>
+            <input
+              id="settings-remaining"
+              type="number"
+              min={0}
+              value={remaining}
+              onChange={(e) => setRemaining(e.target.value)}
+            />
+          </div>
+        </div>
+        <DatePicker label={t('clients.settingsEndDate')} value={endDate} onChange={setEndDate} required />
+        <div className="renew">
+          <span className="muted">{t('clients.currentEndDate', { date: formatDate(client.endDate) })}</span>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={onRenew}
+            disabled={busy}
+          >
+            {t('clients.renew')}
+          </button>
+        </div>
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor="settings-tax-code">{t('clients.settingsTaxCode')}</label>
+            <input
+              id="settings-tax-code"
+              type="text"
+              value={taxCode}
+              onChange={(e) => setTaxCode(e.target.value.toUpperCase())}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="settings-logo">{t('clients.settingsLogo')}</label>
+            <select
+              id="settings-logo"
+              value={logoId ?? ''}
+              onChange={(e) => setLogoId(e.target.value === '' ? null : Number(e.target.value))}
+            >
+              <option value="">{t('clients.noLogo')}</option>
+              {logos.map((logo) => (
+                <option key={logo.id} value={logo.id}>
+                  {logo.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <Switch label={t('clients.settingsPdf')} checked={pdfEnabled} onChange={setPdfEnabled} />
+        <Switch label={t('clients.settingsAlerts')} checked={alerts} onChange={setAlerts} />
+        {problem && (
+          <p className="field__error" role="alert">
+            {t(problem)}
+          </p>
+        )}
+        <div className="dialog__actions">
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

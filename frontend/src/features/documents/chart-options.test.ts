@@ -1,0 +1,32 @@
+import type { SeriesBarOptions, YAxisOptions, XAxisOptions } from 'highcharts';
+import { buildChartOptions } from './chart-options';
+
+const points = [
+  { month: '01/25', total: 10_000, remaining: 290_000 },
+  { month: '02/25', total: 20_000, remaining: 280_000 },
+  { month: '03/25', total: 310_000, remaining: -10_000 },
+];
+const labels = { title: 'T', used: 'Utilizzato', remaining: 'Residuo', axis: 'Euro' };
+
+describe('de minimis chart data mapping', () => {
+  it('uses vertical columns in month order on wide screens, ticks every 50,000 up to 300,000', () => {
+    const options = buildChartOptions(points, false, labels);
+    expect(options.chart?.type).toBe('column');
+    expect((options.xAxis as XAxisOptions).categories).toEqual(['01/25', '02/25', '03/25']);
+    const y = options.yAxis as YAxisOptions;
+    expect([y.min, y.max, y.tickInterval]).toEqual([0, 300_000, 50_000]);
+    const series = options.series as SeriesBarOptions[];
+    expect(series.find((s) => s.name === 'Utilizzato')?.data).toEqual([10_000, 20_000, 310_000]);
+    // an exceeded ceiling shows no remaining allowance rather than a negative bar
+    expect(series.find((s) => s.name === 'Residuo')?.data).toEqual([290_000, 280_000, 0]);
+  });
+
+  it('uses horizontal bars with the months reversed at 768 px or less', () => {
+    const options = buildChartOptions(points, true, labels);
+    expect(options.chart?.type).toBe('bar');
+    expect((options.xAxis as XAxisOptions).categories).toEqual(['03/25', '02/25', '01/25']);
+    expect((options.series as SeriesBarOptions[]).find((s) => s.name === 'Utilizzato')?.data).toEqual([
+      310_000, 20_000, 10_000,
+    ]);
+  });
+});

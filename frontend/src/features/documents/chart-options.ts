@@ -1,0 +1,69 @@
+import type { Options } from 'highcharts';
+import type { DeMinimisPointDto } from '@rna/domain';
+import { DE_MINIMIS_CEILING, formatEuro } from '../../lib/domain-rules';
+
+export const CHART_TICK = 50_000;
+
+export interface ChartLabels {
+  title: string;
+  used: string;
+  remaining: string;
+  axis: string;
+}
+
+/**
+ * The 36-month de minimis chart: used and remaining allowance stacked per month. Wide screens get vertical
+ * columns; at 768 px or less horizontal bars with the months in reverse order, so the newest month is on top.
+ */
+export function buildChartOptions(
+  points: readonly DeMinimisPointDto[],
+  narrow: boolean,
+  labels: ChartLabels,
+): Options {
+  const ordered = narrow ? [...points].reverse() : [...points];
+  return {
+    chart: {
+      type: narrow ? 'bar' : 'column',
+      height: narrow ? Math.max(480, ordered.length * 22) : 380,
+      style: { fontFamily: 'inherit' },
+    },
+    title: { text: labels.title },
+    credits: { enabled: false },
+    accessibility: { enabled: false },
+    xAxis: { categories: ordered.map((p) => p.month), reversed: false },
+    yAxis: {
+      min: 0,
+      max: DE_MINIMIS_CEILING,
+      tickInterval: CHART_TICK,
+      title: { text: labels.axis },
+      labels: { formatter: (ctx) => formatEuro(Number(ctx.value)).replace(',00', '') },
+    },
+    tooltip: {
+      shared: true,
+      formatter: function () {
+        const rows = (this.points ?? []).map((p) => `${p.series.name}: <b>${formatEuro(p.y ?? 0)}</b>`);
+        return [`<b>${String(this.x ?? '')}</b>`, ...rows].join('<br/>');
+      },
+    },
+    plotOptions: {
+      series: { stacking: 'normal', animation: false },
+      column: { borderWidth: 0 },
+      bar: { borderWidth: 0 },
+    },
+    series: [
+      // a negative remaining (ceiling exceeded) is shown as none left
+      {
+        type: narrow ? 'bar' : 'column',
+        name: labels.remaining,
+        color: '#9bc7a4',
+        data: ordered.map((p) => Math.max(0, p.remaining)),
+      },
+      {
+        type: narrow ? 'bar' : 'column',
+        name: labels.used,
+        color: '#1f4e8c',
+        data: ordered.map((p) => p.total),
+      },
+    ],
+  };
+}

@@ -1,0 +1,46 @@
+import type { SearchResultDto } from '@rna/domain';
+import { api } from '../../lib/api';
+import { saveAs } from '../../lib/download';
+import { announceSearchUsed } from '../../lib/session/session-actions';
+import type { DocumentsQuery } from './search-params';
+
+export const toQueryString = (q: DocumentsQuery): string =>
+  new URLSearchParams({
+    taxCodes: q.taxCodes.join(','),
+    deMinimis: String(q.deMinimis),
+    last3Years: String(q.last3Years),
+  }).toString();
+
+/** Each search or download uses one of a CLIENT's searches: reload the counter (SPEC §4 search counter). */
+async function afterCharge(
+  dispatch: Parameters<typeof announceSearchUsed>[0],
+  done: Promise<unknown>,
+): Promise<void> {
+  try {
+    await done;
+  } finally {
+    announceSearchUsed(dispatch);
+  }
+}
+
+export const documentsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    searchDocuments: build.query<SearchResultDto, DocumentsQuery>({
+      query: (q) => `/documents?${toQueryString(q)}`,
+      onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
+        afterCharge(dispatch, queryFulfilled).catch(() => undefined),
+    }),
+    downloadSheet: build.mutation<null, DocumentsQuery>({
+      query: (q) => ({ url: `/documents/sheet?${toQueryString(q)}`, responseHandler: saveAs('report.xlsx') }),
+      onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
+        afterCharge(dispatch, queryFulfilled).catch(() => undefined),
+    }),
+    downloadPdf: build.mutation<null, DocumentsQuery>({
+      query: (q) => ({ url: `/documents/pdf?${toQueryString(q)}`, responseHandler: saveAs('report.pdf') }),
+      onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
+        afterCharge(dispatch, queryFulfilled).catch(() => undefined),
+    }),
+  }),
+});
+
+export const { useSearchDocumentsQuery, useDownloadSheetMutation, useDownloadPdfMutation } = documentsApi;

@@ -1,0 +1,113 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { documentsUrl, SearchForm } from '../../components/search-form';
+import { Spinner } from '../../components/spinner';
+import { StatCard } from '../../components/stat-card';
+import { formatEuro, formatInteger } from '../../lib/domain-rules';
+import { errorCodeOf } from '../../lib/errors';
+import { useAppDispatch } from '../../lib/hooks';
+import { showError } from '../../lib/session/status-slice';
+import { useUser } from '../../lib/session/use-user';
+import { DocumentsActions } from './documents-actions';
+import { useSearchDocumentsQuery } from './documents-api';
+import { DocumentsTable } from './documents-table';
+import { readDocumentsQuery } from './search-params';
+
+const DeMinimisChart = lazy(() => import('./de-minimis-chart'));
+
+export default function DocumentsPage() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const query = user ? readDocumentsQuery(params, user.taxCode) : null;
+  const result = useSearchDocumentsQuery(query ?? { taxCodes: [], deMinimis: false, last3Years: false }, {
+    skip: !query,
+  });
+  const errorCode = result.error ? errorCodeOf(result.error) : null;
+
+  useEffect(() => {
+    if (errorCode === 'U004') {
+      // searches exhausted: say so and go home without leaving this page in the history
+      dispatch(showError('U004'));
+      navigate('/', { replace: true });
+    }
+  }, [errorCode, dispatch, navigate]);
+
+  if (!user) return null;
+  const hasTaxCodeParam = params.has('taxCode') || Boolean(user.taxCode);
+
+  return (
+    <div className="documents">
+      <h1 className="visually-hidden">{t('documents.title')}</h1>
+      <SearchForm
+        key={params.toString()}
+        initial={query ?? undefined}
+        fixedTaxCode={user.taxCode}
+        busy={result.isFetching}
+        onSearch={(next) => navigate(documentsUrl(next))}
+      />
+      {!query ? (
+        <div className="error-panel card" role="alert">
+          <p>{t('errors.T001')}</p>
+        </div>
+      ) : (
+        <>
+          <div className="documents__header">
+            <h2>{t('documents.resultsFor', { codes: query.taxCodes.join(', ') })}</h2>
+            {hasTaxCodeParam && <DocumentsActions user={user} query={query} />}
+          </div>
+          {result.isFetching && !result.data ? (
+            <div className="page-loading">
+              <Spinner label={t('documents.loading')} />
+            </div>
+          ) : errorCode && errorCode !== 'U004' ? (
+            <div className="error-panel card" role="alert">
+              <h2>{t('documents.errorTitle')}</h2>
+              <p>{t(`errors.${errorCode}`)}</p>
+              <p className="muted">{t('documents.errorHint')}</p>
+            </div>
+          ) : result.data ? (
+            <>
+              <div className="stat-grid">
+                <StatCard
+                  label={t('documents.statDocuments')}
+                  value={formatInteger(result.data.stats.totalDocuments)}
+                />
+                <StatCard
+                  label={t('documents.statTotal')}
+                  value={formatEuro(result.data.stats.totalImport)}
+                />
+                <StatCard
+                  label={t('documents.statDeMinimis')}
+                  value={formatEuro(result.data.stats.totalImportDeMinimis)}
+                />
+                <StatCard
+                  label={t('documents.statRemaining')}
+                  value={formatEuro(result.data.stats.remainingDeMinimis)}
+                  tone={result.data.stats.remainingDeMinimis < 0 ? 'danger' : undefined}
+                />
+              </div>
+              <Suspense
+                fallback={
+                  <div className="card chart chart--loading">
+                    <Spinner />
+                  </div>
+                }
+              >
+                <DeMinimisChart points={result.data.deMinimisSeries} />
+              </Suspense>
+              <DocumentsTable rows={result.data.rows} />
+              <aside className="note card">
+                <h2>{t('documents.noteTitle')}</h2>
+                <p>{t('documents.note')}</p>
+              </aside>
+            </>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { SignedInLayout } from './signed-in-layout';
+export { SignedOutLayout } from './signed-out-layout';

@@ -1,0 +1,39 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router-dom';
+import type { UserDto } from '@rna/domain';
+import { Spinner } from '../../components/spinner';
+import {
+  useGetMeQuery,
+  useGetSavedSearchesQuery,
+  useGetVariationAlertsQuery,
+} from '../../lib/session/session-api';
+import { Footer } from './footer';
+import { LastUpdateBanner } from './last-update-banner';
+import { NavBar } from './nav-bar';
+import { StatusToasts } from './status-toasts';
+
+export function SignedInLayout({ user }: { user: UserDto }) {
+  // the user with role, and the two further datasets of a session start (SPEC §4)
+  useGetMeQuery();
+  useGetSavedSearchesQuery();
+  useGetVariationAlertsQuery();
+  return (
+    <div className="layout layout--signed-in">
+      <LastUpdateBanner />
+      <NavBar user={user} />
+      <main className="page" id="main">
+        <Suspense
+          fallback={
+            <div className="page-loading">
+              <Spinner />
+            </div>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <StatusToasts />
+    </div>
+  );
+}

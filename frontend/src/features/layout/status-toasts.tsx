@@ -1,0 +1,16 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Toast } from '../../components/toasts';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks';
+import { clearMessages } from '../../lib/session/status-slice';
+
+/** The status bar: error text keyed by code (errors.<code>), success by its own key. */
+export function StatusToasts() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const { error, success, serial } = useAppSelector((state) => state.status);
+  const dismiss = useCallback(() => dispatch(clearMessages()), [dispatch]);
+  if (error) return <Toast kind="error" text={t(`errors.${error}`)} serial={serial} onDismiss={dismiss} />;
+  if (success) return <Toast kind="success" text={t(success)} serial={serial} onDismiss={dismiss} />;
+  return null;
+}

@@ -1,0 +1,2 @@
+export { LogosManager } from './logos-manager';
+export { useGetLogosQuery } from './logos-api';

@@ -1,0 +1,138 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LogoDto } from '@rna/domain';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { errorCodeOf } from '../../lib/errors';
+import { useAppDispatch } from '../../lib/hooks';
+import { imageUrl } from '../../lib/runtime-config';
+import { showError, showSuccess } from '../../lib/session/status-slice';
+import { isAcceptedLogo, isBuiltIn } from './logo-rules';
+import {
+  useDeleteLogoMutation,
+  useGetLogosQuery,
+  useSavePdfConfigMutation,
+  useUploadLogoMutation,
+} from './logos-api';
+import { PdfPropertiesDialog } from './pdf-properties-dialog';
+
+/** The logos tab: upload (name first), gallery, delete (not built-ins) and the PDF properties of each logo. */
+export function LogosManager() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const logos = useGetLogosQuery();
+  const [upload, uploading] = useUploadLogoMutation();
+  const [remove] = useDeleteLogoMutation();
+  const [savePdf, savingPdf] = useSavePdfConfigMutation();
+  const [name, setName] = useState('');
+  const [fileProblem, setFileProblem] = useState(false);
+  const [editing, setEditing] = useState<LogoDto | null>(null);
+  const [deleting, setDeleting] = useState<LogoDto | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    if (!isAcceptedLogo(file)) {
+      setFileProblem(true);
+      return;
+    }
+    setFileProblem(false);
+    const result = await upload({ file, name: name.trim() });
+    if (fileInput.current) fileInput.current.value = '';
+    if (result.error) dispatch(showError(errorCodeOf(result.error)));
+    else {
+      setName('');
+      dispatch(showSuccess('clients.logoUploaded'));
+    }
+  };
+
+  return (
+    <div className="logos">
+      <div className="logos__upload card">
+        <div className="field">
+          <label htmlFor="logo-name">{t('clients.logoName')}</label>
+          <input id="logo-name" type="text" value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="logo-file">{t('clients.logoFile')}</label>
+          <input
+            id="logo-file"
+            ref={fileInput}
+            type="file"
+            accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+            disabled={!name.trim() || uploading.isLoading}
+            aria-describedby="logo-file-hint"
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
+          <p
+            id="logo-file-hint"
+            className={fileProblem ? 'field__error' : 'field__hint'}
+            role={fileProblem ? 'alert' : undefined}
+          >
+            {fileProblem
+              ? t('clients.logoTypes')
+              : name.trim()
+                ? t('clients.logoTypes')
+                : t('clients.logoNameFirst')}
+          </p>
+        </div>
+      </div>
+      <ul className="logos__grid">
+        {(logos.data ?? []).map((logo) => (
+          <li key={logo.id} className="logo-card card">
+            <img src={imageUrl(logo.fileName)} alt={logo.name} className="logo-card__image" />
+            <p className="logo-card__name">{logo.name}</p>
+            <div className="logo-card__actions">
+              <button
+                type="button"
+                className="button button--secondary button--small"
+                onClick={() => setEditing(logo)}
+              >
+                {t('clients.pdfProperties')}
+              </button>
+              {!isBuiltIn(logo) && (
+                <button
+                  type="button"
+                  className="button button--danger button--small"
+                  onClick={() => setDeleting(logo)}
+                >
+                  {t('common.delete')}
+                </button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {editing && (
+        <PdfPropertiesDialog
+          logo={editing}
+          busy={savingPdf.isLoading}
+          onClose={() => setEditing(null)}
+          onSave={async (form) => {
+            const result = await savePdf({ id: editing.id, ...form });
+            if (result.error) dispatch(showError(errorCodeOf(result.error)));
+            else {
+              dispatch(showSuccess('clients.pdfConfigUpdated'));
+              setEditing(null);
+            }
+          }}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={t('clients.deleteLogoTitle')}
+          danger
+          confirmLabel={t('common.delete')}
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            const result = await remove(deleting.id);
+            setDeleting(null);
+            if (result.error) dispatch(showError(errorCodeOf(result.error)));
+            else dispatch(showSuccess('clients.logoDeleted'));
+          }}
+        >
+          {t('clients.deleteLogoConfirm', { name: deleting.name })}
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

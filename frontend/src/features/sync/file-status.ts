@@ -1,0 +1,48 @@
+import type { RegisterFileStatus } from '@rna/domain';
+
+export type StatusTone = 'pending' | 'downloading' | 'parsing' | 'success' | 'error';
+
+/** SPEC §4 archive file states: white, yellow (percentage, 2 decimals), orange, green, red. */
+export function fileStatusView(
+  status: RegisterFileStatus,
+  progress: number,
+): { tone: StatusTone; label: string } {
+  switch (status) {
+    case 'PENDING':
+      return { tone: 'pending', label: 'In attesa' };
+    case 'DOWNLOADING':
+      return { tone: 'downloading', label: `${progress.toFixed(2).replace('.', ',')}%` };
+    case 'PARSING':
+      return { tone: 'parsing', label: 'Elaborazione' };
+    case 'SUCCESS':
+      return { tone: 'success', label: 'Completato' };
+    case 'ERROR':
+      return { tone: 'error', label: 'Errore' };
+  }
+}
+
+/** States shown as progress cards while a run is going. */
+export const isActiveStatus = (status: RegisterFileStatus | null): boolean =>
+  status === 'PENDING' || status === 'DOWNLOADING' || status === 'PARSING';
+
+const OPEN_DATA_PREFIX = /^OpenData_Aiuti?_/i;
+
+/** Names are shown without the open-data prefix. */
+export function displayName(name: string): string {
+  return name.replace(OPEN_DATA_PREFIX, '').replace(/\.(zip|xml)$/i, '');
+}
+
+/** Newest first by year, month, then part (yyyy_mm[_part]). */
+export function compareArchiveNames(a: string, b: string): number {
+  const parts = (name: string) =>
+    displayName(name)
+      .split('_')
+      .map((p) => Number(p) || 0);
+  const pa = parts(a);
+  const pb = parts(b);
+  for (let i = 0; i < 3; i += 1) {
+    const diff = (pb[i] ?? 0) - (pa[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}

@@ -1,0 +1,260 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ArchiveFileDto, SyncResultDto, SyncScope } from '@rna/domain';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Dropdown } from '../../components/dropdown';
+import { Spinner } from '../../components/spinner';
+import { StatCard } from '../../components/stat-card';
+import { Switch } from '../../components/switch';
+import { SIGNED_IN_PAGE_SIZE, Table, type Column } from '../../components/table';
+import { Tabs } from '../../components/tabs';
+import { api } from '../../lib/api';
+import { formatDateTime, formatInteger } from '../../lib/domain-rules';
+import { errorCodeOf } from '../../lib/errors';
+import { useAppDispatch } from '../../lib/hooks';
+import { showError, showSuccess } from '../../lib/session/status-slice';
+import { compareArchiveNames, displayName, fileStatusView, isActiveStatus } from './file-status';
+import {
+  useGetArchiveFilesQuery,
+  useGetArchiveStatsQuery,
+  useGetDataSourceStatusQuery,
+  useGetSyncResultsQuery,
+  useGetSyncStatusQuery,
+  useStartSyncMutation,
+  useToggleDataSourceMutation,
+} from './sync-api';
+
+export const SYNC_POLL_MS = 1000;
+
+function ProgressCard({ file }: { file: ArchiveFileDto }) {
+  const view = fileStatusView(file.status ?? 'PENDING', file.progress);
+  return (
+    <li className={`archive-file archive-file--progress status--${view.tone}`}>
+      <span className="archive-file__name">{displayName(file.name)}</span>
+      <span className="archive-file__status">{view.label}</span>
+      {file.status === 'DOWNLOADING' && (
+        <span className="progress" aria-hidden="true">
+          <span className="progress__bar" style={{ width: `${Math.min(100, file.progress)}%` }} />
+        </span>
+      )}
+    </li>
+  );
+}
+
+export default function SyncPage() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const [tab, setTab] = useState(0);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [confirming, setConfirming] = useState<{ type: SyncScope; onlyDocuments?: string[] } | null>(null);
+  const [tracking, setTracking] = useState(true);
+  const files = useGetArchiveFilesQuery();
+  const stats = useGetArchiveStatsQuery();
+  const results = useGetSyncResultsQuery();
+  const dataSource = useGetDataSourceStatusQuery();
+  const [toggle, toggling] = useToggleDataSourceMutation();
+  const [startSync, starting] = useStartSyncMutation();
+  // on opening, one status check; while a run is going it is polled every second (resumes a run in progress)
+  const status = useGetSyncStatusQuery(undefined, { pollingInterval: tracking ? SYNC_POLL_MS : 0 });
+  const running = Boolean(status.data?.running);
+  const wasRunning = useRef(false);
+
+  useEffect(() => {
+    if (status.isError) {
+      // a failed check stops the tracking and is only logged (SPEC §8)
+      console.warn('sync status check failed', status.error);
+      setTracking(false);
+      return;
+    }
+    if (!status.data) return;
+    if (running) {
+      wasRunning.current = true;
+      setTracking(true);
+    } else {
+      if (wasRunning.current) {
+        wasRunning.current = false;
+        setSelected([]);
+        dispatch(showSuccess('sync.completed'));
+        dispatch(api.util.invalidateTags(['ArchiveFile', 'ArchiveStats', 'SyncResult', 'LastUpdate']));
+      }
+      setTracking(false);
+    }
+  }, [status.data, status.isError, status.error, running, dispatch]);
+
+  const runFiles = useMemo(
+    () => new Map((status.data?.run?.files ?? []).map((f) => [f.name, f])),
+    [status.data],
+  );
+  const sortedFiles = useMemo(
+    () => [...(files.data ?? [])].sort((a, b) => compareArchiveNames(a.name, b.name)),
+    [files.data],
+  );
+
+  const start = async (body: { type: SyncScope; onlyDocuments?: string[] }) => {
+    setConfirming(null);
+    const result = await startSync(body);
+    if (result.error) dispatch(showError(errorCodeOf(result.error)));
+    else {
+      wasRunning.current = true;
+      setTracking(true);
+    }
+  };
+
+  const toggleSelected = (name: string) =>
+    setSelected((current) =>
+      current.includes(name) ? current.filter((n) => n !== name) : [...current, name],
+    );
+
+  const historyColumns = useMemo<Column<SyncResultDto>[]>(
+    () => [
+      {
+        key: 'start',
+        header: t('sync.start'),
+        render: (r) => formatDateTime(r.start),
+        sortValue: (r) => r.start,
+      },
+      { key: 'end', header: t('sync.end'), render: (r) => formatDateTime(r.end), sortValue: (r) => r.end },
+      {
+        key: 'type',
+        header: t('sync.type'),
+        render: (r) => t(`sync.scope.${r.type}`),
+        sortValue: (r) => r.type,
+      },
+      {
+        key: 'status',
+        header: t('columns.status'),
+        render: (r) => t(`sync.runStatus.${r.status}`),
+        sortValue: (r) => r.status,
+      },
+      {
+        key: 'files',
+        header: t('sync.files'),
+        render: (r) =>
+          t('sync.filesSummary', { succeeded: r.succeeded, failed: r.failed, skipped: r.skipped }),
+      },
+      {
+        key: 'records',
+        header: t('sync.records'),
+        render: (r) => formatInteger(r.records),
+        sortValue: (r) => r.records,
+      },
+    ],
+    [t],
+  );
+
+  const useLive = dataSource.data?.useLiveData ?? false;
+
+  return (
+    <div className="sync">
+      <div className="page-header">
+        <h1>{t('sync.title')}</h1>
+        <div className="data-source">
+          <span className="muted">{t('sync.dataSource')}</span>
+          <Switch
+            label={useLive ? t('sync.live') : t('sync.archived')}
+            checked={useLive}
+            disabled={toggling.isLoading || dataSource.isFetching}
+            onChange={async () => {
+              const result = await toggle();
+              if (result.error) dispatch(showError(errorCodeOf(result.error)));
+            }}
+          />
+          {(toggling.isLoading || dataSource.isFetching) && <Spinner />}
+        </div>
+      </div>
+      <div className="stat-grid stat-grid--two">
+        <StatCard label={t('sync.totalDocuments')} value={formatInteger(stats.data?.totalDocuments ?? 0)} />
+        <StatCard
+          label={t('sync.lastSync')}
+          value={stats.data?.lastSync ? formatDateTime(stats.data.lastSync) : t('sync.never')}
+        />
+      </div>
+      <div className="toolbar toolbar--end">
+        {running ? (
+          <button type="button" className="button button--primary" disabled aria-busy="true">
+            <Spinner /> {t('sync.syncing')}
+            {status.data?.run && ` (${status.data.run.done}/${status.data.run.total})`}
+          </button>
+        ) : selected.length > 0 ? (
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={starting.isLoading}
+            onClick={() => setConfirming({ type: 'CUSTOM', onlyDocuments: selected })}
+          >
+            {t('sync.syncSelected', { count: selected.length })}
+          </button>
+        ) : (
+          <Dropdown
+            label={t('sync.syncMenu')}
+            align="right"
+            disabled={starting.isLoading}
+            items={(['LAST_YEAR', 'LAST_3_YEARS', 'ALL'] as const).map((type) => ({
+              key: type,
+              label: t(`sync.scope.${type}`),
+              onSelect: () => setConfirming({ type }),
+            }))}
+          />
+        )}
+      </div>
+      <Tabs
+        label={t('sync.tabsLabel')}
+        selected={tab}
+        onSelect={setTab}
+        tabs={[
+          { key: 'list', label: t('sync.tabList') },
+          { key: 'history', label: t('sync.tabHistory') },
+        ]}
+      >
+        {tab === 0 ? (
+          files.isLoading ? (
+            <Spinner />
+          ) : (
+            <ul className="archive-grid">
+              {sortedFiles.map((file) => {
+                const live = runFiles.get(file.name);
+                if (running && live && isActiveStatus(live.status))
+                  return <ProgressCard key={file.name} file={live} />;
+                const isSelected = selected.includes(file.name);
+                return (
+                  <li key={file.name}>
+                    <button
+                      type="button"
+                      className={`archive-file${isSelected ? ' archive-file--selected' : ''}`}
+                      aria-pressed={isSelected}
+                      disabled={running}
+                      onClick={() => toggleSelected(file.name)}
+                    >
+                      <span className="archive-file__name">{displayName(file.name)}</span>
+                      <span className="archive-file__date">
+                        {file.lastUpdate ? formatDateTime(file.lastUpdate) : t('sync.never')}
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        ) : (
+          <Table
+            caption={t('sync.tabHistory')}
+            columns={historyColumns}
+            rows={results.data ?? []}
+            rowKey={(r) => `${r.start}-${r.id}`}
+            loading={results.isLoading}
+            pageSize={SIGNED_IN_PAGE_SIZE}
+          />
+        )}
+      </Tabs>
+      {confirming && (
+        <ConfirmDialog
+          title={t('sync.confirmTitle', { scope: t(`sync.scope.${confirming.type}`) })}
+          onClose={() => setConfirming(null)}
+          onConfirm={() => void start(confirming)}
+        >
+          {t('sync.confirmText')}
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ERROR_CATALOGUE } from '@rna/domain';
+import i18n from 'i18next';
+import catalogue from './it.json';
+
+const SRC = join(__dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+function has(key: string): boolean {
+  let node: unknown = catalogue;
+  for (const part of key.split('.')) {
+    if (!node || typeof node !== 'object' || !(part in node)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string';
+}
+
+describe('Italian catalogue', () => {
+  const files = sourceFiles(SRC);
+
+  it('has every key the sources pass to t()', () => {
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/\bt\(\s*'([a-zA-Z0-9_.]+)'/g)) {
+        if (!has(match[1]!)) missing.push(`${match[1]} (${file.slice(SRC.length + 1)})`);
+      }
+    }
+    expect(files.length).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
+  });
+
+  it('has the message keys the screens store as success messages and the sync labels', () => {
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/'((?:clients|sync|validation)\.[a-zA-Z]+)'/g)) {
+        // file names such as 'clients.xlsx' look like keys but are not
+        if (!/\.(xlsx|pdf)$/.test(match[1]!) && !has(match[1]!)) missing.push(match[1]!);
+      }
+    }
+    for (const scope of ['LAST_YEAR', 'LAST_3_YEARS', 'ALL', 'CUSTOM'])
+      if (!has(`sync.scope.${scope}`)) missing.push(scope);
+    for (const status of ['RUNNING', 'SUCCESS', 'ERROR'])
+      if (!has(`sync.runStatus.${status}`)) missing.push(status);
+    expect(missing).toEqual([]);
+  });
+
+  it('has a text for every error code (errors.<code>)', () => {
+    const missing = Object.keys(ERROR_CATALOGUE).filter((code) => !has(`errors.${code}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('answers in Italian whatever the browser language', async () => {
+    await i18n.changeLanguage('en-US');
+    expect(i18n.t('login.submit')).toBe('Accedi');
+    await i18n.changeLanguage('de');
+    expect(i18n.t('errors.T002')).toBe('Il termine di ricerca deve avere almeno 11 caratteri');
+  });
+});

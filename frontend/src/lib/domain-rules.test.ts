@@ -1,0 +1,31 @@
+import {
+  clientStatusLabel,
+  formatDate,
+  formatEuro,
+  isTaxCodeLongEnough,
+  normaliseTaxCode,
+} from './domain-rules';
+
+describe('pure rules used by the screens', () => {
+  it('formats euro with dot thousands and comma decimals', () => {
+    expect(formatEuro(1234567.5)).toBe('1.234.567,50 €');
+    expect(formatEuro('1234.56')).toBe('1.234,56 €');
+    expect(formatEuro(-200)).toBe('-200,00 €');
+  });
+  it('formats dates as dd-mm-yyyy', () => {
+    expect(formatDate(new Date(2024, 1, 3, 12).getTime())).toBe('03-02-2024');
+    expect(formatDate(null)).toBe('—');
+  });
+  it('labels client status: expired at or past the end date, then active, then pending', () => {
+    const now = new Date(2025, 0, 1).getTime();
+    expect(clientStatusLabel({ active: true, endDate: now }, now)).toBe('Scaduto');
+    expect(clientStatusLabel({ active: false, endDate: now - 1 }, now)).toBe('Scaduto');
+    expect(clientStatusLabel({ active: true, endDate: now + 1 }, now)).toBe('Attivo');
+    expect(clientStatusLabel({ active: false, endDate: now + 1 }, now)).toBe('In attesa');
+  });
+  it('normalises tax codes and checks the 11-character minimum', () => {
+    expect(normaliseTaxCode(' rssmra 80a01 ')).toBe('RSSMRA80A01');
+    expect(isTaxCodeLongEnough('0123456789')).toBe(false);
+    expect(isTaxCodeLongEnough('01234567890')).toBe(true);
+  });
+});

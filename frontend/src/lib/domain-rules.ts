@@ -1,0 +1,55 @@
+/**
+ * The screens' single door to the pure rules owned by `domain/`: null-tolerant display helpers and the
+ * spellings the components use, all delegating to `@rna/domain`.
+ */
+import {
+  clientStatusLabel as domainClientStatusLabel,
+  DE_MINIMIS_CEILING_EURO,
+  endDateFromDay,
+  formatEuro as domainFormatEuro,
+  formatItalianDate,
+  formatItalianDateTime,
+  isLongEnoughTaxCode,
+  MIN_TAX_CODE_LENGTH as DOMAIN_MIN_TAX_CODE_LENGTH,
+  normalizeTaxCode,
+  type ClientStatusLabel,
+} from '@rna/domain';
+
+export const MIN_TAX_CODE_LENGTH = DOMAIN_MIN_TAX_CODE_LENGTH;
+export const MIN_PASSWORD_LENGTH = 8;
+export const DE_MINIMIS_CEILING = DE_MINIMIS_CEILING_EURO;
+
+export const normaliseTaxCode = normalizeTaxCode;
+export const isTaxCodeLongEnough = isLongEnoughTaxCode;
+
+/** Euro amounts; the API sends some as numeric strings ("1234.56"). */
+export function formatEuro(value: number | string | null | undefined): string {
+  const amount = typeof value === 'string' ? Number(value) : (value ?? 0);
+  return Number.isFinite(amount) ? domainFormatEuro(amount) : '—';
+}
+
+/** dd-mm-yyyy, or a dash when there is no date */
+export function formatDate(ms: number | null | undefined): string {
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : formatItalianDate(ms);
+}
+
+/** dd-mm-yyyy hh:mm, or a dash */
+export function formatDateTime(ms: number | null | undefined): string {
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : formatItalianDateTime(ms);
+}
+
+export function clientStatusLabel(
+  client: { active: boolean; endDate: number },
+  now: number = Date.now(),
+): ClientStatusLabel {
+  return domainClientStatusLabel(client, now);
+}
+
+/** The day picked in the date picker, stored as 12:00 (Rome) of that day (SPEC §5). */
+export function endDateAtNoon(date: Date): number {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return endDateFromDay(`${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`);
+}
+
+/** 3000 → '3.000' */
+export { formatInteger } from '@rna/domain';

@@ -1,0 +1,71 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createMailer, MailDeliveryError } from './index';
+import { readMime, startTestSmtpServer, type TestSmtpServer } from './testing';
+
+describe('mailer', () => {
+  let smtp: TestSmtpServer;
+  let dir: string;
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+  });
+  afterAll(() => smtp.close());
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mail-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const message = {
+    to: 'cliente@example.it',
+    subject: 'Invito al portale',
+    text: 'Benvenuto, è il suo primo accesso.\nCodice di invito: Abc12345\n',
+  };
+
+  it('delivers over SMTP when a URL is configured, with Italian text intact', async () => {
+    const mailer = createMailer({ smtpUrl: smtp.url, dataDir: dir });
+    await mailer.send(message);
+    const mail = await smtp.waitFor('cliente@example.it');
+    expect(mail.subject).toBe('Invito al portale');
+    expect(mail.text).toContain('è il suo primo accesso');
+    expect(mail.text.split(/\r?\n/)).toContain('Codice di invito: Abc12345');
+    expect(readdirSync(dir)).toEqual([]);
+    await mailer.close();
+  });
+
+  it('reports a refused message as a delivery error', async () => {
+    const mailer = createMailer({ smtpUrl: smtp.url, dataDir: dir });
+    smtp.refuseAll(true);
+    try {
+      await expect(mailer.send({ ...message, to: 'rifiutato@example.it' })).rejects.toBeInstanceOf(
+        MailDeliveryError,
+      );
+    } finally {
+      smtp.refuseAll(false);
+      await mailer.close();
+    }
+  });
+
+  it('reports an unreachable server as a delivery error without echoing the URL', async () => {
+    const mailer = createMailer({ smtpUrl: 'smtp://user:secret@127.0.0.1:1', dataDir: dir });
+    const error = await mailer.send(message).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(MailDeliveryError);
+    expect(String((error as Error).message)).not.toContain('secret');
+  });
+
+  it('writes .eml files to DATA_DIR/outbox without SMTP', async () => {
+    const mailer = createMailer({ smtpUrl: null, dataDir: dir });
+    await mailer.send(message);
+    await mailer.send({ ...message, to: 'altro@example.it', html: '<p>ciao</p>' });
+    const files = readdirSync(path.join(dir, 'outbox')).sort();
+    expect(files).toHaveLength(2);
+    expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
+    const first = readMime(readFileSync(path.join(dir, 'outbox', files[0]!), 'utf8'));
+    const texts = files.map((f) => readMime(readFileSync(path.join(dir, 'outbox', f), 'utf8')).text);
+    expect(first.subject).toBe('Invito al portale');
+    expect(texts.every((t) => t.includes('Codice di invito: Abc12345'))).toBe(true);
+  });
+});

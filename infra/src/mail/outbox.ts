@@ -1,0 +1,39 @@
+/**
+ * Outbox adapter: without SMTP, each message is written as an RFC 822 `.eml` file under
+ * `<dataDir>/outbox`, so a local installation can still read invitations and reset links.
+ */
+import nodemailer from 'nodemailer';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MailDeliveryError, type MailMessage, type Mailer } from './port';
+
+export interface OutboxMailerOptions {
+  dir: string;
+  from: string;
+  clock?: () => Date;
+}
+
+export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const clock = options.clock ?? (() => new Date());
+  return {
+    async send(message: MailMessage) {
+      try {
+        const info = await composer.sendMail({ from: options.from, ...message });
+        await mkdir(options.dir, { recursive: true });
+        // Sortable by time; written under a temporary name first so readers never see half a file.
+        const stamp = clock().toISOString().replace(/[:.]/g, '-');
+        const name = `${stamp}-${randomUUID()}.eml`;
+        const temporary = path.join(options.dir, `.${name}.tmp`);
+        await writeFile(temporary, info.message as Buffer);
+        await rename(temporary, path.join(options.dir, name));
+      } catch (error) {
+        throw new MailDeliveryError(`Could not write the message to ${message.to} to the outbox`, {
+          cause: error,
+        });
+      }
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,5 @@
+export * from './port';
+export * from './file-names';
+export * from './listing';
+export * from './http-client';
+export * from './aid-parser';

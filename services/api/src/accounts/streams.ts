@@ -1,0 +1,57 @@
+/** Loading and appending the account streams with optimistic concurrency. */
+import {
+  DomainError,
+  streams,
+  type Actor,
+  type ClientEvent,
+  type QuotaEvent,
+  type UserEvent,
+} from '@rna/domain';
+import type { ApiDeps } from '../http/deps';
+import { projectionsCaughtUp } from '../http/deps';
+
+export const SYSTEM_ACTOR: Actor = { userId: 'system', email: 'system', role: 'SYSTEM' };
+
+export interface ClientStreamState {
+  version: number;
+  email: string;
+}
+
+/** The client's stream version, or U001 when it was never invited or has been removed. */
+export async function loadClientStream(deps: ApiDeps, clientId: string): Promise<ClientStreamState> {
+  const { currentVersion, events } = await deps.eventStore.readStream<ClientEvent['data']>(
+    streams.client(clientId),
+  );
+  let email: string | null = null;
+  for (const event of events) {
+    if (event.type === 'ClientInvited') email = (event.data as { email: string }).email;
+    if (event.type === 'ClientRemoved') email = null;
+  }
+  if (email === null) throw new DomainError('U001');
+  return { version: currentVersion, email };
+}
+
+export async function appendClientEvents(
+  deps: ApiDeps,
+  clientId: string,
+  events: ClientEvent[],
+  expectedVersion: number | 'no_stream' | 'any',
+): Promise<void> {
+  await deps.eventStore.appendToStream(streams.client(clientId), events, { expectedVersion });
+}
+
+export async function appendQuotaEvents(
+  deps: ApiDeps,
+  clientId: string,
+  events: QuotaEvent[],
+  expectedVersion: number | 'no_stream' | 'any',
+): Promise<void> {
+  await deps.eventStore.appendToStream(streams.quota(clientId), events, { expectedVersion });
+}
+
+export async function appendUserEvents(deps: ApiDeps, userId: string, events: UserEvent[]): Promise<void> {
+  await deps.eventStore.appendToStream(streams.user(userId), events, { expectedVersion: 'any' });
+}
+
+/** After a write, wait for the read models, so the answer and the next read see it. */
+export const readYourWrites = projectionsCaughtUp;

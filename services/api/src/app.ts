@@ -1,0 +1,45 @@
+/**
+ * The API: every feature's routes in ONE list, built into an express router (mounted at /api by
+ * the composition root) and described by /openapi.json from the same definitions.
+ * To add a feature: export its `AnyRoute[]` from its folder and add it to FEATURE_ROUTES.
+ */
+import type { Router } from 'express';
+import { authRoutes } from './auth/routes';
+import { clientsRoutes } from './clients/routes';
+import { healthRoutes } from './health/routes';
+import type { ApiDeps } from './http/deps';
+import { buildOpenApiDocument } from './http/openapi';
+import { buildRouter } from './http/registry';
+import { defineRoute, reply, type AnyRoute } from './http/route';
+import { logosRoutes } from './logos/routes';
+import { usersRoutes } from './users/routes';
+
+export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
+  healthRoutes,
+  authRoutes,
+  usersRoutes,
+  clientsRoutes,
+  logosRoutes,
+];
+
+/** Every registered route, /openapi.json included. */
+export function apiRoutes(): AnyRoute[] {
+  const routes: AnyRoute[] = FEATURE_ROUTES.flat();
+  const openApiRoute = defineRoute({
+    method: 'get',
+    path: '/openapi.json',
+    access: 'anonymous',
+    tag: 'meta',
+    summary: 'This API as an OpenAPI 3.1 document',
+    responses: { 200: { description: 'OpenAPI document' } },
+    async handler({ deps }) {
+      return reply.json(buildOpenApiDocument(routes, { version: deps.config.version }));
+    },
+  });
+  routes.push(openApiRoute);
+  return routes;
+}
+
+export function createApiRouter(deps: ApiDeps): Router {
+  return buildRouter(apiRoutes(), deps);
+}

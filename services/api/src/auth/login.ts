@@ -1,0 +1,82 @@
+/**
+ * Sign-in: A001 for any bad email/password pair (without saying which part), throttled per IP and
+ * per account; A002 for a client whose access has ended. A client's first sign-in activates it.
+ */
+import { DomainError, isAccessExpired, streams } from '@rna/domain';
+import { ConcurrencyError } from '@rna/infra';
+import type { AuthTokensDto } from '@rna/domain';
+import { credentials, normalizeEmail, type Credential } from '../accounts/credentials';
+import { decoyPasswordHash, verifyPassword } from '../accounts/passwords';
+import { clientsReadModel } from '../accounts/read-models';
+import { readYourWrites } from '../accounts/streams';
+import type { ApiDeps } from '../http/deps';
+import { authThrottles } from './limits';
+import { startSession } from './sessions';
+
+export class TooManyAttemptsError extends DomainError {
+  constructor(public readonly retryAfterSeconds: number) {
+    super('A001', 'Troppi tentativi di accesso: riprovare più tardi');
+  }
+}
+
+async function checkCredentials(deps: ApiDeps, email: string, password: string): Promise<Credential> {
+  const credential = await credentials(deps).get(email);
+  // Verify against a decoy when the account is unknown, so timing does not reveal which part was wrong.
+  const ok = await verifyPassword(credential?.passwordHash ?? (await decoyPasswordHash()), password);
+  if (!credential || !ok || credential.status !== 'ready') throw new DomainError('A001');
+  return credential;
+}
+
+async function recordClientAccess(deps: ApiDeps, credential: Credential): Promise<void> {
+  const at = deps.clock().toISOString();
+  const clientId = credential.userId;
+  const events = [];
+  if (!credential.activated) events.push({ type: 'ClientActivated', data: { clientId, activatedAt: at } });
+  events.push({ type: 'ClientAccessed', data: { clientId, accessedAt: at } });
+  try {
+    await deps.eventStore.appendToStream(streams.client(clientId), events, {
+      expectedVersion: 'stream_exists',
+    });
+  } catch (error) {
+    if (error instanceof ConcurrencyError) throw new DomainError('A001');
+    throw error;
+  }
+  if (!credential.activated) {
+    const found = await credentials(deps).getWithRevision(credential.id);
+    if (found)
+      await credentials(deps).put(
+        { ...found.doc, activated: true, invitationCode: null },
+        { expectedRevision: found.revision },
+      );
+  }
+}
+
+export async function login(
+  deps: ApiDeps,
+  rawEmail: string,
+  password: string,
+  ip: string,
+): Promise<AuthTokensDto> {
+  const email = normalizeEmail(rawEmail);
+  const throttles = authThrottles(deps);
+  if (!throttles.loginPerIp.tryHit(ip))
+    throw new TooManyAttemptsError(throttles.loginPerIp.retryAfterSeconds(ip));
+  if (!throttles.loginFailuresPerAccount.allows(email))
+    throw new TooManyAttemptsError(throttles.loginFailuresPerAccount.retryAfterSeconds(email));
+  let credential: Credential;
+  try {
+    credential = await checkCredentials(deps, email, password);
+  } catch (error) {
+    throttles.loginFailuresPerAccount.hit(email);
+    throw error;
+  }
+  throttles.loginFailuresPerAccount.clear(email);
+  if (credential.role === 'CLIENT') {
+    const client = await clientsReadModel(deps).get(credential.userId);
+    if (!client) throw new DomainError('A001');
+    if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
+    await recordClientAccess(deps, credential);
+    await readYourWrites(deps);
+  }
+  return startSession(deps, { userId: credential.userId, email, role: credential.role });
+}

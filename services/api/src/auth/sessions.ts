@@ -1,0 +1,120 @@
+/**
+ * Sessions: a short access token plus a rotating refresh token. Refresh tokens are stored as
+ * sha256 hashes, grouped in a family per sign-in; presenting a spent one means it was stolen or
+ * replayed, so the whole family is revoked.
+ */
+import { randomUUID } from 'node:crypto';
+import { DomainError, isAccessExpired, type AuthTokensDto } from '@rna/domain';
+import { ConflictError, type Collection, type Doc } from '@rna/infra';
+import { credentials } from '../accounts/credentials';
+import { generateToken, sha256 } from '../accounts/passwords';
+import { clientsReadModel } from '../accounts/read-models';
+import type { ApiDeps } from '../http/deps';
+import type { Principal } from '../http/route';
+import { signAccessToken } from '../http/tokens';
+import { userDto } from '../users/user-dto';
+
+export const REFRESH_TOKENS_COLLECTION = 'refresh-tokens';
+export const REFRESH_TOKEN_DAYS = 30;
+
+export interface RefreshTokenRecord extends Doc {
+  /** sha256 of the token */
+  id: string;
+  userId: string;
+  email: string;
+  familyId: string;
+  issuedAt: number;
+  expiresAt: number;
+  spentAt: number | null;
+  revoked: boolean;
+}
+
+export function refreshTokens(deps: ApiDeps): Collection<RefreshTokenRecord> {
+  return deps.documents.collection<RefreshTokenRecord>(REFRESH_TOKENS_COLLECTION);
+}
+
+async function issueRefreshToken(deps: ApiDeps, principal: Principal, familyId: string): Promise<string> {
+  const token = generateToken();
+  const now = deps.clock().getTime();
+  await refreshTokens(deps).put(
+    {
+      id: sha256(token),
+      userId: principal.userId,
+      email: principal.email,
+      familyId,
+      issuedAt: now,
+      expiresAt: now + REFRESH_TOKEN_DAYS * 86_400_000,
+      spentAt: null,
+      revoked: false,
+    },
+    { expectedRevision: 0 },
+  );
+  return token;
+}
+
+export async function startSession(
+  deps: ApiDeps,
+  principal: Principal,
+  familyId: string = randomUUID(),
+): Promise<AuthTokensDto> {
+  return {
+    accessToken: signAccessToken(deps, principal),
+    refreshToken: await issueRefreshToken(deps, principal, familyId),
+    user: await userDto(deps, principal),
+  };
+}
+
+export async function revokeFamily(deps: ApiDeps, familyId: string): Promise<void> {
+  const collection = refreshTokens(deps);
+  for (const record of await collection.find({ familyId }))
+    await collection.put({ ...record, revoked: true });
+}
+
+export async function revokeAllSessions(deps: ApiDeps, userId: string): Promise<void> {
+  const collection = refreshTokens(deps);
+  for (const record of await collection.find({ userId })) await collection.delete(record.id);
+}
+
+/** Rotates a refresh token: the presented one is spent, a new one of the same family is issued. */
+export async function refreshSession(deps: ApiDeps, presented: string): Promise<AuthTokensDto> {
+  const collection = refreshTokens(deps);
+  const found = await collection.getWithRevision(sha256(presented));
+  if (!found || found.doc.revoked) throw new DomainError('A001');
+  const record = found.doc;
+  const now = deps.clock().getTime();
+  if (record.spentAt !== null) {
+    await revokeFamily(deps, record.familyId);
+    deps.logger.warn(
+      { userId: record.userId },
+      'spent refresh token presented again: session family revoked',
+    );
+    throw new DomainError('A001');
+  }
+  if (record.expiresAt <= now) throw new DomainError('A001');
+  try {
+    await collection.put({ ...record, spentAt: now }, { expectedRevision: found.revision });
+  } catch (error) {
+    // Two refreshes with the same token at once: only one may win; treat the other as a replay.
+    if (error instanceof ConflictError) {
+      await revokeFamily(deps, record.familyId);
+      throw new DomainError('A001');
+    }
+    throw error;
+  }
+  const credential = await credentials(deps).get(record.email);
+  if (!credential || credential.userId !== record.userId || credential.status !== 'ready')
+    throw new DomainError('A001');
+  const principal: Principal = { userId: credential.userId, email: credential.id, role: credential.role };
+  if (principal.role === 'CLIENT') {
+    const client = await clientsReadModel(deps).get(principal.userId);
+    if (!client) throw new DomainError('A001');
+    if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
+  }
+  return startSession(deps, principal, record.familyId);
+}
+
+/** Logout: the presented token's family stops working. Unknown tokens are ignored. */
+export async function endSession(deps: ApiDeps, presented: string): Promise<void> {
+  const record = await refreshTokens(deps).get(sha256(presented));
+  if (record) await revokeFamily(deps, record.familyId);
+}

@@ -1,0 +1,116 @@
+/**
+ * Inviting a client: the email is reserved (credentials, compare-and-set), the invitation mail is
+ * sent, and only then are the events appended. A mail that cannot be sent gives G003 and frees the
+ * email again, so no half-created client remains.
+ */
+import { randomUUID } from 'node:crypto';
+import { DomainError, renewEndDate, romeDay, romeNoonEpochMs, streams, type Actor } from '@rna/domain';
+import { ConflictError } from '@rna/infra';
+import { credentials } from '../accounts/credentials';
+import { generatePassword, hashPassword } from '../accounts/passwords';
+import type { ApiDeps } from '../http/deps';
+
+/** A new client's allowance until an administrator sets its limits. */
+export const INVITATION_YEARLY_SEARCHES = 100;
+
+export function invitationMailText(publicUrl: string, email: string, code: string): string {
+  return [
+    'Gentile cliente,',
+    '',
+    'è stato abilitato il suo accesso al Portale Aiuti di Stato, per consultare gli aiuti registrati',
+    'nel Registro Nazionale degli Aiuti di Stato (RNA) per codice fiscale.',
+    '',
+    `Per accedere apra ${publicUrl.replace(/\/$/, '')}/ e usi come password il codice di invito:`,
+    '',
+    `Email: ${email}`,
+    `Codice di invito: ${code}`,
+    '',
+    'Al primo accesso il suo profilo viene attivato; potrà poi cambiare la password dal menu del portale.',
+    '',
+  ].join('\n');
+}
+
+export async function inviteClient(
+  deps: ApiDeps,
+  by: Actor,
+  input: { email: string; fixedTaxCode: string | null },
+): Promise<string> {
+  const { email, fixedTaxCode } = input;
+  const clientId = randomUUID();
+  const code = generatePassword(10);
+  const accounts = credentials(deps);
+  try {
+    await accounts.put(
+      {
+        id: email,
+        userId: clientId,
+        role: 'CLIENT',
+        passwordHash: await hashPassword(code),
+        invitationCode: code,
+        activated: false,
+        status: 'pending',
+      },
+      { expectedRevision: 0 },
+    );
+  } catch (error) {
+    if (error instanceof ConflictError) throw new DomainError('U002');
+    throw error;
+  }
+  try {
+    await deps.mailer.send({
+      to: email,
+      subject: 'Invito al Portale Aiuti di Stato',
+      text: invitationMailText(deps.config.publicUrl, email, code),
+    });
+  } catch (error) {
+    await accounts.delete(email);
+    deps.logger.warn({ err: error }, 'invitation mail could not be sent; the client was not created');
+    throw new DomainError('G003');
+  }
+  const now = deps.clock();
+  const at = now.toISOString();
+  let invited = false;
+  try {
+    await deps.eventStore.appendToStream(
+      streams.client(clientId),
+      [{ type: 'ClientInvited', data: { clientId, email, fixedTaxCode, invitedAt: at, by } }],
+      { expectedVersion: 'no_stream' },
+    );
+    invited = true;
+    await deps.eventStore.appendToStream(
+      streams.quota(clientId),
+      [
+        {
+          type: 'SearchAllowanceGranted',
+          data: {
+            clientId,
+            availableYearlySearches: INVITATION_YEARLY_SEARCHES,
+            remainingSearches: INVITATION_YEARLY_SEARCHES,
+            // one year from today, at 12:00 in Rome like every end date the product sets
+            endDate: renewEndDate(romeNoonEpochMs(romeDay(now))),
+            at,
+            by,
+          },
+        },
+      ],
+      { expectedVersion: 'no_stream' },
+    );
+    await deps.eventStore.appendToStream(
+      streams.user(clientId),
+      [{ type: 'UserRegistered', data: { userId: clientId, email, role: 'CLIENT', at } }],
+      { expectedVersion: 'no_stream' },
+    );
+  } catch (error) {
+    // Compensate: the email is free again and a half-written client disappears from the lists.
+    await accounts.delete(email);
+    if (invited)
+      await deps.eventStore.appendToStream(streams.client(clientId), [
+        { type: 'ClientRemoved', data: { clientId, by } },
+      ]);
+    throw error;
+  }
+  const reserved = await accounts.getWithRevision(email);
+  if (reserved)
+    await accounts.put({ ...reserved.doc, status: 'ready' }, { expectedRevision: reserved.revision });
+  return clientId;
+}

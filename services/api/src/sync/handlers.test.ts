@@ -1,0 +1,126 @@
+import { DomainError, streams, type Actor } from '@rna/domain';
+import { InMemoryAidIndex, InMemoryDocumentStore, InMemoryEventStore } from '@rna/infra/register/testing';
+import {
+  getArchiveStats,
+  getDocumentsUpdate,
+  getLastRnaSync,
+  getSyncResults,
+  getSyncStatus,
+  startSync,
+  type SyncHandlerDeps,
+} from './handlers';
+
+const admin: Actor = { userId: 'a', email: 'admin@example.it', role: 'ADMIN' };
+
+function deps(
+  requestSync: SyncHandlerDeps['requestSync'] = async () => ({ runId: 'r1', at: '2024-03-01T10:00:00.000Z' }),
+) {
+  return {
+    eventStore: new InMemoryEventStore(),
+    documents: new InMemoryDocumentStore(),
+    aidIndex: new InMemoryAidIndex(),
+    requestSync: jest.fn(requestSync),
+  };
+}
+
+describe('POST /sync', () => {
+  it('starts a custom sync of the selected files, named without prefix', async () => {
+    const d = deps();
+    const run = await startSync(d, admin, {
+      type: 'CUSTOM',
+      onlyDocuments: ['OpenData_Aiuti_2024_02_002.xml', '2024_01'],
+    });
+    expect(d.requestSync).toHaveBeenCalledWith({
+      scope: 'CUSTOM',
+      onlyDocuments: ['2024_02_002', '2024_01'],
+      by: admin,
+    });
+    expect(run).toMatchObject({ id: 'r1', type: 'CUSTOM', status: 'RUNNING', total: 2, end: null });
+  });
+  it('refuses an unknown type or a custom sync without files (J001)', async () => {
+    const d = deps();
+    await expect(startSync(d, admin, { type: 'EVERYTHING' })).rejects.toMatchObject({ code: 'J001' });
+    await expect(startSync(d, admin, { type: 'CUSTOM', onlyDocuments: [] })).rejects.toMatchObject({
+      code: 'J001',
+    });
+    await expect(
+      startSync(d, admin, { type: 'CUSTOM', onlyDocuments: ['../etc/passwd'] }),
+    ).rejects.toMatchObject({ code: 'J001' });
+    expect(d.requestSync).not.toHaveBeenCalled();
+  });
+  it('passes on S001 when a sync is already running', async () => {
+    const d = deps(async () => {
+      throw new DomainError('S001');
+    });
+    await expect(startSync(d, admin, { type: 'ALL' })).rejects.toMatchObject({ code: 'S001' });
+  });
+});
+
+describe('read side', () => {
+  it('reports never / a date / live mode for the last RNA sync', async () => {
+    const d = deps();
+    expect(await getLastRnaSync(d)).toEqual({ lastUpdate: null });
+    const history = d.documents.collection<Record<string, unknown> & { id: string }>('sync-history');
+    await history.put({
+      id: 'r0',
+      type: 'ALL',
+      start: 1000,
+      end: 5000,
+      status: 'SUCCESS',
+      succeeded: 1,
+      failed: 0,
+      skipped: 0,
+      records: 3,
+    });
+    await history.put({
+      id: 'r1',
+      type: 'ALL',
+      start: 6000,
+      end: 7000,
+      status: 'ERROR',
+      succeeded: 0,
+      failed: 1,
+      skipped: 0,
+      records: 0,
+    });
+    expect(await getLastRnaSync(d)).toEqual({ lastUpdate: 5000 });
+    expect((await getSyncResults(d)).map((r) => r.id)).toEqual(['r1', 'r0']);
+    await d.eventStore.appendToStream(streams.settings, [
+      { type: 'DataSourceSwitched', data: { useLiveData: true, at: 'x', by: admin } },
+    ]);
+    expect(await getLastRnaSync(d)).toEqual({ lastUpdate: -1 });
+    expect(await getArchiveStats(d)).toEqual({ totalDocuments: 0, lastSync: 5000 });
+  });
+
+  it('shows the running run with the live download percentage', async () => {
+    const d = deps();
+    await d.documents.collection<Record<string, unknown> & { id: string }>('sync-runs').put({
+      id: 'r1', type: 'LAST_YEAR', start: 1, end: null, status: 'RUNNING', files: ['2024_01', '2024_02'], done: 1, total: 2, records: 5,
+      fileStates: { '2024_02': { status: 'SUCCESS', records: 5, error: null }, '2024_01': { status: 'DOWNLOADING', records: 0, error: null } },
+    }); // prettier-ignore
+    await d.documents
+      .collection<Record<string, unknown> & { id: string }>('sync-progress')
+      .put({ id: 'current', runId: 'r1', file: '2024_01', status: 'DOWNLOADING', progress: 42.57 });
+    const status = await getSyncStatus(d);
+    expect(status.running).toBe(true);
+    expect(status.run?.files.map((f) => [f.name, f.status, f.progress])).toEqual([
+      ['2024_02', 'SUCCESS', 100],
+      ['2024_01', 'DOWNLOADING', 42.57],
+    ]);
+  });
+
+  it('lists listed-but-never-synced files next to imported ones, newest first', async () => {
+    const d = deps();
+    await d.documents
+      .collection<Record<string, unknown> & { id: string }>('register-files')
+      .put({ id: '2024_03', rnaLastUpdate: 99 });
+    await d.documents.collection<Record<string, unknown> & { id: string }>('archive-files').put({
+      id: '2024_02_002', name: '2024_02_002', lastUpdate: 50, rnaLastUpdate: 40, status: 'SUCCESS', progress: 100, records: 7, error: null,
+    }); // prettier-ignore
+    const files = await getDocumentsUpdate(d);
+    expect(files.map((f) => [f.name, f.lastUpdate, f.status])).toEqual([
+      ['2024_03', null, null],
+      ['2024_02_002', 50, 'SUCCESS'],
+    ]);
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * Handlers of the archive / sync screen (ADMIN). Plain functions over the ports, so that they
+ * can be tested without HTTP and registered by the API's route registry.
+ * Starting a sync is injected (`requestSync` of @rna/sync): the API does not depend on the worker.
+ */
+import { z } from 'zod';
+import {
+  DomainError,
+  streams,
+  type Actor,
+  type ArchiveFileDto,
+  type ArchiveStatsDto,
+  type RegisterFileStatus,
+  type SettingsEvent,
+  type SyncResultDto,
+  type SyncRunDto,
+  type SyncScope,
+  type SyncStatusDto,
+} from '@rna/domain';
+import type { AidIndex, DocumentStore, EventStore } from '@rna/infra';
+
+// Collection names written by @rna/projector/archive and @rna/sync (kept in step by tests).
+export const ARCHIVE_FILES = 'archive-files';
+export const SYNC_RUNS = 'sync-runs';
+export const SYNC_HISTORY = 'sync-history';
+export const REGISTER_FILES = 'register-files';
+export const SYNC_PROGRESS = 'sync-progress';
+
+interface ArchiveFileDoc extends ArchiveFileDto {
+  id: string;
+}
+interface RegisterFileDoc {
+  id: string;
+  rnaLastUpdate: number | null;
+}
+interface SyncRunDoc extends Omit<SyncRunDto, 'files'> {
+  files: string[];
+  fileStates: Record<string, { status: RegisterFileStatus; records: number; error: string | null }>;
+}
+interface SyncHistoryDoc extends SyncResultDto {
+  id: string;
+}
+interface LiveProgressDoc {
+  id: string;
+  runId: string;
+  file: string;
+  status: RegisterFileStatus;
+  progress: number;
+}
+
+export interface StartSync {
+  (input: { scope: SyncScope; onlyDocuments: string[]; by: Actor }): Promise<{ runId: string; at: string }>;
+}
+
+export interface SyncHandlerDeps {
+  eventStore: EventStore;
+  documents: DocumentStore;
+  aidIndex: AidIndex;
+  requestSync: StartSync;
+}
+
+export const startSyncBody = z
+  .object({
+    type: z.enum(['LAST_YEAR', 'LAST_3_YEARS', 'ALL', 'CUSTOM']),
+    onlyDocuments: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^(OpenData_Aiuti_)?\d{4}_\d{2}(_\d{3})?(\.(xml|zip))?$/),
+      )
+      .max(1000)
+      .optional(),
+  })
+  .refine((body) => body.type !== 'CUSTOM' || (body.onlyDocuments?.length ?? 0) > 0, {
+    message: 'onlyDocuments is required for CUSTOM',
+  });
+
+const displayName = (name: string) => name.replace(/^OpenData_Aiuti_/, '').replace(/\.(xml|zip)$/, '');
+
+/** POST /sync → the run just requested. S001 when one is already running. */
+export async function startSync(deps: SyncHandlerDeps, actor: Actor, body: unknown): Promise<SyncRunDto> {
+  const parsed = startSyncBody.safeParse(body);
+  if (!parsed.success) throw new DomainError('J001', 'Richiesta di sincronizzazione non valida');
+  const onlyDocuments =
+    parsed.data.type === 'CUSTOM' ? [...new Set((parsed.data.onlyDocuments ?? []).map(displayName))] : [];
+  const { runId, at } = await deps.requestSync({ scope: parsed.data.type, onlyDocuments, by: actor });
+  return {
+    id: runId,
+    type: parsed.data.type,
+    start: Date.parse(at),
+    end: null,
+    status: 'RUNNING',
+    files: [],
+    done: 0,
+    total: onlyDocuments.length,
+    records: 0,
+  };
+}
+
+/** Newest first by year, month, then part. */
+const compareNames = (a: string, b: string) => b.localeCompare(a);
+
+async function liveProgress(documents: DocumentStore): Promise<LiveProgressDoc | null> {
+  return documents.collection<LiveProgressDoc>(SYNC_PROGRESS).get('current');
+}
+
+/** GET /sync/status */
+export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDto> {
+  const [latest] = await deps.documents
+    .collection<SyncRunDoc>(SYNC_RUNS)
+    .find({}, { sortBy: 'start', order: 'desc', limit: 1 });
+  if (!latest) return { running: false, run: null };
+  const archive = deps.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES);
+  const live = latest.status === 'RUNNING' ? await liveProgress(deps.documents) : null;
+  const files: ArchiveFileDto[] = [];
+  for (const name of [...latest.files].sort(compareNames)) {
+    const state = latest.fileStates[name];
+    const doc = await archive.get(name);
+    const current = live && live.runId === latest.id && live.file === name ? live : null;
+    const status =
+      current && state?.status !== 'SUCCESS' && state?.status !== 'ERROR'
+        ? current.status
+        : (state?.status ?? null);
+    files.push({
+      name,
+      lastUpdate: doc?.lastUpdate ?? null,
+      rnaLastUpdate: doc?.rnaLastUpdate ?? null,
+      status,
+      progress:
+        current && status === 'DOWNLOADING'
+          ? current.progress
+          : status === 'SUCCESS' || status === 'PARSING'
+            ? 100
+            : 0,
+      records: state?.records ?? 0,
+      error: state?.error ?? null,
+    });
+  }
+  const { fileStates: _states, ...run } = latest;
+  return { running: latest.status === 'RUNNING', run: { ...run, files } };
+}
+
+/** GET /sync/results: history, newest first. */
+export async function getSyncResults(deps: SyncHandlerDeps): Promise<SyncResultDto[]> {
+  const entries = await deps.documents
+    .collection<SyncHistoryDoc>(SYNC_HISTORY)
+    .find({}, { sortBy: 'start', order: 'desc', limit: 200 });
+  return entries.map(({ id, type, start, end, status, succeeded, failed, skipped, records }) => ({
+    id,
+    type,
+    start,
+    end,
+    status,
+    succeeded,
+    failed,
+    skipped,
+    records,
+  }));
+}
+
+/** GET /sync/documents-update: every file known from the register's listing or from imports. */
+export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<ArchiveFileDto[]> {
+  const imported = await deps.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES).find();
+  const listed = await deps.documents.collection<RegisterFileDoc>(REGISTER_FILES).find();
+  const byName = new Map<string, ArchiveFileDto>();
+  for (const doc of listed) {
+    byName.set(doc.id, {
+      name: doc.id,
+      lastUpdate: null,
+      rnaLastUpdate: doc.rnaLastUpdate,
+      status: null,
+      progress: 0,
+      records: 0,
+      error: null,
+    });
+  }
+  for (const doc of imported) {
+    const listing = byName.get(doc.name);
+    byName.set(doc.name, {
+      name: doc.name,
+      lastUpdate: doc.lastUpdate,
+      rnaLastUpdate: listing?.rnaLastUpdate ?? doc.rnaLastUpdate,
+      status: doc.status,
+      progress: doc.progress,
+      records: doc.records,
+      error: doc.error,
+    });
+  }
+  const live = await liveProgress(deps.documents);
+  const current = live ? byName.get(live.file) : undefined;
+  if (live && current && (current.status === 'DOWNLOADING' || current.status === 'PENDING')) {
+    byName.set(live.file, { ...current, status: live.status, progress: live.progress });
+  }
+  return [...byName.values()].sort((a, b) => compareNames(a.name, b.name));
+}
+
+async function lastSuccessfulSync(documents: DocumentStore): Promise<number | null> {
+  const entries = await documents
+    .collection<SyncHistoryDoc>(SYNC_HISTORY)
+    .find({}, { sortBy: 'start', order: 'desc' });
+  const ended = entries.filter((entry) => entry.end !== null && entry.status === 'SUCCESS');
+  return ended.length > 0 ? Math.max(...ended.map((entry) => entry.end as number)) : null;
+}
+
+async function usesLiveData(eventStore: EventStore): Promise<boolean> {
+  const { events } = await eventStore.readStream(streams.settings);
+  let live = false;
+  for (const event of events) {
+    const e = event as unknown as SettingsEvent;
+    if (e.type === 'DataSourceSwitched') live = e.data.useLiveData;
+  }
+  return live;
+}
+
+/** GET /sync/last-rna-sync: null = never synchronised, -1 = live data mode. */
+export async function getLastRnaSync(deps: SyncHandlerDeps): Promise<{ lastUpdate: number | null }> {
+  if (await usesLiveData(deps.eventStore)) return { lastUpdate: -1 };
+  return { lastUpdate: await lastSuccessfulSync(deps.documents) };
+}
+
+/** GET /sync/archive-stats */
+export async function getArchiveStats(deps: SyncHandlerDeps): Promise<ArchiveStatsDto> {
+  return { totalDocuments: await deps.aidIndex.count(), lastSync: await lastSuccessfulSync(deps.documents) };
+}

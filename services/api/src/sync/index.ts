@@ -1,0 +1,2 @@
+export * from './handlers';
+export * from './routes';

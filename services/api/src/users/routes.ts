@@ -1,0 +1,57 @@
+/** /users/me and /users/change-password. */
+import { z } from 'zod';
+import { DomainError } from '@rna/domain';
+import { credentials } from '../accounts/credentials';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../accounts/passwords';
+import { appendUserEvents } from '../accounts/streams';
+import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
+import { userSchema } from '../http/schemas';
+import { userDto } from './user-dto';
+
+export const usersRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/users/me',
+    access: 'signed-in',
+    // An expired client may still see who it is and that its access ended.
+    allowExpiredClient: true,
+    tag: 'users',
+    summary: 'The signed-in user',
+    responses: { 200: { description: 'The user', schema: userSchema } },
+    async handler(ctx) {
+      return reply.json(await userDto(ctx.deps, signedIn(ctx)));
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/users/change-password',
+    access: 'signed-in',
+    tag: 'users',
+    summary: 'Change the own password (A001 when the current password is wrong)',
+    body: z
+      .object({
+        password: z.string().min(1).max(1024),
+        newPassword: z.string().min(MIN_PASSWORD_LENGTH).max(1024),
+      })
+      .strict(),
+    responses: { 204: { description: 'Password changed' } },
+    async handler(ctx) {
+      const { deps, body } = ctx;
+      const principal = signedIn(ctx);
+      const found = await credentials(deps).getWithRevision(principal.email);
+      if (!found || !(await verifyPassword(found.doc.passwordHash, body.password)))
+        throw new DomainError('A001');
+      await credentials(deps).put(
+        { ...found.doc, passwordHash: await hashPassword(body.newPassword) },
+        { expectedRevision: found.revision },
+      );
+      await appendUserEvents(deps, principal.userId, [
+        {
+          type: 'PasswordChanged',
+          data: { userId: principal.userId, at: deps.clock().toISOString(), reason: 'change' },
+        },
+      ]);
+      return reply.noContent();
+    },
+  }),
+];

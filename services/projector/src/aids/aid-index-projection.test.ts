@@ -1,0 +1,54 @@
+import type { AidMessage, AidRecord } from '@rna/domain';
+import type { ConsumedMessage } from '@rna/infra';
+import { InMemoryAidIndex, InMemoryDocumentStore } from '@rna/infra/register/testing';
+import { AID_CHANGES_COLLECTION, applyAidMessages } from './aid-index-projection';
+
+const aid = (id: string, taxCode: string, importId: string, cents = 100): AidRecord => ({
+  idComponenteAiuto: id, cor: 'c', car: 'k', titoloMisura: '', desTipoMisura: '', soggettoConcedente: '', titoloProgetto: '',
+  dataConcessione: '2024-01-10', cup: 'n.d.', denominazioneBeneficiario: '', codiceFiscaleBeneficiario: taxCode,
+  desTipoBeneficiario: '', regioneBeneficiario: '', codProcedimento: '1', desProcedimento: 'De Minimis',
+  codRegolamento: 'CE2831/23', desRegolamento: '', codObiettivo: '', desObiettivo: '', settoreAttivita: '',
+  elementoDiAiutoCents: cents, importoNominaleCents: cents, sourceFile: '2024_01', importId,
+}); // prettier-ignore
+
+let offset = 0;
+const messages = (...values: AidMessage[]): ConsumedMessage[] =>
+  values.map((value) => ({
+    topic: 'aids',
+    partition: 0,
+    offset: String(offset++),
+    key: 'k',
+    value,
+    timestamp: '',
+  }));
+
+describe('aid index projection', () => {
+  it('withdraws what a re-import did not record again and notes every touched tax code', async () => {
+    const aidIndex = new InMemoryAidIndex();
+    const documents = new InMemoryDocumentStore();
+    const deps = { aidIndex, documents, now: () => 1234 };
+    await applyAidMessages(
+      messages(
+        { type: 'AidRecorded', aid: aid('1', 'AAA', 'i1') },
+        { type: 'AidRecorded', aid: aid('2', 'BBB', 'i1') },
+        { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i1', runId: 'r', records: 2 },
+      ),
+      deps,
+    );
+    const changes = documents.collection<{ id: string; changedAt: number; sourceFile: string }>(
+      AID_CHANGES_COLLECTION,
+    );
+    await changes.clear();
+    // Second import: aid 2 disappeared, aid 1 unchanged, aid 3 new.
+    const second = messages(
+      { type: 'AidRecorded', aid: aid('1', 'AAA', 'i2') },
+      { type: 'AidRecorded', aid: aid('3', 'CCC', 'i2') },
+      { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i2', runId: 'r', records: 2 },
+    );
+    await applyAidMessages(second, deps);
+    await applyAidMessages(second, deps); // redelivery changes nothing
+    expect([...aidIndex.aids.keys()].sort()).toEqual(['1', '3']);
+    expect((await changes.find()).map((c) => c.id).sort()).toEqual(['BBB', 'CCC']);
+    expect(await changes.get('BBB')).toEqual({ id: 'BBB', changedAt: 1234, sourceFile: '2024_01' });
+  });
+});

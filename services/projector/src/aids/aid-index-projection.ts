@@ -1,0 +1,74 @@
+/**
+ * Feeds the aid index from the `aids` topic. AidRecorded batches are upserted; a file's
+ * SourceFileImported marker withdraws that file's aids the import did not record again (they
+ * left the file, or were written by an interrupted earlier import). Idempotent under redelivery.
+ * Every tax code touched (new, changed or withdrawn aid) is noted in `aid-changes` for alerts.
+ */
+import type { AidMessage, AidRecord } from '@rna/domain';
+import { AIDS_TOPIC } from '@rna/domain';
+import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageLog } from '@rna/infra';
+
+export const AID_INDEX_GROUP = 'projection:aid-index';
+export const AID_CHANGES_COLLECTION = 'aid-changes';
+
+export interface AidChangeDoc {
+  id: string;
+  changedAt: number;
+  sourceFile: string;
+}
+
+export interface AidIndexProjectionDeps {
+  messageLog: MessageLog;
+  aidIndex: AidIndex;
+  /** Where touched tax codes are noted; without it no change is recorded. */
+  documents?: DocumentStore;
+  now?: () => number;
+  batchSize?: number;
+}
+
+/** Applies one consumed batch, in order; consecutive AidRecorded messages go in one upsert. */
+export async function applyAidMessages(
+  messages: ConsumedMessage[],
+  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now'>,
+): Promise<void> {
+  const now = deps.now ?? Date.now;
+  const changes = deps.documents?.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
+  const touched = new Map<string, string>(); // tax code → source file
+  let pending: AidRecord[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const { changedTaxCodes } = await deps.aidIndex.upsert(pending);
+    const fileOf = new Map(pending.map((aid) => [aid.codiceFiscaleBeneficiario, aid.sourceFile]));
+    for (const taxCode of changedTaxCodes) touched.set(taxCode, fileOf.get(taxCode) ?? '');
+    pending = [];
+  };
+  for (const message of messages) {
+    const value = message.value as AidMessage;
+    if (value.type === 'AidRecorded') {
+      pending.push(value.aid);
+      continue;
+    }
+    await flush();
+    if (value.type === 'SourceFileImported') {
+      const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
+      for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+    } else if (value.type === 'AidWithdrawn') {
+      const { taxCodes } = await deps.aidIndex.withdraw([value.idComponenteAiuto]);
+      for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+    }
+  }
+  await flush();
+  if (changes) {
+    const changedAt = now();
+    for (const [taxCode, sourceFile] of touched) await changes.put({ id: taxCode, changedAt, sourceFile });
+  }
+}
+
+export function startAidIndexProjection(deps: AidIndexProjectionDeps): Consumer {
+  return deps.messageLog.consume({
+    topic: AIDS_TOPIC,
+    groupId: AID_INDEX_GROUP,
+    batchSize: deps.batchSize ?? 2000,
+    handler: (batch) => applyAidMessages(batch, deps),
+  });
+}

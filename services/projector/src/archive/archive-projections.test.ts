@@ -1,0 +1,82 @@
+import type { RecordedEvent } from '@rna/infra';
+import { InMemoryAidIndex, InMemoryDocumentStore } from '@rna/infra/register/testing';
+import {
+  ARCHIVE_FILES_COLLECTION,
+  SYNC_HISTORY_COLLECTION,
+  SYNC_RUNS_COLLECTION,
+  archiveProjections,
+} from './archive-projections';
+
+const by = { userId: 'a', email: 'a@x.it', role: 'ADMIN' };
+const at = '2024-03-01T10:00:00.000Z';
+const events: { type: string; data: unknown }[] = [
+  { type: 'SyncRequested', data: { runId: 'r', scope: 'LAST_YEAR', onlyDocuments: [], at, by } },
+  { type: 'SyncStarted', data: { runId: 'r', files: ['2024_02', '2024_01'], at } },
+  { type: 'RegisterFileQueued', data: { runId: 'r', name: '2024_02', at } },
+  { type: 'RegisterFileQueued', data: { runId: 'r', name: '2024_01', at } },
+  { type: 'RegisterFileDownloading', data: { runId: 'r', name: '2024_02', totalBytes: 10, at } },
+  { type: 'RegisterFileParsing', data: { runId: 'r', name: '2024_02', at } },
+  {
+    type: 'RegisterFileSucceeded',
+    data: { runId: 'r', name: '2024_02', importId: 'i', records: 12, withdrawn: 0, controlBytesRemoved: 0, etag: '"e"', lastModified: 'Fri, 01 Mar 2024 08:00:00 GMT', at },
+  }, // prettier-ignore
+  {
+    type: 'RegisterFileFailed',
+    data: { runId: 'r', name: '2024_01', reason: 'XML non valido alla riga 3: x', at },
+  },
+  { type: 'SyncCompleted', data: { runId: 'r', at, succeeded: 1, failed: 1, skipped: 0, records: 12 } },
+];
+const recorded: RecordedEvent[] = events.map((e, i) => ({
+  streamName: 's', streamVersion: i, globalPosition: i + 1, type: e.type, data: e.data, metadata: {}, createdAt: at,
+})); // prettier-ignore
+
+async function project(
+  stores: { documents: InMemoryDocumentStore; aidIndex: InMemoryAidIndex },
+  times: number,
+) {
+  for (let t = 0; t < times; t++) {
+    for (const event of recorded) {
+      for (const projection of archiveProjections) {
+        if (projection.handles.includes(event.type)) await projection.apply(event, stores);
+      }
+    }
+  }
+}
+
+async function snapshot(documents: InMemoryDocumentStore) {
+  return {
+    files: await documents.collection(ARCHIVE_FILES_COLLECTION).find({}, { sortBy: 'id' }),
+    runs: await documents.collection(SYNC_RUNS_COLLECTION).find(),
+    history: await documents.collection(SYNC_HISTORY_COLLECTION).find(),
+  };
+}
+
+describe('archive projections', () => {
+  it('build file, run and history read models, the same after a replay', async () => {
+    const once = { documents: new InMemoryDocumentStore(), aidIndex: new InMemoryAidIndex() };
+    const twice = { documents: new InMemoryDocumentStore(), aidIndex: new InMemoryAidIndex() };
+    await project(once, 1);
+    await project(twice, 2);
+    const state = await snapshot(once.documents);
+    expect(await snapshot(twice.documents)).toEqual(state);
+    expect(state.files).toEqual([
+      expect.objectContaining({ name: '2024_01', status: 'ERROR', error: 'XML non valido alla riga 3: x' }),
+      expect.objectContaining({
+        name: '2024_02',
+        status: 'SUCCESS',
+        records: 12,
+        lastUpdate: Date.parse(at),
+        rnaLastUpdate: Date.parse('2024-03-01T08:00:00Z'),
+      }),
+    ]);
+    expect(state.runs[0]).toMatchObject({ id: 'r', status: 'ERROR', done: 1, total: 2, records: 12 });
+    expect(state.history[0]).toMatchObject({
+      id: 'r',
+      type: 'LAST_YEAR',
+      status: 'ERROR',
+      succeeded: 1,
+      failed: 1,
+      records: 12,
+    });
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * Read models of the archive screen, from the sync events: one document per register file
+ * (`archive-files`), one per run with its files (`sync-runs`) and the compact history
+ * (`sync-history`). Each event overwrites fields by natural key, so replays give the same state.
+ */
+import type {
+  ArchiveFileDto,
+  RegisterFileStatus,
+  SyncEvent,
+  SyncResultDto,
+  SyncRunDto,
+  SyncScope,
+} from '@rna/domain';
+import type { Collection, RecordedEvent } from '@rna/infra';
+import type { Projection, ProjectionStores } from '../projection';
+
+export const ARCHIVE_FILES_COLLECTION = 'archive-files';
+export const SYNC_RUNS_COLLECTION = 'sync-runs';
+export const SYNC_HISTORY_COLLECTION = 'sync-history';
+
+export interface ArchiveFileDoc extends ArchiveFileDto {
+  id: string;
+  runId: string | null;
+}
+
+export interface SyncRunDoc extends Omit<SyncRunDto, 'files'> {
+  files: string[];
+  fileStates: Record<string, { status: RegisterFileStatus; records: number; error: string | null }>;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface SyncHistoryDoc extends SyncResultDto {
+  id: string;
+}
+
+const ms = (iso: string) => Date.parse(iso);
+
+const FILE_EVENTS = [
+  'RegisterFileQueued',
+  'RegisterFileSkipped',
+  'RegisterFileDownloading',
+  'RegisterFileParsing',
+  'RegisterFileSucceeded',
+  'RegisterFileFailed',
+] as const;
+
+async function updateFile(
+  files: Collection<ArchiveFileDoc>,
+  name: string,
+  change: (doc: ArchiveFileDoc) => ArchiveFileDoc,
+): Promise<void> {
+  const doc = (await files.get(name)) ?? {
+    id: name,
+    name,
+    lastUpdate: null,
+    rnaLastUpdate: null,
+    status: null,
+    progress: 0,
+    records: 0,
+    error: null,
+    runId: null,
+  };
+  await files.put(change(doc));
+}
+
+export const archiveFilesProjection: Projection = {
+  name: 'archive-files',
+  handles: FILE_EVENTS,
+  async apply(event: RecordedEvent, stores: ProjectionStores) {
+    const files = stores.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION);
+    const e = event as unknown as SyncEvent;
+    switch (e.type) {
+      case 'RegisterFileQueued':
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'PENDING',
+          progress: 0,
+          error: null,
+          runId: e.data.runId,
+        }));
+      case 'RegisterFileSkipped':
+        // Unchanged since its last import: it counts as done.
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'SUCCESS',
+          progress: 100,
+          error: null,
+          runId: e.data.runId,
+        }));
+      case 'RegisterFileDownloading':
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'DOWNLOADING',
+          progress: 0,
+          runId: e.data.runId,
+        }));
+      case 'RegisterFileParsing':
+        return updateFile(files, e.data.name, (d) => ({ ...d, status: 'PARSING', progress: 100 }));
+      case 'RegisterFileSucceeded': {
+        const rna = e.data.lastModified ? Date.parse(e.data.lastModified) : NaN;
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'SUCCESS',
+          progress: 100,
+          records: e.data.records,
+          lastUpdate: ms(e.data.at),
+          rnaLastUpdate: Number.isNaN(rna) ? d.rnaLastUpdate : rna,
+          error: null,
+          runId: e.data.runId,
+        }));
+      }
+      case 'RegisterFileFailed':
+        return updateFile(files, e.data.name, (d) => ({
+          ...d,
+          status: 'ERROR',
+          error: e.data.reason,
+          runId: e.data.runId,
+        }));
+      default:
+        return;
+    }
+  },
+  async reset(stores) {
+    await stores.documents.collection(ARCHIVE_FILES_COLLECTION).clear();
+  },
+};
+
+const RUN_EVENTS = ['SyncRequested', 'SyncStarted', ...FILE_EVENTS, 'SyncCompleted', 'SyncFailed'] as const;
+
+function countDone(run: SyncRunDoc): SyncRunDoc {
+  const states = Object.values(run.fileStates);
+  return {
+    ...run,
+    done: states.filter((s) => s.status === 'SUCCESS').length,
+    records: states.reduce((sum, s) => sum + s.records, 0),
+  };
+}
+
+export const syncRunsProjection: Projection = {
+  name: 'sync-runs',
+  handles: RUN_EVENTS,
+  async apply(event: RecordedEvent, stores: ProjectionStores) {
+    const runs = stores.documents.collection<SyncRunDoc>(SYNC_RUNS_COLLECTION);
+    const e = event as unknown as SyncEvent;
+    if (e.type === 'SyncRequested') {
+      const existing = await runs.get(e.data.runId);
+      if (existing) return; // redelivery
+      await runs.put({
+        id: e.data.runId,
+        type: e.data.scope,
+        start: ms(e.data.at),
+        end: null,
+        status: 'RUNNING',
+        files: [],
+        fileStates: {},
+        done: 0,
+        total: 0,
+        records: 0,
+        succeeded: 0,
+        failed: 0,
+        skipped: 0,
+      });
+      return;
+    }
+    const run = await runs.get(e.data.runId);
+    if (!run) return;
+    const setFile = (name: string, status: RegisterFileStatus, records = 0, error: string | null = null) => {
+      run.fileStates[name] = { status, records, error };
+    };
+    switch (e.type) {
+      case 'SyncStarted':
+        run.files = e.data.files;
+        run.total = e.data.files.length;
+        for (const name of e.data.files)
+          run.fileStates[name] ??= { status: 'PENDING', records: 0, error: null };
+        break;
+      case 'RegisterFileQueued':
+        setFile(e.data.name, 'PENDING');
+        break;
+      case 'RegisterFileSkipped':
+        setFile(e.data.name, 'SUCCESS');
+        break;
+      case 'RegisterFileDownloading':
+        setFile(e.data.name, 'DOWNLOADING');
+        break;
+      case 'RegisterFileParsing':
+        setFile(e.data.name, 'PARSING');
+        break;
+      case 'RegisterFileSucceeded':
+        setFile(e.data.name, 'SUCCESS', e.data.records);
+        break;
+      case 'RegisterFileFailed':
+        setFile(e.data.name, 'ERROR', 0, e.data.reason);
+        break;
+      case 'SyncCompleted':
+        run.end = ms(e.data.at);
+        run.status = e.data.failed > 0 ? 'ERROR' : 'SUCCESS';
+        run.succeeded = e.data.succeeded;
+        run.failed = e.data.failed;
+        run.skipped = e.data.skipped;
+        break;
+      case 'SyncFailed':
+        run.end = ms(e.data.at);
+        run.status = 'ERROR';
+        break;
+      default:
+        return;
+    }
+    await runs.put(countDone(run));
+  },
+  async reset(stores) {
+    await stores.documents.collection(SYNC_RUNS_COLLECTION).clear();
+  },
+};
+
+export const syncHistoryProjection: Projection = {
+  name: 'sync-history',
+  handles: ['SyncRequested', 'SyncCompleted', 'SyncFailed'],
+  async apply(event: RecordedEvent, stores: ProjectionStores) {
+    const history = stores.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION);
+    const e = event as unknown as SyncEvent;
+    if (e.type === 'SyncRequested') {
+      if (await history.get(e.data.runId)) return;
+      await history.put({
+        id: e.data.runId,
+        type: e.data.scope as SyncScope,
+        start: ms(e.data.at),
+        end: null,
+        status: 'RUNNING',
+        succeeded: 0,
+        failed: 0,
+        skipped: 0,
+        records: 0,
+      });
+      return;
+    }
+    if (e.type !== 'SyncCompleted' && e.type !== 'SyncFailed') return;
+    const entry = await history.get(e.data.runId);
+    if (!entry) return;
+    if (e.type === 'SyncCompleted') {
+      await history.put({
+        ...entry,
+        end: ms(e.data.at),
+        status: e.data.failed > 0 ? 'ERROR' : 'SUCCESS',
+        succeeded: e.data.succeeded,
+        failed: e.data.failed,
+        skipped: e.data.skipped,
+        records: e.data.records,
+      });
+    } else {
+      await history.put({ ...entry, end: ms(e.data.at), status: 'ERROR' });
+    }
+  },
+  async reset(stores) {
+    await stores.documents.collection(SYNC_HISTORY_COLLECTION).clear();
+  },
+};
+
+export const archiveProjections: readonly Projection[] = [
+  archiveFilesProjection,
+  syncRunsProjection,
+  syncHistoryProjection,
+];

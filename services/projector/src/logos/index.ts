@@ -1,0 +1,64 @@
+/**
+ * The logos read model. Deleted logos stay as tombstones (deleted: true) so that their ids and
+ * image names are never reused: image URLs can then be cached safely.
+ */
+import type { LogoEvent, PdfConfig } from '@rna/domain';
+import type { Doc } from '@rna/infra';
+import type { Projection } from '../projection';
+
+export const LOGOS_COLLECTION = 'logos';
+
+export const DEFAULT_PDF_CONFIG: PdfConfig = { primaryColor: '#1F4E79', footer1: '', footer2: '' };
+
+export interface LogoReadModel extends Doc {
+  logoId: number;
+  name: string;
+  fileName: string;
+  contentType: string;
+  pdfConfig: PdfConfig;
+  subRenewUrl: string;
+  uploadedAt: number;
+  deleted: boolean;
+}
+
+export const logosProjection: Projection = {
+  name: 'logos',
+  handles: ['LogoUploaded', 'LogoPdfConfigSet', 'LogoDeleted'],
+  async apply(event, stores) {
+    const logos = stores.documents.collection<LogoReadModel>(LOGOS_COLLECTION);
+    const logoEvent = { type: event.type, data: event.data } as LogoEvent;
+    const id = String(logoEvent.data.logoId);
+    const current = await logos.get(id);
+    switch (logoEvent.type) {
+      case 'LogoUploaded': {
+        const d = logoEvent.data;
+        await logos.put({
+          id,
+          logoId: d.logoId,
+          name: d.name,
+          fileName: d.fileName,
+          contentType: d.contentType,
+          pdfConfig: current?.pdfConfig ?? DEFAULT_PDF_CONFIG,
+          subRenewUrl: current?.subRenewUrl ?? '',
+          uploadedAt: new Date(d.at).getTime(),
+          deleted: false,
+        });
+        return;
+      }
+      case 'LogoPdfConfigSet':
+        if (current)
+          await logos.put({
+            ...current,
+            pdfConfig: logoEvent.data.pdfConfig,
+            subRenewUrl: logoEvent.data.subRenewUrl,
+          });
+        return;
+      case 'LogoDeleted':
+        if (current) await logos.put({ ...current, deleted: true });
+        return;
+    }
+  },
+  async reset(stores) {
+    await stores.documents.collection(LOGOS_COLLECTION).clear();
+  },
+};

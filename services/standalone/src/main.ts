@@ -1,0 +1,59 @@
+/** `npm start`: the portal on the embedded default, in one process. */
+import { createApiLogger } from '@rna/api';
+import { DataDirLockedError } from '@rna/infra/embedded';
+import { ConfigError, loadConfig } from './config';
+import { startPortal } from './portal';
+
+async function main(): Promise<void> {
+  const logger = createApiLogger();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      logger.fatal({ err: { message: error.message } }, 'invalid configuration');
+      process.exit(2);
+    }
+    throw error;
+  }
+  let portal;
+  try {
+    portal = await startPortal(config, { logger });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      logger.fatal({ dataDir: config.dataDir }, error.message);
+      process.exit(3);
+    }
+    throw error;
+  }
+  if (portal.generatedAdminPassword) {
+    // Printed once, on the terminal only: it is never logged as a JSON line or stored in clear.
+    process.stdout.write(
+      `\nPrimo amministratore creato: ${config.adminEmail}\nPassword generata (mostrata una sola volta): ${portal.generatedAdminPassword}\n\n`,
+    );
+  }
+  logger.info({ url: portal.url, dataDir: config.dataDir, version: config.version }, 'portal started');
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    portal
+      .stop()
+      .then(() => {
+        logger.info('stopped cleanly');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Portal failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

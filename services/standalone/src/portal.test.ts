@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { DataDirLockedError } from '@rna/infra/embedded';
+import type { HealthDto } from '@rna/domain';
+import { loadConfig } from './config';
+import { startPortal, type RunningPortal } from './portal';
+
+jest.setTimeout(60_000);
+const silent = pino({ level: 'silent' });
+const repositoryRoot = path.resolve(__dirname, '..', '..', '..');
+
+describe('standalone portal', () => {
+  let dir: string;
+  let portal: RunningPortal;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'portal-'));
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0', ADMIN_PASSWORD: 'a-long-admin-password' }, dir);
+    portal = await startPortal(config, { logger: silent, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await portal?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the health check with its stores and version', async () => {
+    const response = await fetch(`${portal.url}/api/health`);
+    expect(response.status).toBe(200);
+    const health = (await response.json()) as HealthDto;
+    expect(health.status).toBe('ok');
+    expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Object.values(health.stores).every((s) => s === 'ok')).toBe(true);
+  });
+
+  it('lets the first administrator sign in with the configured password', async () => {
+    const response = await fetch(`${portal.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@portale.local', password: 'a-long-admin-password' }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { user: { role: string } };
+    expect(body.user.role).toBe('ADMIN');
+  });
+
+  it('refuses a second portal on the same data directory with a clear message', async () => {
+    const config = loadConfig({ DATA_DIR: dir, PORT: '0' }, dir);
+    await expect(startPortal(config, { logger: silent })).rejects.toThrow(DataDirLockedError);
+    await expect(startPortal(config, { logger: silent })).rejects.toThrow(/already in use/);
+  });
+});
+
+describe('standalone process', () => {
+  function startProcess(dataDir: string) {
+    const child = spawn(process.execPath, [path.join(repositoryRoot, 'services/standalone/dist/main.js')], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const waitFor = async (pattern: RegExp) => {
+      for (let i = 0; i < 600 && !pattern.test(output); i++) await new Promise((r) => setTimeout(r, 100));
+      return output;
+    };
+    return { child, exited, waitFor, output: () => output };
+  }
+
+  it('prints a generated admin password once, refuses a second process, and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-process-'));
+    try {
+      const first = startProcess(dataDir);
+      const started = await first.waitFor(/portal started/);
+      expect(started).toMatch(/Password generata \(mostrata una sola volta\): \S{12,}/);
+      const password = /Password generata[^:]*: (\S+)/.exec(started)?.[1] ?? '';
+      // Log lines are JSON and never carry the password.
+      const jsonLines = started.split('\n').filter((line) => line.startsWith('{'));
+      expect(jsonLines.length).toBeGreaterThan(0);
+      for (const line of jsonLines) expect(line).not.toContain(password);
+
+      const second = startProcess(dataDir);
+      expect(await second.exited).toBe(3);
+      expect(second.output()).toMatch(/already in use/);
+
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(first.output()).toMatch(/stopped cleanly/);
+
+      // A restart on the same data does not create or print another password.
+      const third = startProcess(dataDir);
+      const restarted = await third.waitFor(/portal started/);
+      expect(restarted).not.toMatch(/Password generata/);
+      third.child.kill('SIGINT');
+      expect(await third.exited).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Composition root of the embedded default: every store on files under DATA_DIR, the API, the
+ * projections and the sync worker in one process, behind one web server.
+ */
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { acquireDataDirLock, openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
+import { createMailer, type Mailer } from '@rna/infra/mail';
+import {
+  createApiLogger,
+  createApiRouter,
+  ensureDefaultLogo,
+  ensureFirstAdmin,
+  type ApiDeps,
+} from '@rna/api';
+import { startProjections, type Projection } from '@rna/projector';
+import { accountProjections } from '@rna/projector/accounts';
+import type { PortalConfig } from './config';
+import { startWebServer, type RunningWebServer } from './web-server';
+
+export interface PortalOptions {
+  logger?: Logger;
+  mailer?: Mailer;
+  clock?: () => Date;
+  /** Where the built front end is; defaults to frontend/dist of this repository. */
+  frontendDir?: string;
+  host?: string;
+}
+
+export interface RunningPortal {
+  url: string;
+  port: number;
+  stores: EmbeddedStores;
+  deps: ApiDeps;
+  /** Set when this start created the first administrator with a generated password. */
+  generatedAdminPassword: string | null;
+  /** Stops accepting, drains requests, stops workers, closes stores, releases the lock. */
+  stop(): Promise<void>;
+}
+
+const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+export function allProjections(): Projection[] {
+  return [...accountProjections];
+}
+
+export async function startPortal(config: PortalConfig, options: PortalOptions = {}): Promise<RunningPortal> {
+  const logger = options.logger ?? createApiLogger();
+  const releaseLock = acquireDataDirLock(config.dataDir, 'standalone');
+  let stores: EmbeddedStores | null = null;
+  let server: RunningWebServer | null = null;
+  try {
+    stores = openEmbeddedStores(config.dataDir);
+    const projectionStores = { documents: stores.documents, aidIndex: stores.aidIndex };
+    const projections = startProjections(allProjections(), stores.eventStore, projectionStores);
+    const deps: ApiDeps = {
+      eventStore: stores.eventStore,
+      documents: stores.documents,
+      aidIndex: stores.aidIndex,
+      messageLog: stores.messageLog,
+      blobs: stores.blobs,
+      mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+      config: {
+        publicUrl: config.publicUrl,
+        jwtSecret: config.jwtSecret,
+        version: config.version,
+        dataDir: config.dataDir,
+      },
+      clock: options.clock ?? (() => new Date()),
+      logger,
+      awaitProjections: () => projections.caughtUp(),
+    };
+    await projections.caughtUp();
+    const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
+    await ensureDefaultLogo(deps);
+    server = await startWebServer({
+      apiRouter: createApiRouter(deps),
+      frontendDir: options.frontendDir ?? path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
+      runtimeConfig: () => ({ version: config.version, apiBaseUrl: '/api', forcedLastUpdate: null }),
+      port: config.port,
+      host: options.host,
+    });
+    const running = server;
+    const openStores = stores;
+    let stopping: Promise<void> | null = null;
+    return {
+      url: running.url,
+      port: running.port,
+      stores: openStores,
+      deps,
+      generatedAdminPassword: admin.created ? admin.generatedPassword : null,
+      stop: () =>
+        (stopping ??= (async () => {
+          await running.close();
+          await projections.stop();
+          await openStores.close();
+          releaseLock();
+        })()),
+    };
+  } catch (error) {
+    await server?.close(0);
+    await stores?.close();
+    releaseLock();
+    throw error;
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Ingestion bench: zipped register files over HTTP from the mirror → sync worker → `aids` topic →
+ * searchable aid index (embedded SQLite adapters), next to parse-only throughput of the same
+ * files in the same run. Size: BENCH_INGEST_AIDS components (default 1,000,000).
+ * Targets: end to end ≥ 70 % of parse-only records/s; peak RSS < 400 MB.
+ * Standalone: node tools/dist/bench/suites/ingestion.js
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import unzipper from 'unzipper';
+import { openSqliteAidIndex } from '@rna/infra/aid-index';
+import { openSqliteDocumentStore } from '@rna/infra/documents';
+import { openSqliteEventStore } from '@rna/infra/event-store';
+import { openSqliteMessageLog } from '@rna/infra/message-log';
+import { HttpRegisterClient, parseAidStream } from '@rna/infra/register';
+import { startAidIndexProjection } from '@rna/projector/aids';
+import { requestSync, startSyncWorker } from '@rna/sync';
+import { generateArchive } from '../../generator/generate';
+import { startMirror } from '../../rna-mirror/server';
+
+export interface IngestionMeasure {
+  label: string;
+  records: number;
+  seconds: number;
+  recordsPerSecond: number;
+  xmlMegabytesPerSecond: number;
+  peakRssMb: number;
+}
+
+export interface IngestionResult {
+  aids: number;
+  zipMegabytes: number;
+  xmlMegabytes: number;
+  parseOnly: IngestionMeasure;
+  endToEnd: IngestionMeasure;
+  ratio: number;
+  targets: { ratio: boolean; rss: boolean };
+}
+
+const MONTHS = ['2024_01', '2024_02', '2024_03', '2024_04'];
+
+/** Samples the process's resident memory; returns the peak in MB when stopped. */
+function rssSampler(): () => number {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    return Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6);
+  };
+}
+
+function measure(
+  label: string,
+  records: number,
+  xmlBytes: number,
+  ms: number,
+  peakRssMb: number,
+): IngestionMeasure {
+  const seconds = ms / 1000;
+  return {
+    label,
+    records,
+    seconds: Math.round(seconds * 10) / 10,
+    recordsPerSecond: Math.round(records / seconds),
+    xmlMegabytesPerSecond: Math.round((xmlBytes / 1e6 / seconds) * 10) / 10,
+    peakRssMb,
+  };
+}
+
+/** Generates the files once per size (kept under .bench/, which git ignores). */
+async function prepareFiles(
+  aids: number,
+): Promise<{ dir: string; xmlBytes: number; zipBytes: number; files: string[] }> {
+  const dir = path.resolve('.bench', `ingestion-${aids}`);
+  const manifest = path.join(dir, 'manifest.json');
+  if (!existsSync(manifest)) {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    console.log(`genero ${aids} componenti in ${dir}…`);
+    const result = await generateArchive({
+      outDir: dir,
+      months: MONTHS,
+      aids,
+      zip: true,
+      seed: 2024,
+      truthFile: null,
+    });
+    const { stat } = await import('node:fs/promises');
+    let zipBytes = 0;
+    for (const file of result.files) zipBytes += (await stat(file.path)).size;
+    await writeFile(
+      manifest,
+      JSON.stringify({
+        xmlBytes: result.files.reduce((sum, f) => sum + f.xmlBytes, 0),
+        zipBytes,
+        files: result.files.map((f) => f.path),
+      }),
+    );
+  }
+  return {
+    dir,
+    ...(JSON.parse(await readFile(manifest, 'utf8')) as {
+      xmlBytes: number;
+      zipBytes: number;
+      files: string[];
+    }),
+  };
+}
+
+async function parseOnly(files: string[], xmlBytes: number): Promise<IngestionMeasure> {
+  const stopSampling = rssSampler();
+  const started = performance.now();
+  let records = 0;
+  for (const file of files) {
+    const xml = createReadStream(file).pipe(unzipper.ParseOne(/\.xml$/i));
+    const report = await parseAidStream(xml, {
+      sourceFile: path.basename(file),
+      importId: 'bench',
+      onBatch: async () => undefined,
+    });
+    records += report.records;
+  }
+  return measure(
+    'parse only (unzip + parse)',
+    records,
+    xmlBytes,
+    performance.now() - started,
+    stopSampling(),
+  );
+}
+
+async function endToEnd(dir: string, xmlBytes: number): Promise<IngestionMeasure> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-ingestion-'));
+  const eventStore = openSqliteEventStore(path.join(dataDir, 'events.db'));
+  const messageLog = openSqliteMessageLog(path.join(dataDir, 'messages.db'));
+  const aidIndex = openSqliteAidIndex(path.join(dataDir, 'aids.db'));
+  const documents = openSqliteDocumentStore(path.join(dataDir, 'documents.db'));
+  const mirror = await startMirror({ dir });
+  const register = new HttpRegisterClient({ baseUrl: mirror.url });
+  const clock = { now: () => new Date('2024-06-15T00:00:00Z') };
+  const worker = startSyncWorker({ eventStore, messageLog, aidIndex, documents, register, clock });
+  const consumer = startAidIndexProjection({ messageLog, aidIndex, documents });
+  try {
+    const stopSampling = rssSampler();
+    const started = performance.now();
+    await requestSync(eventStore, {
+      scope: 'LAST_YEAR',
+      by: { userId: 'bench', email: 'bench@localhost', role: 'SYSTEM' },
+      now: clock.now(),
+    });
+    await worker.runPending();
+    await consumer.caughtUp();
+    const elapsed = performance.now() - started;
+    const records = await aidIndex.count();
+    return measure('end to end (HTTP zip → index)', records, xmlBytes, elapsed, stopSampling());
+  } finally {
+    await worker.stop();
+    await consumer.stop();
+    await mirror.close();
+    await Promise.all([eventStore.close(), messageLog.close(), aidIndex.close(), documents.close()]);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function runIngestionBench(
+  aids = Number(process.env.BENCH_INGEST_AIDS ?? 1_000_000),
+): Promise<IngestionResult> {
+  const prepared = await prepareFiles(aids);
+  const parse = await parseOnly(prepared.files, prepared.xmlBytes);
+  const e2e = await endToEnd(prepared.dir, prepared.xmlBytes);
+  const ratio = Math.round((e2e.recordsPerSecond / parse.recordsPerSecond) * 100) / 100;
+  return {
+    aids,
+    zipMegabytes: Math.round(prepared.zipBytes / 1e6),
+    xmlMegabytes: Math.round(prepared.xmlBytes / 1e6),
+    parseOnly: parse,
+    endToEnd: e2e,
+    ratio,
+    targets: { ratio: ratio >= 0.7, rss: Math.max(parse.peakRssMb, e2e.peakRssMb) < 400 },
+  };
+}
+
+export function formatIngestionTable(result: IngestionResult): string {
+  const rows = [result.parseOnly, result.endToEnd].map(
+    (m) =>
+      `| ${m.label} | ${m.records} | ${m.seconds} | ${m.recordsPerSecond} | ${m.xmlMegabytesPerSecond} | ${m.peakRssMb} |`,
+  );
+  return [
+    `Ingestion: ${result.aids} components, ${result.xmlMegabytes} MB XML (${result.zipMegabytes} MB zipped)`,
+    '| measure | records | s | records/s | MB/s XML | peak RSS MB |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    `e2e / parse-only: ${Math.round(result.ratio * 100)} % (target ≥ 70 %: ${result.targets.ratio ? 'met' : 'MISSED'}); ` +
+      `peak RSS target < 400 MB: ${result.targets.rss ? 'met' : 'MISSED'}`,
+  ].join('\n');
+}
+
+/** Shape for the bench runner's suite registry. */
+export const ingestionSuite = {
+  name: 'ingestion',
+  description: 'register zip over HTTP → searchable index, vs parse-only',
+  run: async () => {
+    const result = await runIngestionBench();
+    console.log(formatIngestionTable(result));
+    return result;
+  },
+};
+
+if (require.main === module) {
+  ingestionSuite.run().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,363 @@
+/**
+ * End to end: generated register files served by the mirror → register client → sync worker →
+ * `aids` topic → aid-index consumer and archive projections. The index is checked record by
+ * record against the generator's ground truth. (Lives in tools because it needs the mirror and
+ * the generator, which the services must not depend on.)
+ */
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  DomainError,
+  streams,
+  type Actor,
+  type AidRecord,
+  type SyncEvent,
+  type SyncScope,
+} from '@rna/domain';
+import { HttpRegisterClient, type RegisterClient } from '@rna/infra/register';
+import {
+  InMemoryAidIndex,
+  InMemoryDocumentStore,
+  InMemoryEventStore,
+  InMemoryMessageLog,
+} from '@rna/infra/register/testing';
+import { startProjections, type RunningProjections } from '@rna/projector';
+import { AID_CHANGES_COLLECTION, startAidIndexProjection } from '@rna/projector/aids';
+import {
+  ARCHIVE_FILES_COLLECTION,
+  SYNC_HISTORY_COLLECTION,
+  archiveProjections,
+  type ArchiveFileDoc,
+  type SyncHistoryDoc,
+} from '@rna/projector/archive';
+import { requestSync, startSyncWorker, type SyncWorker } from '@rna/sync';
+import type { Consumer } from '@rna/infra';
+import { generateArchive, type GenerateOptions, type TruthRecord } from '../generator/generate';
+import { startMirror, type RunningMirror } from './server';
+
+const admin: Actor = { userId: 'u-admin', email: 'admin@example.it', role: 'ADMIN' };
+const clock = { now: () => new Date('2024-03-15T10:00:00Z') };
+
+interface Harness {
+  dir: string;
+  mirror: RunningMirror;
+  eventStore: InMemoryEventStore;
+  messageLog: InMemoryMessageLog;
+  aidIndex: InMemoryAidIndex;
+  documents: InMemoryDocumentStore;
+  register: RegisterClient;
+  worker: SyncWorker;
+  consumer: Consumer;
+  projections: RunningProjections;
+  generate(options?: Partial<GenerateOptions>): Promise<string>;
+  sync(scope?: SyncScope, onlyDocuments?: string[]): Promise<string>;
+  settle(): Promise<void>;
+  newWorker(): SyncWorker;
+}
+
+const baseGeneration = { months: ['2024_01', '2024_02'], aids: 160, partSize: 60, seed: 42, zip: true };
+/** 80 components a month in parts of 60 (a part closes after the concession that reaches 60). */
+const ALL_FILES = ['2024_01', '2024_01_002', '2024_02', '2024_02_002'];
+let harness: Harness;
+
+async function startHarness(options: { preferZip?: boolean; batchSize?: number } = {}): Promise<Harness> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sync-e2e-'));
+  const mirror = await startMirror({ dir });
+  const eventStore = new InMemoryEventStore();
+  const messageLog = new InMemoryMessageLog();
+  const aidIndex = new InMemoryAidIndex();
+  const documents = new InMemoryDocumentStore();
+  const register = new HttpRegisterClient({ baseUrl: mirror.url, attempts: 2, backoffMs: 5 });
+  const newWorker = () =>
+    startSyncWorker({
+      eventStore,
+      messageLog,
+      aidIndex,
+      documents,
+      register,
+      clock,
+      batchSize: options.batchSize ?? 25,
+      retryDelayMs: 5,
+      preferZip: options.preferZip,
+    });
+  const h: Harness = {
+    dir,
+    mirror,
+    eventStore,
+    messageLog,
+    aidIndex,
+    documents,
+    register,
+    worker: newWorker(),
+    consumer: startAidIndexProjection({ messageLog, aidIndex, documents }),
+    projections: startProjections(archiveProjections, eventStore, { documents, aidIndex }),
+    async generate(extra = {}) {
+      const result = await generateArchive({ ...baseGeneration, outDir: dir, ...extra });
+      return result.truthFile as string;
+    },
+    async settle() {
+      await h.consumer.caughtUp();
+      await h.projections.caughtUp();
+    },
+    async sync(scope = 'LAST_YEAR', onlyDocuments = []) {
+      const request = await requestSync(eventStore, { scope, onlyDocuments, by: admin, now: clock.now() });
+      await h.worker.runPending();
+      await h.settle();
+      return request.runId;
+    },
+    newWorker,
+  };
+  return h;
+}
+
+async function readTruth(file: string): Promise<TruthRecord[]> {
+  const text = await readFile(file, 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as TruthRecord);
+}
+
+/** Every indexed aid equals its ground-truth record, and nothing else is indexed. */
+function expectIndexMatches(index: InMemoryAidIndex, truth: TruthRecord[]): void {
+  const indexed = [...index.aids.values()].map(({ importId: _importId, ...rest }) => rest);
+  const byId = (a: { idComponenteAiuto: string }, b: { idComponenteAiuto: string }) =>
+    a.idComponenteAiuto.localeCompare(b.idComponenteAiuto);
+  expect(indexed.length).toBe(truth.length);
+  expect(indexed.sort(byId)).toEqual([...truth].sort(byId));
+}
+
+async function runEvents(h: Harness, runId: string): Promise<SyncEvent[]> {
+  return (await h.eventStore.readStream(streams.sync(runId))).events as unknown as SyncEvent[];
+}
+
+async function controlEvents(h: Harness): Promise<SyncEvent[]> {
+  return (await h.eventStore.readStream(streams.syncControl)).events as unknown as SyncEvent[];
+}
+
+afterEach(async () => {
+  await harness.worker.stop();
+  await harness.consumer.stop();
+  await harness.projections.stop();
+  await harness.mirror.close();
+  await rm(harness.dir, { recursive: true, force: true });
+});
+
+describe('sync against the register mirror', () => {
+  it('imports every file of the scope over the zip flow; the index equals the ground truth', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    const runId = await harness.sync();
+
+    expectIndexMatches(harness.aidIndex, truth);
+    const files = await harness.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION).find();
+    expect(files.map((f) => f.name).sort()).toEqual(ALL_FILES);
+    expect(
+      files.every((f) => f.status === 'SUCCESS' && f.lastUpdate !== null && f.rnaLastUpdate !== null),
+    ).toBe(true);
+    expect(files.reduce((sum, f) => sum + f.records, 0)).toBe(truth.length);
+    const [history] = await harness.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION).find();
+    expect(history).toMatchObject({
+      id: runId,
+      status: 'SUCCESS',
+      succeeded: ALL_FILES.length,
+      failed: 0,
+      records: truth.length,
+    });
+
+    // A heavy beneficiary's aids, as a search would return them.
+    const counts = new Map<string, number>();
+    for (const aid of truth)
+      counts.set(aid.codiceFiscaleBeneficiario, (counts.get(aid.codiceFiscaleBeneficiario) ?? 0) + 1);
+    const [heaviest] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [''];
+    const found = await harness.aidIndex.search({ taxCodes: [heaviest] });
+    expect(found.length).toBe(counts.get(heaviest));
+  });
+
+  it('imports over the plain XML path too', async () => {
+    harness = await startHarness({ preferZip: false });
+    const truth = await readTruth(await harness.generate({ zip: false }));
+    await harness.sync();
+    expectIndexMatches(harness.aidIndex, truth);
+  });
+
+  it('skips unchanged files on a second run and re-imports nothing', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    await harness.sync();
+    const published = harness.messageLog.published;
+
+    const second = await harness.sync();
+    const events = await runEvents(harness, second);
+    expect(events.filter((e) => e.type === 'RegisterFileSkipped')).toHaveLength(ALL_FILES.length);
+    expect(events.filter((e) => e.type === 'RegisterFileDownloading')).toHaveLength(0);
+    expect(harness.messageLog.published).toBe(published);
+    expectIndexMatches(harness.aidIndex, truth);
+  });
+
+  it('re-imports a changed file: disappeared aids are withdrawn, changed amounts updated, tax codes noted', async () => {
+    harness = await startHarness();
+    const first = await readTruth(await harness.generate());
+    await harness.sync();
+    const revised = await readTruth(await harness.generate({ revision: 1 }));
+    expect(revised.length).toBeLessThan(first.length); // the revision dropped some concessions
+
+    await harness.sync();
+    expectIndexMatches(harness.aidIndex, revised);
+    const remaining = new Set(revised.map((aid) => aid.idComponenteAiuto));
+    const gone = first.filter((aid) => !remaining.has(aid.idComponenteAiuto));
+    const changes = harness.documents.collection<{ id: string; sourceFile: string }>(AID_CHANGES_COLLECTION);
+    for (const aid of gone) expect(await changes.get(aid.codiceFiscaleBeneficiario)).not.toBeNull();
+  });
+
+  it('ends a broken file in ERROR with the reason and imports the others', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    await writeFile(
+      path.join(harness.dir, 'OpenData_Aiuti_2024_03.xml'),
+      '<?xml version="1.0"?><LISTA_AIUTI xmlns="http://www.rna.it/RNA_aiuto/schema"><AIUTO><CAR>1</CAR></AIUT></LISTA_AIUTI>',
+    );
+    const runId = await harness.sync();
+
+    const broken = await harness.documents
+      .collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION)
+      .get('2024_03');
+    expect(broken?.status).toBe('ERROR');
+    expect(broken?.error).toMatch(/XML non valido alla riga 1/);
+    expectIndexMatches(harness.aidIndex, truth);
+    const completed = (await controlEvents(harness)).find((e) => e.type === 'SyncCompleted');
+    expect(completed?.data).toMatchObject({ runId, succeeded: ALL_FILES.length, failed: 1 });
+  });
+
+  it('removes stray control bytes and reads truncated tag names', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate({ defects: true }));
+    const runId = await harness.sync();
+
+    expectIndexMatches(harness.aidIndex, truth);
+    const succeeded = (await runEvents(harness, runId)).filter((e) => e.type === 'RegisterFileSucceeded');
+    const removed = succeeded.reduce(
+      (sum, e) => sum + (e.type === 'RegisterFileSucceeded' ? e.data.controlBytesRemoved : 0),
+      0,
+    );
+    expect(removed).toBeGreaterThan(0);
+  });
+
+  it('retries a download whose connection was reset mid-transfer', async () => {
+    harness = await startHarness({ preferZip: false });
+    const truth = await readTruth(await harness.generate({ zip: false }));
+    harness.mirror.setFaults({ resetAfterBytes: 3000, resetTimes: 2 });
+    const runId = await harness.sync();
+
+    expectIndexMatches(harness.aidIndex, truth);
+    const events = await runEvents(harness, runId);
+    expect(events.filter((e) => e.type === 'RegisterFileSucceeded')).toHaveLength(ALL_FILES.length);
+    expect(harness.mirror.stats().downloads).toBe(ALL_FILES.length + 2); // two transfers were cut
+  });
+
+  it('fails a file whose connection keeps being reset, and completes the run', async () => {
+    harness = await startHarness();
+    await harness.generate();
+    harness.mirror.setFaults({ resetAfterBytes: 1000 });
+    await harness.sync('CUSTOM', ['2024_02']);
+
+    const file = await harness.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION).get('2024_02');
+    expect(file?.status).toBe('ERROR');
+    expect(file?.error).toMatch(/Errore di trasferimento/);
+    expect((await controlEvents(harness)).some((e) => e.type === 'SyncCompleted')).toBe(true);
+  });
+
+  it('fails the run with G007 when the register is in maintenance, and allows a new run later', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    harness.mirror.setFaults({ maintenance: true });
+    await expect(harness.register.listFiles()).rejects.toMatchObject({ code: 'G007' });
+
+    await harness.sync();
+    const failed = (await controlEvents(harness)).find((e) => e.type === 'SyncFailed');
+    expect(failed?.type === 'SyncFailed' && failed.data.reason).toMatch(/^G007/);
+    const [history] = await harness.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION).find();
+    expect(history?.status).toBe('ERROR');
+
+    harness.mirror.setFaults({ maintenance: false });
+    await harness.sync();
+    expectIndexMatches(harness.aidIndex, truth);
+  });
+
+  it('resumes after a stop mid-file: finished files stay finished, the index equals an uninterrupted run', async () => {
+    harness = await startHarness({ batchSize: 10 });
+    const truth = await readTruth(await harness.generate());
+    // Stop the worker in the middle of the third file, as a crash would.
+    const publish = harness.messageLog.publish.bind(harness.messageLog);
+    let markers = 0;
+    let batchesInThirdFile = 0;
+    const first = harness.worker;
+    harness.messageLog.publish = async (topic, messages) => {
+      await publish(topic, messages);
+      if (messages.some((m) => (m.value as { type: string }).type === 'SourceFileImported')) markers++;
+      else if (markers === 2 && ++batchesInThirdFile === 2) void first.stop();
+    };
+    const { runId } = await requestSync(harness.eventStore, {
+      scope: 'LAST_YEAR',
+      by: admin,
+      now: clock.now(),
+    });
+    await first.runPending();
+    await first.stop();
+    expect((await controlEvents(harness)).some((e) => e.type === 'SyncCompleted')).toBe(false);
+    const before = (await runEvents(harness, runId)).filter((e) => e.type === 'RegisterFileSucceeded');
+    expect(before).toHaveLength(2);
+
+    harness.messageLog.publish = publish;
+    harness.worker = harness.newWorker();
+    await harness.worker.runPending();
+    await harness.settle();
+
+    expectIndexMatches(harness.aidIndex, truth);
+    const events = await runEvents(harness, runId);
+    const succeeded = events.flatMap((e) => (e.type === 'RegisterFileSucceeded' ? [e.data.name] : []));
+    expect(succeeded.sort()).toEqual(ALL_FILES);
+    expect((await controlEvents(harness)).filter((e) => e.type === 'SyncCompleted')).toHaveLength(1);
+  });
+
+  it('lets only one of two concurrent requests start a run', async () => {
+    harness = await startHarness();
+    await harness.worker.stop(); // keep the run pending
+    const results = await Promise.allSettled([
+      requestSync(harness.eventStore, { scope: 'ALL', by: admin }),
+      requestSync(harness.eventStore, { scope: 'ALL', by: admin }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected');
+    expect(rejected?.status === 'rejected' && rejected.reason).toBeInstanceOf(DomainError);
+    expect(rejected?.status === 'rejected' && (rejected.reason as DomainError).code).toBe('S001');
+  });
+
+  it('answers the live look-up from the files it serves', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    const taxCode = (truth[0] as AidRecord).codiceFiscaleBeneficiario;
+    const response = await fetch(`${harness.mirror.url}/rna/oracle/query/trasparenza/aiuti`, {
+      method: 'POST',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+      body: new URLSearchParams({ 'values[cfBen]': taxCode, 'values[count]': '1' }),
+    });
+    const body = (await response.json()) as {
+      recordsTotal: number;
+      data: { cf: string; elemento_aiuto: string; data: string }[];
+      sleep: number;
+    };
+    const expected = truth.filter((aid) => aid.codiceFiscaleBeneficiario === taxCode);
+    expect(body.recordsTotal).toBe(expected.length);
+    expect(body.sleep).toBe(30);
+    expect(
+      body.data.every(
+        (row) =>
+          row.cf === taxCode &&
+          /^€ [\d.]+,\d{2}$/.test(row.elemento_aiuto) &&
+          /^\d{2}\/\d{2}\/\d{4}$/.test(row.data),
+      ),
+    ).toBe(true);
+  });
+});

@@ -13,7 +13,9 @@ import express from 'express';
 import { enginesFromEnv, openStores, type Stores } from '@rna/infra/engines';
 import { createMailer } from '@rna/infra/mail';
 import { accountProjections } from '@rna/projector/accounts';
+import { variationAlertsProjection } from '@rna/projector/alerts';
 import { archiveProjections } from '@rna/projector/archive';
+import { savedSearchesProjection } from '@rna/projector/searches';
 import type { SyncScope, Actor } from '@rna/domain';
 import {
   apiRoutes,
@@ -23,13 +25,17 @@ import {
   ensureFirstAdmin,
   type ApiDeps,
 } from './index';
+import { startVariationAlertNotifier } from './alerts/notifier';
 import { syncRoutes } from './sync';
 
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 /** Subscriber ids of the projections the projector process runs (read-your-writes waits on them). */
-const PROJECTION_SUBSCRIBERS = [...accountProjections, ...archiveProjections].map(
-  (p) => `projection:${p.name}`,
-);
+const PROJECTION_SUBSCRIBERS = [
+  ...accountProjections,
+  ...archiveProjections,
+  savedSearchesProjection,
+  variationAlertsProjection,
+].map((p) => `projection:${p.name}`);
 
 function env(name: string): string | null {
   return process.env[name]?.trim() || null;
@@ -131,6 +137,18 @@ async function main(): Promise<void> {
     );
   }
   await ensureDefaultLogo(deps);
+  // Variation alerts mail once per sync: run the notifier in ONE API process (ALERT_NOTIFIER=off on the others).
+  const notifier =
+    env('ALERT_NOTIFIER') === 'off'
+      ? null
+      : startVariationAlertNotifier({
+          eventStore: stores.eventStore,
+          documents: stores.documents,
+          mailer: deps.mailer,
+          clock: deps.clock,
+          publicUrl: deps.config.publicUrl,
+          onError: (error, alertId) => logger.warn({ alertId, err: error }, 'variation alert not notified'),
+        });
 
   // /sync is added here until the feature list registers it (then this adds nothing).
   const routes = apiRoutes();
@@ -168,8 +186,8 @@ async function main(): Promise<void> {
     server.close();
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
-    stores
-      .close()
+    Promise.resolve(notifier?.stop())
+      .then(() => stores.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');

@@ -1,6 +1,6 @@
 /**
  * `npm run start:projector` (node services/projector/dist/main.js): keeps the read models.
- * - the event-store projections (accounts, archive), each on its own checkpointed $all subscription;
+ * - the event-store projections (accounts, archive, saved searches, variation alerts), each on its own checkpointed $all subscription;
  * - the aid index, fed from the `aids` topic by the consumer group `projection:aid-index`.
  * Several projector processes may run at once: projections are idempotent (upserts by natural key)
  * and checkpointed, and a consumer group hands each `aids` message to one member only.
@@ -10,10 +10,18 @@ import pino from 'pino';
 import { enginesFromEnv, openStores } from '@rna/infra/engines';
 import { accountProjections } from './accounts';
 import { startAidIndexProjection } from './aids';
+import { variationAlertsProjection } from './alerts';
 import { archiveProjections } from './archive';
 import { startProjections } from './projection';
+import { savedSearchesProjection } from './searches';
 
-export const PROJECTOR_PROJECTIONS = [...accountProjections, ...archiveProjections];
+/** Every event-store read model (keep in step with PROJECTION_SUBSCRIBERS in services/api/src/main.ts). */
+export const PROJECTOR_PROJECTIONS = [
+  ...accountProjections,
+  ...archiveProjections,
+  savedSearchesProjection,
+  variationAlertsProjection,
+];
 
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });

@@ -136,7 +136,7 @@ it('api ×2, projector ×2 and sync as separate processes: a sync then a search,
   start('sync', 'sync', {});
   const apiA = start('api-a', 'api', { PORT: '0', JWT_SECRET: 'x'.repeat(48) });
   const portA = await listeningPort(apiA);
-  const apiB = start('api-b', 'api', { PORT: '0', JWT_SECRET: 'x'.repeat(48) });
+  const apiB = start('api-b', 'api', { PORT: '0', JWT_SECRET: 'x'.repeat(48), ALERT_NOTIFIER: 'off' });
   const portB = await listeningPort(apiB);
 
   // The first admin exists once the projector has projected it: sign in on A.

@@ -12,3 +12,9 @@ export { ensureDefaultLogo } from './logos/commands';
 export { accountProjections } from '@rna/projector/accounts';
 export { startVariationAlertNotifier } from './alerts/notifier';
 export { lastSuccessfulSync } from './sync/handlers';
+export {
+  startWebServer,
+  createWebApp,
+  type RunningWebServer,
+  type WebServerOptions,
+} from './http/web-server';

@@ -5,70 +5,37 @@
  * KAFKA_BROKERS, ELASTICSEARCH_URL, MONGODB_URI; embedded files under DATA_DIR for the absent ones) and
  * the JWT secret (JWT_SECRET, or the one kept in DATA_DIR/secrets).
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
-import express from 'express';
-import { enginesFromEnv, openStores, type Stores } from '@rna/infra/engines';
+import { loadConfig } from '@rna/infra/config';
+import { openStores, type Stores } from '@rna/infra/engines';
 import { createMailer } from '@rna/infra/mail';
-import { accountProjections } from '@rna/projector/accounts';
-import { variationAlertsProjection } from '@rna/projector/alerts';
-import { archiveProjections } from '@rna/projector/archive';
-import { savedSearchesProjection } from '@rna/projector/searches';
-import type { SyncScope, Actor } from '@rna/domain';
-import {
-  apiRoutes,
-  buildRouter,
-  createApiLogger,
-  ensureDefaultLogo,
-  ensureFirstAdmin,
-  type ApiDeps,
-} from './index';
+import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { HttpLiveRegister } from '@rna/infra/register-live';
+import { ALL_PROJECTION_SUBSCRIBERS } from '@rna/projector';
+import { requestSync } from '@rna/sync';
+import { createApiRouter } from './app';
+import { ensureFirstAdmin } from './auth/first-admin';
 import { startVariationAlertNotifier } from './alerts/notifier';
-import { syncRoutes } from './sync';
+import type { ApiDeps } from './http/deps';
+import { createApiLogger } from './http/logger';
+import { startWebServer } from './http/web-server';
+import { ensureDefaultLogo } from './logos/commands';
+import { lastSuccessfulSync } from './sync/handlers';
 
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
-/** Subscriber ids of the projections the projector process runs (read-your-writes waits on them). */
-const PROJECTION_SUBSCRIBERS = [
-  ...accountProjections,
-  ...archiveProjections,
-  savedSearchesProjection,
-  variationAlertsProjection,
-].map((p) => `projection:${p.name}`);
-
-function env(name: string): string | null {
-  return process.env[name]?.trim() || null;
-}
-
-/** JWT_SECRET, or one generated once under DATA_DIR (created exclusively: concurrent starts agree on it). */
-function jwtSecret(dataDir: string): string {
-  const given = env('JWT_SECRET');
-  if (given) {
-    if (given.length < 32) throw new Error('JWT_SECRET must be at least 32 characters long');
-    return given;
-  }
-  const file = path.join(dataDir, 'secrets', 'jwt-secret');
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    try {
-      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return readFileSync(file, 'utf8').trim();
-}
 
 /**
  * Read-your-writes across processes: waits until every projection's checkpoint (stored by the
  * projector process) has reached the newest event at the time of the call, at most `maxWaitMs`.
  */
-export function awaitProjectorCheckpoints(stores: Stores, maxWaitMs: number): () => Promise<void> {
+export function awaitProjectorCheckpoints(
+  stores: Pick<Stores, 'eventStore'>,
+  maxWaitMs: number,
+): () => Promise<void> {
   return async () => {
     const deadline = Date.now() + maxWaitMs;
     const checkpoints = async () =>
-      Promise.all(PROJECTION_SUBSCRIBERS.map((id) => stores.eventStore.getCheckpoint(id)));
+      Promise.all(ALL_PROJECTION_SUBSCRIBERS.map((id) => stores.eventStore.getCheckpoint(id)));
     let head = Math.min(...(await checkpoints()));
     for (;;) {
       const newer = await stores.eventStore.readAll({ after: head, maxCount: 1000 });
@@ -82,111 +49,78 @@ export function awaitProjectorCheckpoints(stores: Stores, maxWaitMs: number): ()
   };
 }
 
-/** The sync command lives in @rna/sync, which this package does not reference: loaded at run time. */
-async function loadRequestSync(stores: Stores) {
-  const moduleName = '@rna/sync';
-  const sync = (await import(moduleName)) as {
-    requestSync(
-      eventStore: Stores['eventStore'],
-      input: { scope: SyncScope; onlyDocuments?: string[]; by: Actor },
-    ): Promise<{ runId: string; at: string }>;
-  };
-  return (input: { scope: SyncScope; onlyDocuments: string[]; by: Actor }) =>
-    sync.requestSync(stores.eventStore, input);
-}
-
 async function main(): Promise<void> {
   const logger = createApiLogger().child({ service: 'api' });
-  const port = Number(env('PORT') ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, got "${env('PORT')}"`);
-  const dataDir = path.resolve(env('DATA_DIR') ?? 'data');
-  const stores = openStores({ dataDir, engines: enginesFromEnv() });
-  const version =
-    (JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version?: string })
-      .version ?? '0.0.0';
-  const deps: ApiDeps & { requestSync: Awaited<ReturnType<typeof loadRequestSync>> } = {
+  const config = loadConfig();
+  const stores = openStores({ dataDir: config.dataDir, engines: config.engines });
+  const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
+  const deps: ApiDeps = {
     eventStore: stores.eventStore,
     documents: stores.documents,
     aidIndex: stores.aidIndex,
     messageLog: stores.messageLog,
     blobs: stores.blobs,
-    mailer: createMailer({ smtpUrl: env('SMTP_URL'), dataDir }),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
     config: {
-      publicUrl: env('PUBLIC_URL') ?? `http://localhost:${port}`,
-      jwtSecret: jwtSecret(dataDir),
-      version,
-      dataDir,
+      publicUrl: config.publicUrl,
+      jwtSecret: config.jwtSecret,
+      version: config.version,
+      dataDir: config.dataDir,
     },
     clock: () => new Date(),
     logger,
-    awaitProjections: awaitProjectorCheckpoints(stores, Number(env('PROJECTION_WAIT_MS') ?? 5000)),
-    requestSync: await loadRequestSync(stores),
+    awaitProjections: awaitProjectorCheckpoints(stores, Number(process.env.PROJECTION_WAIT_MS ?? 5000)),
+    requestSync: (input) => requestSync(stores.eventStore, input),
+    pdfRenderer,
+    liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
+    archiveLastUpdate: () => lastSuccessfulSync(stores.documents),
   };
 
   // The admin check reads a read model: let the projector catch up first (bounded, it may not be up yet).
   await deps.awaitProjections!();
-  const admin = await ensureFirstAdmin(deps, {
-    email: env('ADMIN_EMAIL') ?? 'admin@portale.local',
-    password: env('ADMIN_PASSWORD'),
-  });
+  const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
   if (admin.created && admin.generatedPassword) {
     // Printed once, on the terminal only: never logged as a JSON line.
     process.stdout.write(
-      `\nPrimo amministratore creato. Password generata (mostrata una sola volta): ${admin.generatedPassword}\n\n`,
+      `\nPrimo amministratore creato: ${config.adminEmail}\nPassword generata (mostrata una sola volta): ${admin.generatedPassword}\n\n`,
     );
   }
   await ensureDefaultLogo(deps);
   // Variation alerts mail once per sync: run the notifier in ONE API process (ALERT_NOTIFIER=off on the others).
   const notifier =
-    env('ALERT_NOTIFIER') === 'off'
+    process.env.ALERT_NOTIFIER === 'off'
       ? null
       : startVariationAlertNotifier({
           eventStore: stores.eventStore,
           documents: stores.documents,
           mailer: deps.mailer,
           clock: deps.clock,
-          publicUrl: deps.config.publicUrl,
+          publicUrl: config.publicUrl,
           onError: (error, alertId) => logger.warn({ alertId, err: error }, 'variation alert not notified'),
         });
 
-  // /sync is added here until the feature list registers it (then this adds nothing).
-  const routes = apiRoutes();
-  const missingSync = syncRoutes.filter(
-    (r) => !routes.some((known) => known.method === r.method && known.path === r.path),
+  const server = await startWebServer({
+    apiRouter: createApiRouter(deps),
+    frontendDir: path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
+    runtimeConfig: () => ({ version: config.version, apiBaseUrl: '/api', forcedLastUpdate: null }),
+    port: config.port,
+  });
+  logger.info(
+    { port: server.port, dataDir: config.dataDir, engines: stores.engines, version: config.version },
+    'api started',
   );
-  const app = express();
-  app.disable('x-powered-by');
-  app.use('/api', buildRouter([...routes, ...missingSync], deps));
-  app.get('/config.json', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ version, apiBaseUrl: '/api', forcedLastUpdate: null });
-  });
-  const frontendDir = path.join(REPOSITORY_ROOT, 'frontend', 'dist');
-  if (existsSync(path.join(frontendDir, 'index.html'))) {
-    app.use(express.static(frontendDir, { index: false, maxAge: '1h' }));
-    app.get(/.*/, (_req, res) =>
-      res.setHeader('Cache-Control', 'no-cache').sendFile(path.join(frontendDir, 'index.html')),
-    );
-  }
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(port, () => resolve(listening));
-  });
-  const address = server.address();
-  const boundPort = typeof address === 'object' && address ? address.port : port;
-  logger.info({ port: boundPort, dataDir, engines: stores.engines, version }, 'api started');
   // A parent process (tests, supervisors) can read the bound port from this line when PORT=0.
-  process.stdout.write(`API_LISTENING ${boundPort}\n`);
+  process.stdout.write(`API_LISTENING ${server.port}\n`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    server.close();
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 10_000).unref();
-    Promise.resolve(notifier?.stop())
+    server
+      .close()
+      .then(() => notifier?.stop())
+      .then(() => pdfRenderer.close())
       .then(() => stores.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {

@@ -5,37 +5,26 @@
  * Several projector processes may run at once: projections are idempotent (upserts by natural key)
  * and checkpointed, and a consumer group hands each `aids` message to one member only.
  */
-import path from 'node:path';
 import pino from 'pino';
-import { enginesFromEnv, openStores } from '@rna/infra/engines';
-import { accountProjections } from './accounts';
+import { loadConfig } from '@rna/infra/config';
+import { openStores } from '@rna/infra/engines';
 import { startAidIndexProjection } from './aids';
-import { variationAlertsProjection } from './alerts';
-import { archiveProjections } from './archive';
+import { ALL_PROJECTIONS } from './all-projections';
 import { startProjections } from './projection';
-import { savedSearchesProjection } from './searches';
-
-/** Every event-store read model (keep in step with PROJECTION_SUBSCRIBERS in services/api/src/main.ts). */
-export const PROJECTOR_PROJECTIONS = [
-  ...accountProjections,
-  ...archiveProjections,
-  savedSearchesProjection,
-  variationAlertsProjection,
-];
 
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });
-  const dataDir = path.resolve(process.env.DATA_DIR?.trim() || 'data');
-  const stores = openStores({ dataDir, engines: enginesFromEnv() });
+  const { dataDir, engines } = loadConfig();
+  const stores = openStores({ dataDir, engines });
   const readModels = { documents: stores.documents, aidIndex: stores.aidIndex };
-  const projections = startProjections(PROJECTOR_PROJECTIONS, stores.eventStore, readModels);
+  const projections = startProjections(ALL_PROJECTIONS, stores.eventStore, readModels);
   const aidIndex = startAidIndexProjection({
     messageLog: stores.messageLog,
     aidIndex: stores.aidIndex,
     documents: stores.documents,
   });
   logger.info(
-    { dataDir, engines: stores.engines, projections: PROJECTOR_PROJECTIONS.map((p) => p.name) },
+    { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },
     'projector started',
   );
   projections

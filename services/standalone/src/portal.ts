@@ -13,20 +13,17 @@ import {
   ensureFirstAdmin,
   lastSuccessfulSync,
   startVariationAlertNotifier,
+  startWebServer,
   type ApiDeps,
+  type RunningWebServer,
 } from '@rna/api';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { HttpLiveRegister } from '@rna/infra/register-live';
-import { variationAlertsProjection } from '@rna/projector/alerts';
-import { savedSearchesProjection } from '@rna/projector/searches';
-import { startProjections, type Projection } from '@rna/projector';
-import { accountProjections } from '@rna/projector/accounts';
-import { archiveProjections } from '@rna/projector/archive';
+import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/projector';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { requestSync, startSyncWorker } from '@rna/sync';
-import type { PortalConfig } from './config';
-import { startWebServer, type RunningWebServer } from './web-server';
+import type { PortalConfig } from '@rna/infra/config';
 
 export interface PortalOptions {
   logger?: Logger;
@@ -51,7 +48,7 @@ export interface RunningPortal {
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export function allProjections(): Projection[] {
-  return [...accountProjections, ...archiveProjections, savedSearchesProjection, variationAlertsProjection];
+  return [...ALL_PROJECTIONS];
 }
 
 export async function startPortal(config: PortalConfig, options: PortalOptions = {}): Promise<RunningPortal> {

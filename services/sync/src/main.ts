@@ -4,26 +4,16 @@
  * publishes their aids on the `aids` topic; the projector feeds the index from there.
  * Run ONE sync process: a run's files are imported by the worker that picked the run up.
  */
-import path from 'node:path';
 import pino from 'pino';
-import { enginesFromEnv, openStores } from '@rna/infra/engines';
+import { loadConfig } from '@rna/infra/config';
+import { openStores } from '@rna/infra/engines';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { startSyncWorker } from './worker';
 
-function registerBaseUrl(): string {
-  const raw = process.env.RNA_BASE_URL?.trim() || 'https://www.rna.gov.it';
-  try {
-    return new URL(raw).toString().replace(/\/$/, '');
-  } catch {
-    throw new Error(`RNA_BASE_URL must be a URL, got "${raw}"`);
-  }
-}
-
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'sync' });
-  const dataDir = path.resolve(process.env.DATA_DIR?.trim() || 'data');
-  const baseUrl = registerBaseUrl();
-  const stores = openStores({ dataDir, engines: enginesFromEnv() });
+  const { dataDir, rnaBaseUrl: baseUrl, engines } = loadConfig();
+  const stores = openStores({ dataDir, engines });
   const worker = startSyncWorker({
     eventStore: stores.eventStore,
     messageLog: stores.messageLog,

@@ -32,6 +32,8 @@ const common = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };
 module.exports = {
+  // Two workers even on two cores: the slowest suites (Kafka mock, child processes) mostly wait.
+  maxWorkers: 2,
   reporters: ['default', '<rootDir>/tools/setup/summary-reporter.js'],
   projects: [
     {

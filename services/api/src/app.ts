@@ -4,8 +4,12 @@
  * To add a feature: export its `AnyRoute[]` from its folder and add it to FEATURE_ROUTES.
  */
 import type { Router } from 'express';
+import { alertsRoutes } from './alerts/routes';
+import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { clientsRoutes } from './clients/routes';
+import { dataSourceRoutes } from './data-source/routes';
+import { documentsRoutes } from './documents/routes';
 import { healthRoutes } from './health/routes';
 import type { ApiDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi';
@@ -13,6 +17,8 @@ import { buildRouter } from './http/registry';
 import { defineRoute, reply, type AnyRoute } from './http/route';
 import { logosRoutes } from './logos/routes';
 import { syncRoutes } from './sync/routes';
+import { reportsRoutes } from './reports/routes';
+import { savedSearchesRoutes } from './searches/routes';
 import { usersRoutes } from './users/routes';
 
 export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
@@ -22,6 +28,13 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   clientsRoutes,
   logosRoutes,
   syncRoutes,
+  // search feature: data-source and reports before /documents (more specific paths first)
+  dataSourceRoutes,
+  reportsRoutes,
+  documentsRoutes,
+  savedSearchesRoutes,
+  alertsRoutes,
+  auditRoutes,
 ];
 
 /** Every registered route, /openapi.json included. */

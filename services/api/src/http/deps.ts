@@ -7,6 +7,8 @@ import type { AidIndex, DocumentStore, EventStore, MessageLog } from '@rna/infra
 import type { BlobStore } from '@rna/infra/blobs';
 import type { Mailer } from '@rna/infra/mail';
 import type { StartSync } from '../sync/handlers';
+import type { PdfRenderer } from '@rna/infra/pdf';
+import type { LiveRegister } from '@rna/infra/register-live';
 
 export interface ApiConfig {
   /** Where users reach the portal; mail links start with it. */
@@ -41,6 +43,12 @@ export interface ApiDeps {
   limits?: Partial<AuthLimits>;
   /** Starts a sync run (the sync worker's command); absent → POST /sync answers G001. */
   requestSync?: StartSync;
+  /** Search feature: renders report.pdf (GET /documents/pdf answers G001 without it). */
+  pdfRenderer?: PdfRenderer;
+  /** Search feature: the register's live look-up, used when the data source is LIVE (G007 without it). */
+  liveRegister?: LiveRegister;
+  /** Search feature: when the archive was last synchronised (ms), null = never. */
+  archiveLastUpdate?: () => Promise<number | null>;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {

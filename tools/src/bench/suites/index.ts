@@ -1,5 +1,6 @@
 /** Every benchmark suite `npm run bench` knows; add yours here. */
 import type { BenchSuite } from '../bench-suite';
+import { searchSuite } from './search';
 import { storageSuite } from './storage';
 
-export const benchSuites: BenchSuite[] = [storageSuite];
+export const benchSuites: BenchSuite[] = [storageSuite, searchSuite];

@@ -1,0 +1,42 @@
+import pdfParse from 'pdf-parse';
+import type { Browser } from 'playwright-core';
+import { ChromiumPdfRenderer } from './chromium';
+
+describe('ChromiumPdfRenderer', () => {
+  const renderer = new ChromiumPdfRenderer({ poolSize: 2 });
+  afterAll(() => renderer.close());
+
+  it('renders HTML to a PDF whose text and page numbers can be read back', async () => {
+    const pdf = await renderer.render('<h1>Aiuti di Stato</h1><p>Totale: 1.234,56 €</p>', {
+      footerTemplate:
+        '<div style="font-size:8px">Pagina <span class="pageNumber"></span> di <span class="totalPages"></span></div>',
+    });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const parsed = await pdfParse(pdf);
+    expect(parsed.text).toContain('Aiuti di Stato');
+    expect(parsed.text).toContain('1.234,56 €');
+    expect(parsed.text).toContain('Pagina 1 di 1');
+  });
+
+  it('serves more concurrent requests than its pool, each with its own content', async () => {
+    const texts = Array.from({ length: 7 }, (_, i) => `Documento numero ${i}`);
+    const pdfs = await Promise.all(texts.map((text) => renderer.render(`<p>${text}</p>`)));
+    const parsed = await Promise.all(pdfs.map((pdf) => pdfParse(pdf)));
+    parsed.forEach((result, i) => expect(result.text).toContain(texts[i]));
+  });
+
+  it('launches a new browser when the running one dies', async () => {
+    await renderer.render('<p>prima</p>');
+    const internals = renderer as unknown as { browser: Promise<Browser> | null };
+    const browser = await internals.browser;
+    await browser?.close();
+    const pdf = await renderer.render('<p>dopo il riavvio</p>');
+    expect((await pdfParse(pdf)).text).toContain('dopo il riavvio');
+  });
+
+  it('fails clearly when Chromium is missing', async () => {
+    const broken = new ChromiumPdfRenderer({ executablePath: '/nonexistent/chromium' });
+    await expect(broken.render('<p>x</p>')).rejects.toThrow('Cannot start Chromium');
+    await broken.close();
+  });
+});

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './mapping';
+export * from './http-client';

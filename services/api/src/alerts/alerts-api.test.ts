@@ -1,0 +1,123 @@
+import request from 'supertest';
+import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
+import { startApiHarness, type ApiHarness } from '../documents/testing';
+import {
+  AID_CHANGES_COLLECTION,
+  notifyVariations,
+  startVariationAlertNotifier,
+  type AidChangeDoc,
+} from './notifier';
+
+/** Lets the wall clock move on, so that "before" and "after" are different milliseconds. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('/api/variation-alerts and their notifications', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness();
+  });
+  afterAll(() => api.close());
+
+  const as = (token: string) => ({
+    list: () => request(api.app).get('/api/variation-alerts').set('Authorization', `Bearer ${token}`),
+    add: (taxCodes: unknown) =>
+      request(api.app)
+        .post('/api/variation-alerts')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ taxCodes }),
+    remove: (id: string) =>
+      request(api.app).delete(`/api/variation-alerts/${id}`).set('Authorization', `Bearer ${token}`),
+  });
+
+  it('is refused with P001 to a client without variation alerts', async () => {
+    const client = await api.client({ enableVariationAlerts: false });
+    expect((await as(client.token).add(['01234567897']).expect(403)).body.code).toBe('P001');
+    expect((await as(client.token).list().expect(403)).body.code).toBe('P001');
+  });
+
+  it('adds, lists and removes alerts of their owner only', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    const created = (await as(client.token).add(['01234567897', '98765432109']).expect(201))
+      .body as VariationAlertDto;
+    expect(created).toMatchObject({ taxCodes: ['01234567897', '98765432109'], lastNotification: null });
+    expect((await as(client.token).list().expect(200)).body).toEqual([created]);
+    expect((await as(api.adminToken).list().expect(200)).body).toEqual([]);
+    expect((await as(api.adminToken).remove(created.id).expect(404)).body.code).toBe('J005');
+    await as(client.token).remove(created.id).expect(204);
+    expect((await as(client.token).list().expect(200)).body).toEqual([]);
+    expect((await as(client.token).add(['123']).expect(400)).body.code).toBe('T002');
+  });
+
+  it('after a sync, mails the owner of every alert whose codes changed and shows the notification', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    const watched = (await as(client.token).add(['11111111111']).expect(201)).body as VariationAlertDto;
+    const untouched = (await as(client.token).add(['22222222222']).expect(201)).body as VariationAlertDto;
+    const changes = api.deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
+    await pause();
+    await changes.put({ id: '11111111111', changedAt: Date.now(), sourceFile: '2025_05' });
+    await pause();
+    const completed: SyncEvent = {
+      type: 'SyncCompleted',
+      data: {
+        runId: 'run-1',
+        at: new Date().toISOString(),
+        succeeded: 1,
+        failed: 0,
+        skipped: 0,
+        records: 10,
+      },
+    };
+    await api.deps.eventStore.appendToStream(streams.sync('run-1'), [completed]);
+    const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
+    api.mails.length = 0;
+    expect(await notifyVariations(notifierDeps, completed.data)).toBe(1);
+    // a redelivered SyncCompleted does not notify twice
+    expect(await notifyVariations(notifierDeps, completed.data)).toBe(0);
+
+    expect(api.mails).toHaveLength(1);
+    expect(api.mails[0]).toMatchObject({ to: client.email });
+    expect(api.mails[0]?.text).toContain('11111111111');
+    await api.deps.awaitProjections?.();
+    const listed = (await as(client.token).list().expect(200)).body as VariationAlertDto[];
+    expect(listed.find((a) => a.id === watched.id)?.lastNotification).toEqual({
+      at: expect.any(Number),
+      changes: 1,
+    });
+    expect(listed.find((a) => a.id === untouched.id)?.lastNotification).toBeNull();
+
+    // nothing changed since the last check: the next sync stays silent
+    await pause();
+    expect(await notifyVariations(notifierDeps, { runId: 'run-2', at: new Date().toISOString() })).toBe(0);
+  });
+
+  it('runs by itself on every SyncCompleted once started', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    await as(client.token).add(['33333333333']).expect(201);
+    const notifier = startVariationAlertNotifier({ ...api.deps, publicUrl: api.deps.config.publicUrl });
+    try {
+      await api.deps.documents
+        .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+        .put({ id: '33333333333', changedAt: Date.now() + 1, sourceFile: '2025_06' });
+      await pause();
+      await api.deps.eventStore.appendToStream(streams.sync('run-auto'), [
+        {
+          type: 'SyncCompleted',
+          data: {
+            runId: 'run-auto',
+            at: new Date().toISOString(),
+            succeeded: 1,
+            failed: 0,
+            skipped: 0,
+            records: 1,
+          },
+        },
+      ]);
+      await notifier.caughtUp();
+      expect(
+        api.mails.filter((mail) => mail.to === client.email && mail.text.includes('33333333333')),
+      ).toHaveLength(1);
+    } finally {
+      await notifier.stop();
+    }
+  });
+});

@@ -1,0 +1,2 @@
+export * from './notifier';
+export * from './variation-alerts';

@@ -1,0 +1,129 @@
+/**
+ * After each completed sync, every variation alert whose tax codes were touched since the alert's
+ * last check gets one notification: a mail to its owner and VariationAlertTriggered on the owner's
+ * stream. The sync's aid-index consumer records touched codes in `aid-changes`.
+ */
+import { streams, type UserEvent } from '@rna/domain';
+import type { Doc, DocumentStore, EventStore, Subscription } from '@rna/infra';
+import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/projector/alerts';
+
+export const AID_CHANGES_COLLECTION = 'aid-changes';
+export const ALERT_CHECKS_COLLECTION = 'variation-alert-checks';
+/** The accounts read model of users (id → email). */
+const USERS_COLLECTION = 'users';
+
+export interface AidChangeDoc extends Doc {
+  /** the tax code */
+  id: string;
+  changedAt: number;
+  sourceFile: string;
+}
+
+interface AlertCheckDoc extends Doc {
+  /** the alert id */
+  id: string;
+  checkedAt: number;
+  /** The sync last handled, so that a redelivered SyncCompleted does not notify twice. */
+  syncRunId: string;
+}
+
+/** Same shape as the mail port (infra/src/mail). */
+export interface AlertMailer {
+  send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
+}
+
+export interface NotifierDeps {
+  eventStore: EventStore;
+  documents: DocumentStore;
+  mailer: AlertMailer;
+  clock: () => Date;
+  publicUrl: string;
+  onError?: (error: unknown, alertId: string) => void;
+}
+
+export function alertMail(publicUrl: string, taxCodes: string[], changedCodes: string[]) {
+  const link = `${publicUrl.replace(/\/$/, '')}/documents?taxCode=${encodeURIComponent(changedCodes.join(','))}&deMinimis=false&last3Years=false`;
+  return {
+    subject: 'Variazioni negli aiuti di Stato dei codici fiscali monitorati',
+    text:
+      'Gentile utente,\n\n' +
+      `l’ultimo aggiornamento dell’archivio RNA ha modificato gli aiuti di Stato di ${changedCodes.length === 1 ? 'questo codice fiscale' : 'questi codici fiscali'}:\n\n` +
+      `${changedCodes.map((code) => `  ${code}`).join('\n')}\n\n` +
+      `(avviso impostato su: ${taxCodes.join(', ')})\n\n` +
+      `Consulta i risultati aggiornati: ${link}\n`,
+  };
+}
+
+/** The sync that just completed: its run and when (ISO). */
+export interface CompletedSync {
+  runId: string;
+  at: string;
+}
+
+/**
+ * Notifies the changes recorded between an alert's last check and the sync's completion, then
+ * moves the check to the completion: decided by the event's own time, so a replayed event
+ * (catch-up, redelivery) gives the same answer as the first delivery, never a second mail.
+ * Returns how many alerts were notified.
+ */
+export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync): Promise<number> {
+  const syncRunId = sync.runId;
+  const completedAt = Date.parse(sync.at);
+  const alerts = await deps.documents
+    .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
+    .find({ removed: false });
+  const changes = deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
+  const checks = deps.documents.collection<AlertCheckDoc>(ALERT_CHECKS_COLLECTION);
+  const users = deps.documents.collection<Doc & { email: string }>(USERS_COLLECTION);
+  let notified = 0;
+  for (const alert of alerts) {
+    const check = await checks.get(alert.id);
+    if (check?.syncRunId === syncRunId) continue;
+    const since = check?.checkedAt ?? alert.createdAt;
+    if (!(completedAt > since)) continue;
+    const checkedAt = completedAt;
+    try {
+      const touched = await Promise.all(alert.taxCodes.map((code) => changes.get(code)));
+      const changedCodes = touched
+        .filter((c): c is AidChangeDoc => c !== null && c.changedAt > since && c.changedAt <= completedAt)
+        .map((c) => c.id);
+      if (changedCodes.length > 0) {
+        const owner = await users.get(alert.userId);
+        if (owner)
+          await deps.mailer.send({
+            to: owner.email,
+            ...alertMail(deps.publicUrl, alert.taxCodes, changedCodes),
+          });
+        const triggered: UserEvent = {
+          type: 'VariationAlertTriggered',
+          data: {
+            userId: alert.userId,
+            alertId: alert.id,
+            taxCodes: alert.taxCodes,
+            syncRunId,
+            changes: changedCodes.length,
+            at: deps.clock().toISOString(),
+          },
+        };
+        await deps.eventStore.appendToStream(streams.user(alert.userId), [triggered]);
+        notified += 1;
+      }
+      await checks.put({ id: alert.id, checkedAt, syncRunId });
+    } catch (error) {
+      // One failing mail must not hold back the other alerts; this one is tried again next sync.
+      deps.onError?.(error, alert.id);
+    }
+  }
+  return notified;
+}
+
+export function startVariationAlertNotifier(deps: NotifierDeps): Subscription {
+  return deps.eventStore.subscribeToAll({
+    subscriberId: 'variation-alert-notifier',
+    handler: async (events) => {
+      for (const event of events) {
+        if (event.type === 'SyncCompleted') await notifyVariations(deps, event.data as CompletedSync);
+      }
+    },
+  });
+}

@@ -1,0 +1,71 @@
+/** /variation-alerts: be told by mail when a sync changes the aids of some tax codes. */
+import { z } from 'zod';
+import { searchProfile } from '../documents/profile';
+import type { ApiDeps } from '../http/deps';
+import { projectionsCaughtUp } from '../http/deps';
+import { defineRoute, reply, signedIn, type AnyRoute, type Principal } from '../http/route';
+import { addAlert, assertMayUseAlerts, listAlerts, removeAlert, type AlertOwner } from './variation-alerts';
+
+const alertSchema = z.object({
+  id: z.string(),
+  taxCodes: z.array(z.string()),
+  createdAt: z.number(),
+  lastNotification: z.object({ at: z.number(), changes: z.number() }).nullable(),
+});
+
+async function alertOwner(deps: ApiDeps, principal: Principal): Promise<AlertOwner> {
+  const profile = await searchProfile(deps, principal);
+  return {
+    userId: principal.userId,
+    role: principal.role,
+    enableVariationAlerts: profile.enableVariationAlerts,
+  };
+}
+
+export const alertsRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/variation-alerts',
+    access: 'signed-in',
+    tag: 'alerts',
+    summary: 'The signed-in user’s variation alerts, with their last notification',
+    responses: { 200: { description: 'The alerts', schema: z.array(alertSchema) } },
+    async handler(ctx) {
+      const owner = await alertOwner(ctx.deps, signedIn(ctx));
+      assertMayUseAlerts(owner);
+      return reply.json(await listAlerts(ctx.deps.documents, owner.userId));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/variation-alerts',
+    access: 'signed-in',
+    tag: 'alerts',
+    summary: 'Add a variation alert for some tax codes (ADMIN, or clients with alerts enabled)',
+    body: z
+      .object({ taxCodes: z.union([z.string().max(2_000), z.array(z.string().max(100)).max(50)]) })
+      .strict(),
+    responses: { 201: { description: 'The new alert', schema: alertSchema } },
+    async handler(ctx) {
+      const alert = await addAlert(ctx.deps, await alertOwner(ctx.deps, signedIn(ctx)), ctx.body.taxCodes);
+      await projectionsCaughtUp(ctx.deps);
+      return reply.json(alert, 201);
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/variation-alerts/:id',
+    access: 'signed-in',
+    tag: 'alerts',
+    summary: 'Remove one of the user’s variation alerts',
+    params: z.object({ id: z.string().min(1).max(64) }).strict(),
+    responses: { 204: { description: 'Removed' } },
+    async handler(ctx) {
+      const owner = await alertOwner(ctx.deps, signedIn(ctx));
+      assertMayUseAlerts(owner);
+      await removeAlert(ctx.deps, owner, ctx.params.id);
+      await projectionsCaughtUp(ctx.deps);
+      return reply.noContent();
+    },
+  }),
+];

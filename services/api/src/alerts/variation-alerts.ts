@@ -1,0 +1,85 @@
+/**
+ * Variation alerts: a user asks to be told when a sync changes the aids of some tax codes.
+ * Written as events on `user-<id>` (ownership decided on that stream), listed from the read model.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  DomainError,
+  parseSearchTaxCodes,
+  streams,
+  type UserEvent,
+  type VariationAlertDto,
+} from '@rna/domain';
+import { ConcurrencyError, type DocumentStore, type EventStore } from '@rna/infra';
+import { alertDto, VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/projector/alerts';
+
+export interface AlertOwner {
+  userId: string;
+  role: 'ADMIN' | 'CLIENT';
+  /** CLIENT only: whether the administrator enabled alerts for this client. */
+  enableVariationAlerts: boolean;
+}
+
+export function assertMayUseAlerts(owner: AlertOwner): void {
+  if (owner.role !== 'ADMIN' && !owner.enableVariationAlerts) throw new DomainError('P001');
+}
+
+export async function listAlerts(documents: DocumentStore, userId: string): Promise<VariationAlertDto[]> {
+  const alerts = await documents
+    .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
+    .find({ userId, removed: false }, { sortBy: 'createdAt', order: 'asc' });
+  return alerts.map(alertDto);
+}
+
+export async function addAlert(
+  deps: { eventStore: EventStore; clock: () => Date },
+  owner: AlertOwner,
+  rawTaxCodes: string | readonly string[],
+): Promise<VariationAlertDto> {
+  assertMayUseAlerts(owner);
+  const taxCodes = parseSearchTaxCodes(rawTaxCodes);
+  const now = deps.clock();
+  const event: UserEvent = {
+    type: 'VariationAlertAdded',
+    data: { userId: owner.userId, alertId: randomUUID(), taxCodes, at: now.toISOString() },
+  };
+  await deps.eventStore.appendToStream(streams.user(owner.userId), [event], { expectedVersion: 'any' });
+  return { id: event.data.alertId, taxCodes, createdAt: now.getTime(), lastNotification: null };
+}
+
+/** The user's live alert ids, folded from the user's own stream (no projection lag). */
+async function activeAlertIds(
+  eventStore: EventStore,
+  userId: string,
+): Promise<{ version: number; ids: Set<string> }> {
+  const { currentVersion, events } = await eventStore.readStream(streams.user(userId));
+  const ids = new Set<string>();
+  for (const event of events) {
+    const data = event.data as { alertId?: string };
+    if (event.type === 'VariationAlertAdded' && data.alertId) ids.add(data.alertId);
+    if (event.type === 'VariationAlertRemoved' && data.alertId) ids.delete(data.alertId);
+  }
+  return { version: currentVersion, ids };
+}
+
+/** Only the owner removes an alert; an unknown (or someone else's) alert is J005 (not found). */
+export async function removeAlert(
+  deps: { eventStore: EventStore; clock: () => Date },
+  owner: AlertOwner,
+  alertId: string,
+): Promise<void> {
+  for (;;) {
+    const { version, ids } = await activeAlertIds(deps.eventStore, owner.userId);
+    if (!ids.has(alertId)) throw new DomainError('J005', 'Avviso non trovato');
+    const event: UserEvent = {
+      type: 'VariationAlertRemoved',
+      data: { userId: owner.userId, alertId, at: deps.clock().toISOString() },
+    };
+    try {
+      await deps.eventStore.appendToStream(streams.user(owner.userId), [event], { expectedVersion: version });
+      return;
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+    }
+  }
+}

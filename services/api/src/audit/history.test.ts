@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { streams, type ClientEvent } from '@rna/domain';
+import { openSqliteEventStore, type SqliteEventStore } from '@rna/infra/event-store';
+import { performSearch, searchRequestFrom } from '../documents/search';
+import { ADMIN, clientActor, grantAllowance, memoryAidIndex } from '../documents/testing';
+import { clientAuditHistory, findClientIdByEmail } from './history';
+
+describe('client audit history', () => {
+  let dir: string;
+  let eventStore: SqliteEventStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'audit-'));
+    eventStore = openSqliteEventStore(join(dir, 'events.db'));
+  });
+  afterEach(async () => {
+    await eventStore.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists allowance, searches and refusals with who and when, and the remaining searches as of any date', async () => {
+    let now = new Date('2025-03-01T09:00:00Z');
+    const deps = { eventStore, aidIndex: memoryAidIndex(), clock: () => now };
+    await grantAllowance(eventStore, 'c1', 2, Date.parse('2026-01-01T11:00:00Z'));
+    const searcher = { actor: clientActor('c1'), fixedTaxCode: null };
+    await performSearch(deps, searcher, searchRequestFrom({ taxCodes: '01234567897' }));
+    now = new Date('2025-03-05T09:00:00Z');
+    await performSearch(deps, searcher, searchRequestFrom({ taxCodes: '98765432109' }));
+    now = new Date('2025-03-06T09:00:00Z');
+    await expect(
+      performSearch(deps, searcher, searchRequestFrom({ taxCodes: '11111111111' })),
+    ).rejects.toMatchObject({
+      code: 'U004',
+    });
+
+    const history = await clientAuditHistory(eventStore, 'c1');
+    expect(history.entries.map((e) => [e.kind, e.remainingSearches, e.detail ?? ''])).toEqual([
+      ['ALLOWANCE', 2, expect.stringContaining('2/2')],
+      ['SEARCH', 1, ''],
+      ['SEARCH', 0, ''],
+      ['REFUSAL', 0, 'U004'],
+    ]);
+    expect(history.entries[1]).toMatchObject({
+      by: { email: 'c1@example.com' },
+      taxCodes: ['01234567897'],
+      cost: 1,
+    });
+    const asOfMarch3 = await clientAuditHistory(eventStore, 'c1', Date.parse('2025-03-03T00:00:00Z'));
+    expect(asOfMarch3.remainingSearches).toBe(1);
+    expect(asOfMarch3.entries).toHaveLength(2);
+  });
+
+  it('finds a client by the email it was invited with', async () => {
+    const invited: ClientEvent = {
+      type: 'ClientInvited',
+      data: {
+        clientId: 'c9',
+        email: 'Studio@Example.com',
+        fixedTaxCode: null,
+        invitedAt: '2025-01-01T00:00:00Z',
+        by: ADMIN,
+      },
+    };
+    await eventStore.appendToStream(streams.client('c9'), [invited]);
+    expect(await findClientIdByEmail(eventStore, 'studio@example.com')).toBe('c9');
+    expect(await findClientIdByEmail(eventStore, 'other@example.com')).toBeNull();
+  });
+});

@@ -1,0 +1,53 @@
+/** The portal-wide data source (archive or the register's live look-up), kept on the `settings` stream. */
+import { streams, type Actor, type DataSource, type SettingsEvent } from '@rna/domain';
+import { ConcurrencyError, type EventStore } from '@rna/infra';
+
+export interface DataSourceSetting {
+  useLiveData: boolean;
+  /** When it was last switched (ms), null = never (archive by default). */
+  switchedAt: number | null;
+}
+
+export function evolveDataSource(state: DataSourceSetting, event: SettingsEvent): DataSourceSetting {
+  return { useLiveData: event.data.useLiveData, switchedAt: Date.parse(event.data.at) };
+}
+
+async function readSetting(eventStore: EventStore): Promise<{ version: number; setting: DataSourceSetting }> {
+  const { currentVersion, events } = await eventStore.readStream(streams.settings);
+  let setting: DataSourceSetting = { useLiveData: false, switchedAt: null };
+  for (const event of events) {
+    if (event.type === 'DataSourceSwitched')
+      setting = evolveDataSource(setting, event as unknown as SettingsEvent);
+  }
+  return { version: currentVersion, setting };
+}
+
+export async function readDataSource(eventStore: EventStore): Promise<DataSourceSetting> {
+  return (await readSetting(eventStore)).setting;
+}
+
+export const dataSourceOf = (setting: DataSourceSetting): DataSource =>
+  setting.useLiveData ? 'LIVE' : 'ARCHIVE';
+
+/** Flips the setting; two admins toggling at once both get a consistent answer (re-read on conflict). */
+export async function toggleDataSource(
+  eventStore: EventStore,
+  by: Actor,
+  now: Date,
+): Promise<DataSourceSetting> {
+  for (;;) {
+    const { version, setting } = await readSetting(eventStore);
+    const event: SettingsEvent = {
+      type: 'DataSourceSwitched',
+      data: { useLiveData: !setting.useLiveData, at: now.toISOString(), by },
+    };
+    try {
+      await eventStore.appendToStream(streams.settings, [event], {
+        expectedVersion: version === -1 ? 'no_stream' : version,
+      });
+      return evolveDataSource(setting, event);
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import request from 'supertest';
+import { streams, type AidRowDto, type SearchResultDto } from '@rna/domain';
+import { startApiHarness, type ApiHarness } from './testing';
+import { anAid } from './testing';
+
+const CODE = '01234567897';
+
+describe('GET /api/documents', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness();
+    const thisYear = new Date().getFullYear();
+    await api.indexAids([
+      anAid({
+        idComponenteAiuto: 'A1',
+        dataConcessione: `${thisYear - 1}-02-01`,
+        elementoDiAiutoCents: 1_234_56,
+      }),
+      anAid({
+        idComponenteAiuto: 'A2',
+        dataConcessione: `${thisYear - 1}-09-30`,
+        codProcedimento: '3',
+        desProcedimento: 'Esenzione',
+        elementoDiAiutoCents: 500_000_00,
+      }),
+      anAid({ idComponenteAiuto: 'A3', dataConcessione: '2015-06-15', elementoDiAiutoCents: 10_000_00 }),
+      anAid({ idComponenteAiuto: 'B1', codiceFiscaleBeneficiario: '98765432109' }),
+    ]);
+  });
+  afterAll(() => api.close());
+
+  const search = (token: string, query: string) =>
+    request(api.app).get(`/api/documents?${query}`).set('Authorization', `Bearer ${token}`);
+
+  it('answers rows newest first with Italian dates, amounts from cents, totals and 36 months', async () => {
+    const client = await api.client({ remainingSearches: 10 });
+    const response = await search(client.token, `taxCodes=${CODE}&deMinimis=false&last3Years=false`).expect(
+      200,
+    );
+    const body = response.body as SearchResultDto;
+    expect(body.rows.map((r) => r.idComponenteAiuto)).toEqual(['A2', 'A1', 'A3']);
+    const [first, second] = body.rows as [AidRowDto, AidRowDto];
+    expect(first.id).toBe('A2-0');
+    expect(second).toMatchObject({
+      id: 'A1-1',
+      dataConcessione: `01-02-${new Date().getFullYear() - 1}`,
+      elementoDiAiuto: '1234.56',
+      importoNominale: '20000.00',
+      isDeMinimis: true,
+    });
+    // the 2015 aid is listed but counts neither in the totals nor in the de minimis window
+    expect(body.stats).toEqual({
+      totalDocuments: 2,
+      totalImport: 501234.56,
+      totalImportDeMinimis: 1234.56,
+      remainingDeMinimis: 298765.44,
+    });
+    expect(body.deMinimisSeries).toHaveLength(36);
+    expect(body.dataSource).toBe('ARCHIVE');
+    expect(body.remainingSearches).toBe(9);
+  });
+
+  it('keeps only de minimis components with deMinimis=true, and the last 3 years with last3Years=true', async () => {
+    const response = await search(api.adminToken, `taxCodes=${CODE}&deMinimis=true&last3Years=true`).expect(
+      200,
+    );
+    expect((response.body as SearchResultDto).rows.map((r) => r.idComponenteAiuto)).toEqual(['A1']);
+    expect((response.body as SearchResultDto).remainingSearches).toBeUndefined();
+  });
+
+  it('answers T001 without a tax code, T002 for a short one, 401 without a token', async () => {
+    expect((await search(api.adminToken, 'deMinimis=false').expect(400)).body).toMatchObject({
+      code: 'T001',
+    });
+    expect((await search(api.adminToken, 'taxCodes=1234567').expect(400)).body).toMatchObject({
+      code: 'T002',
+    });
+    expect((await search(api.adminToken, 'taxCodes=01234567897&deMinimis=maybe').expect(400)).body.code).toBe(
+      'J001',
+    );
+    await request(api.app).get(`/api/documents?taxCodes=${CODE}`).expect(401);
+  });
+
+  it('lets a client with a fixed tax code search only that code', async () => {
+    const client = await api.client({ fixedTaxCode: CODE });
+    expect((await search(client.token, 'taxCodes=98765432109').expect(403)).body).toMatchObject({
+      code: 'P001',
+    });
+    await search(client.token, `taxCodes=${CODE}`).expect(200);
+  });
+
+  it('refuses an expired client with A002 and records the refusal on its quota stream', async () => {
+    const client = await api.client({ remainingSearches: 5 });
+    await request(api.app)
+      .put(`/api/clients/${client.id}/limits`)
+      .set('Authorization', `Bearer ${api.adminToken}`)
+      .send({ availableYearlySearches: 5, remainingSearches: 5, endDate: Date.now() - 86_400_000 })
+      .expect(200);
+    expect((await search(client.token, `taxCodes=${CODE}`).expect(403)).body).toMatchObject({ code: 'A002' });
+    const { events } = await api.deps.eventStore.readStream(streams.quota(client.id));
+    expect(events.at(-1)).toMatchObject({ type: 'SearchRefused', data: { code: 'A002', taxCodes: [CODE] } });
+  });
+
+  it('answers U004 when the searches are used up', async () => {
+    const client = await api.client({ remainingSearches: 1 });
+    await search(client.token, `taxCodes=${CODE}`).expect(200);
+    expect((await search(client.token, 'taxCodes=98765432109').expect(429)).body).toMatchObject({
+      code: 'U004',
+    });
+  });
+
+  it('returns thousands of aids of one tax code', async () => {
+    const many = Array.from({ length: 5000 }, (_, i) =>
+      anAid({
+        idComponenteAiuto: `M${String(i).padStart(5, '0')}`,
+        codiceFiscaleBeneficiario: '55555555555',
+        dataConcessione: `20${String(15 + (i % 10)).padStart(2, '0')}-0${1 + (i % 9)}-1${i % 10}`,
+        elementoDiAiutoCents: 100,
+      }),
+    );
+    await api.indexAids(many);
+    const body = (await search(api.adminToken, 'taxCodes=55555555555').expect(200)).body as SearchResultDto;
+    expect(body.rows).toHaveLength(5000);
+    const dates = body.rows.map((r) => r.dataConcessione.split('-').reverse().join('-'));
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(new Set(body.rows.map((r) => r.id)).size).toBe(5000);
+  });
+});

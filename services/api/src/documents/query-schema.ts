@@ -1,0 +1,18 @@
+/** Query parameters shared by the look-up and both reports. */
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false'])
+  .optional()
+  .transform((value) => value === 'true');
+const codes = z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)]).optional();
+
+/** `taxCodes=A,B` (the contract) or `taxCode=A,B` (the app's own address bar name). */
+export const searchQuerySchema = z
+  .object({ taxCodes: codes, taxCode: codes, deMinimis: flag, last3Years: flag })
+  .strict()
+  .transform(({ taxCodes, taxCode, deMinimis, last3Years }) => ({
+    taxCodes: [taxCodes ?? [], taxCode ?? []].flat(),
+    deMinimis,
+    last3Years,
+  }));

@@ -1,0 +1,85 @@
+/**
+ * report.xlsx: a "Aiuti" sheet (the rows, frozen header row), a "Riepilogo" sheet (search
+ * parameters, generation date, the four totals) and a "De minimis" sheet (the 36-month series).
+ * Amounts are real numbers with a euro format, so that the client can sum and sort them.
+ */
+import ExcelJS from 'exceljs';
+import { formatItalianDateTime } from '@rna/domain';
+import { dataSourceLabel, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
+
+export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
+
+const ROW_COLUMNS = [
+  { header: 'Data concessione', key: 'dataConcessione', width: 16 },
+  { header: 'Codice fiscale', key: 'codiceFiscaleBeneficiario', width: 18 },
+  { header: 'Beneficiario', key: 'denominazioneBeneficiario', width: 36 },
+  { header: 'Soggetto concedente', key: 'soggettoConcedente', width: 36 },
+  { header: 'Titolo misura', key: 'titoloMisura', width: 40 },
+  { header: 'Procedimento', key: 'desProcedimento', width: 22 },
+  { header: 'Regolamento', key: 'desRegolamento', width: 30 },
+  { header: 'CUP', key: 'cup', width: 18 },
+  { header: 'ID componente aiuto', key: 'idComponenteAiuto', width: 20 },
+  { header: 'Importo nominale', key: 'importoNominale', width: 18 },
+  { header: 'Elemento di aiuto', key: 'elementoDiAiuto', width: 18 },
+] as const;
+
+/** dd-mm-yyyy hh:mm in Europe/Rome. */
+export const romeDateTimeLabel = (at: Date): string => formatItalianDateTime(at);
+
+export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
+  const { result } = input;
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Portale Aiuti di Stato';
+  workbook.created = input.generatedAt;
+
+  const rows = workbook.addWorksheet('Aiuti', { views: [{ state: 'frozen', ySplit: 1 }] });
+  rows.columns = ROW_COLUMNS.map((column) => ({ ...column }));
+  rows.getRow(1).font = { bold: true };
+  for (const row of result.rows) {
+    rows.addRow({
+      ...row,
+      importoNominale: Number(row.importoNominale),
+      elementoDiAiuto: Number(row.elementoDiAiuto),
+    });
+  }
+  rows.getColumn('importoNominale').numFmt = EURO_FORMAT;
+  rows.getColumn('elementoDiAiuto').numFmt = EURO_FORMAT;
+  rows.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: ROW_COLUMNS.length } };
+
+  const summary = workbook.addWorksheet('Riepilogo');
+  summary.columns = [
+    { header: 'Voce', key: 'label', width: 36 },
+    { header: 'Valore', key: 'value', width: 48 },
+  ];
+  summary.getRow(1).font = { bold: true };
+  summary.views = [{ state: 'frozen', ySplit: 1 }];
+  const parameters: [string, string | number][] = [
+    ['Codici fiscali', result.taxCodes.join(', ')],
+    ['Solo De Minimis', yesNo(result.deMinimis)],
+    ['Ultimi 3 anni', yesNo(result.last3Years)],
+    ['Fonte dati', dataSourceLabel(result.dataSource)],
+    ['Data generazione', romeDateTimeLabel(input.generatedAt)],
+    ['Numero documenti', result.stats.totalDocuments],
+  ];
+  for (const [label, value] of parameters) summary.addRow({ label, value });
+  const totals: [string, number][] = [
+    ['Importo totale', result.stats.totalImport],
+    ['Totale De Minimis', result.stats.totalImportDeMinimis],
+    ['De Minimis residuo', result.stats.remainingDeMinimis],
+  ];
+  for (const [label, value] of totals) summary.addRow({ label, value }).getCell('value').numFmt = EURO_FORMAT;
+  summary.addRow({});
+  summary.addRow({ label: 'Nota', value: DE_MINIMIS_NOTE });
+
+  const series = workbook.addWorksheet('De minimis', { views: [{ state: 'frozen', ySplit: 1 }] });
+  series.columns = [
+    { header: 'Mese', key: 'month', width: 10 },
+    { header: 'Utilizzato', key: 'total', width: 18, style: { numFmt: EURO_FORMAT } },
+    { header: 'Residuo', key: 'remaining', width: 18, style: { numFmt: EURO_FORMAT } },
+  ];
+  series.getRow(1).font = { bold: true };
+  for (const point of result.deMinimisSeries) series.addRow(point);
+
+  const bytes = await workbook.xlsx.writeBuffer();
+  return Buffer.from(bytes as ArrayBuffer);
+}

@@ -1,0 +1,3 @@
+export * from './excel';
+export * from './pdf-template';
+export * from './report-input';

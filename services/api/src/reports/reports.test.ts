@@ -1,0 +1,132 @@
+import ExcelJS from 'exceljs';
+import pdfParse from 'pdf-parse';
+import type { AidRowDto, SearchResultDto } from '@rna/domain';
+import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { buildExcelReport, EURO_FORMAT } from './excel';
+import { escapeHtml, pdfFooterTemplate, pdfReportHtml } from './pdf-template';
+import type { ReportInput } from './report-input';
+
+const row = (i: number, overrides: Partial<AidRowDto> = {}): AidRowDto => ({
+  id: `${1000 + i}-${i}`,
+  idComponenteAiuto: String(1000 + i),
+  codiceFiscaleBeneficiario: '01234567897',
+  denominazioneBeneficiario: `Beneficiario ${i}`,
+  soggettoConcedente: 'Regione Lombardia',
+  titoloMisura: `Misura ${i}`,
+  dataConcessione: '15-03-2024',
+  cup: 'n.d.',
+  desProcedimento: 'De Minimis',
+  desRegolamento: 'Reg. UE 2023/2831',
+  isDeMinimis: true,
+  importoNominale: '20000.00',
+  elementoDiAiuto: '12345.67',
+  ...overrides,
+});
+
+function input(rows: AidRowDto[]): ReportInput {
+  const result: SearchResultDto = {
+    taxCodes: ['01234567897', 'RSSMRA80A01H501U'],
+    deMinimis: true,
+    last3Years: false,
+    dataSource: 'ARCHIVE',
+    lastUpdate: null,
+    rows,
+    stats: {
+      totalDocuments: rows.length,
+      totalImport: 1234567.89,
+      totalImportDeMinimis: 45000,
+      remainingDeMinimis: 255000,
+    },
+    deMinimisSeries: Array.from({ length: 36 }, (_, i) => ({
+      month: `${String((i % 12) + 1).padStart(2, '0')}/${25 + Math.floor(i / 12)}`,
+      total: 45000 - i * 1000,
+      remaining: 255000 + i * 1000,
+    })),
+  };
+  return {
+    result,
+    generatedAt: new Date('2025-06-10T08:30:00Z'),
+    branding: {
+      logoDataUrl: null,
+      primaryColor: '#aa3300',
+      footer1: 'Studio Rossi & Associati',
+      footer2: 'Via Roma 1, Milano',
+      subRenewUrl: 'https://example.com/rinnovo',
+    },
+  };
+}
+
+describe('Excel report', () => {
+  it('holds the rows with euro amounts, a frozen header, the parameters, totals and series', async () => {
+    const bytes = await buildExcelReport(input([row(1), row(2, { elementoDiAiuto: '0.50' })]));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+
+    const aids = workbook.getWorksheet('Aiuti');
+    expect(aids?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(aids?.getRow(1).getCell(1).value).toBe('Data concessione');
+    expect(aids?.rowCount).toBe(3);
+    const elemento = aids?.getRow(3).getCell(11);
+    expect(elemento?.value).toBe(0.5);
+    expect(elemento?.numFmt).toBe(EURO_FORMAT);
+    expect(aids?.getRow(2).getCell(3).value).toBe('Beneficiario 1');
+
+    const summary = workbook.getWorksheet('Riepilogo');
+    const values = new Map<string, unknown>();
+    summary?.eachRow((r) => values.set(String(r.getCell(1).value), r.getCell(2).value));
+    expect(values.get('Codici fiscali')).toBe('01234567897, RSSMRA80A01H501U');
+    expect(values.get('Solo De Minimis')).toBe('Sì');
+    expect(values.get('Data generazione')).toBe('10-06-2025 10:30');
+    expect(values.get('Importo totale')).toBe(1234567.89);
+    expect(String(values.get('Nota'))).toContain('2023/2831');
+
+    const series = workbook.getWorksheet('De minimis');
+    expect(series?.rowCount).toBe(37);
+    expect(series?.getRow(2).getCell(2).value).toBe(45000);
+  });
+});
+
+describe('PDF report', () => {
+  const renderer = new ChromiumPdfRenderer({ poolSize: 1 });
+  afterAll(() => renderer.close());
+
+  it('escapes register and client texts so that they cannot inject markup', () => {
+    const html = pdfReportHtml(input([row(1, { denominazioneBeneficiario: '<script>alert(1)</script>' })]));
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain(escapeHtml('<script>alert(1)</script>'));
+    expect(pdfFooterTemplate({ ...input([]).branding, footer1: '<b>x</b>' })).toContain(
+      '&lt;b&gt;x&lt;/b&gt;',
+    );
+  });
+
+  it('never prints a non-http renewal link or a colour that is not a colour', () => {
+    const base = input([]);
+    const html = pdfReportHtml({
+      ...base,
+      branding: {
+        ...base.branding,
+        subRenewUrl: 'javascript:alert(1)',
+        primaryColor: 'red;}</style><script>',
+      },
+    });
+    expect(html).not.toContain('javascript:');
+    expect(html).not.toContain('</style><script>');
+  });
+
+  it('renders the parameters, totals, table, De Minimis note, footers and page numbers', async () => {
+    const data = input(Array.from({ length: 120 }, (_, i) => row(i)));
+    const pdf = await renderer.render(pdfReportHtml(data), {
+      footerTemplate: pdfFooterTemplate(data.branding),
+    });
+    const { text, numpages } = await pdfParse(pdf);
+    expect(numpages).toBeGreaterThan(1);
+    expect(text).toContain('01234567897, RSSMRA80A01H501U');
+    expect(text).toContain('1.234.567,89 €');
+    expect(text).toContain('Beneficiario 119');
+    expect(text).toContain('12.345,67 €');
+    expect(text).toContain('2023/2831');
+    expect(text).toContain('Studio Rossi & Associati');
+    expect(text).toContain(`Pagina 2 di ${numpages}`);
+    expect(text).toContain('https://example.com/rinnovo');
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Variation alerts read model: one document per alert. A removed alert stays as a tombstone so
+ * that a redelivered VariationAlertAdded cannot bring it back.
+ */
+import type { UserEvent, VariationAlertDto } from '@rna/domain';
+import type { Doc } from '@rna/infra';
+import type { Projection } from '../projection';
+
+export const VARIATION_ALERTS_COLLECTION = 'variation-alerts';
+
+export interface VariationAlertReadModel extends Doc {
+  /** the alert id */
+  id: string;
+  userId: string;
+  taxCodes: string[];
+  createdAt: number;
+  removed: boolean;
+  lastNotification: { at: number; changes: number; syncRunId: string } | null;
+}
+
+type AlertEvent = Extract<
+  UserEvent,
+  { type: 'VariationAlertAdded' | 'VariationAlertRemoved' | 'VariationAlertTriggered' }
+>;
+
+export function evolveAlert(
+  current: VariationAlertReadModel | null,
+  event: AlertEvent,
+): VariationAlertReadModel | null {
+  switch (event.type) {
+    case 'VariationAlertAdded': {
+      if (current) return current;
+      const { alertId, userId, taxCodes, at } = event.data;
+      return {
+        id: alertId,
+        userId,
+        taxCodes,
+        createdAt: Date.parse(at),
+        removed: false,
+        lastNotification: null,
+      };
+    }
+    case 'VariationAlertRemoved':
+      return current ? { ...current, removed: true } : null;
+    case 'VariationAlertTriggered': {
+      if (!current) return null;
+      const { at, changes, syncRunId } = event.data;
+      const when = Date.parse(at);
+      if (current.lastNotification && current.lastNotification.at >= when) return current;
+      return { ...current, lastNotification: { at: when, changes, syncRunId } };
+    }
+  }
+}
+
+export function alertDto(alert: VariationAlertReadModel): VariationAlertDto {
+  return {
+    id: alert.id,
+    taxCodes: alert.taxCodes,
+    createdAt: alert.createdAt,
+    lastNotification: alert.lastNotification
+      ? { at: alert.lastNotification.at, changes: alert.lastNotification.changes }
+      : null,
+  };
+}
+
+export const variationAlertsProjection: Projection = {
+  name: 'variation-alerts',
+  handles: ['VariationAlertAdded', 'VariationAlertRemoved', 'VariationAlertTriggered'],
+  async apply(event, stores) {
+    const collection = stores.documents.collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION);
+    const alertEvent = { type: event.type, data: event.data } as AlertEvent;
+    const current = await collection.get(alertEvent.data.alertId);
+    const next = evolveAlert(current, alertEvent);
+    if (next && next !== current) await collection.put(next);
+  },
+  async reset(stores) {
+    await stores.documents.collection(VARIATION_ALERTS_COLLECTION).clear();
+  },
+};

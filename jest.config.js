@@ -1,5 +1,15 @@
 // One jest run for the whole repository: back end (node) and front end (jsdom) projects.
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
 const workspaceModules = {
   '^@rna/domain$': '<rootDir>/domain/src/index.ts',
   '^@rna/domain/(.*)$': '<rootDir>/domain/src/$1',

@@ -16,9 +16,9 @@ import { buildOpenApiDocument } from './http/openapi';
 import { buildRouter } from './http/registry';
 import { defineRoute, reply, type AnyRoute } from './http/route';
 import { logosRoutes } from './logos/routes';
-import { syncRoutes } from './sync/routes';
 import { reportsRoutes } from './reports/routes';
 import { savedSearchesRoutes } from './searches/routes';
+import { syncRoutes } from './sync/routes';
 import { usersRoutes } from './users/routes';
 
 export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
@@ -27,7 +27,6 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   usersRoutes,
   clientsRoutes,
   logosRoutes,
-  syncRoutes,
   // search feature: data-source and reports before /documents (more specific paths first)
   dataSourceRoutes,
   reportsRoutes,
@@ -35,6 +34,7 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   savedSearchesRoutes,
   alertsRoutes,
   auditRoutes,
+  syncRoutes,
 ];
 
 /** Every registered route, /openapi.json included. */

@@ -10,3 +10,11 @@ export type { Access, AnyRoute, Principal, Reply, RouteContext, RouteDefinition 
 export { ensureFirstAdmin, type FirstAdminResult } from './auth/first-admin';
 export { ensureDefaultLogo } from './logos/commands';
 export { accountProjections } from '@rna/projector/accounts';
+export { startVariationAlertNotifier } from './alerts/notifier';
+export { lastSuccessfulSync } from './sync/handlers';
+export {
+  startWebServer,
+  createWebApp,
+  type RunningWebServer,
+  type WebServerOptions,
+} from './http/web-server';

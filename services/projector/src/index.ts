@@ -1,1 +1,2 @@
 export * from './projection';
+export * from './all-projections';

@@ -26,6 +26,11 @@ export interface RunningProjections {
   stop(): Promise<void>;
 }
 
+/** The subscriber id under which a projection's checkpoint is stored. */
+export function subscriberIdOf(projection: Pick<Projection, 'name'>): string {
+  return `projection:${projection.name}`;
+}
+
 /** Subscribes every projection to the all-events feed from its own checkpoint. */
 export function startProjections(
   projections: readonly Projection[],
@@ -34,7 +39,7 @@ export function startProjections(
 ): RunningProjections {
   const subscriptions = projections.map((projection) =>
     eventStore.subscribeToAll({
-      subscriberId: `projection:${projection.name}`,
+      subscriberId: subscriberIdOf(projection),
       handler: async (events) => {
         for (const event of events) {
           if (projection.handles.includes(event.type)) await projection.apply(event, stores);
@@ -60,6 +65,6 @@ export async function resetProjections(
 ): Promise<void> {
   for (const projection of projections) {
     await projection.reset(stores);
-    await eventStore.storeCheckpoint(`projection:${projection.name}`, 0);
+    await eventStore.storeCheckpoint(subscriberIdOf(projection), 0);
   }
 }

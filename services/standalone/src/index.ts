@@ -1,3 +1,2 @@
-export * from './config';
 export * from './portal';
-export * from './web-server';
+export * from './rebuild-projections';

@@ -1,7 +1,7 @@
 /** `npm start`: the portal on the embedded default, in one process. */
 import { createApiLogger } from '@rna/api';
 import { DataDirLockedError } from '@rna/infra/embedded';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from '@rna/infra/config';
 import { startPortal } from './portal';
 
 async function main(): Promise<void> {

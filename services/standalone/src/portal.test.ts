@@ -5,7 +5,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { DataDirLockedError } from '@rna/infra/embedded';
 import type { HealthDto } from '@rna/domain';
-import { loadConfig } from './config';
+import { loadConfig } from '@rna/infra/config';
 import { startPortal, type RunningPortal } from './portal';
 
 jest.setTimeout(60_000);

@@ -11,16 +11,19 @@ import {
   createApiRouter,
   ensureDefaultLogo,
   ensureFirstAdmin,
+  lastSuccessfulSync,
+  startVariationAlertNotifier,
+  startWebServer,
   type ApiDeps,
+  type RunningWebServer,
 } from '@rna/api';
-import { startProjections, type Projection } from '@rna/projector';
-import { accountProjections } from '@rna/projector/accounts';
-import { archiveProjections } from '@rna/projector/archive';
+import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { HttpLiveRegister } from '@rna/infra/register-live';
+import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/projector';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { requestSync, startSyncWorker } from '@rna/sync';
-import type { PortalConfig } from './config';
-import { startWebServer, type RunningWebServer } from './web-server';
+import type { PortalConfig } from '@rna/infra/config';
 
 export interface PortalOptions {
   logger?: Logger;
@@ -45,7 +48,7 @@ export interface RunningPortal {
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export function allProjections(): Projection[] {
-  return [...accountProjections, ...archiveProjections];
+  return [...ALL_PROJECTIONS];
 }
 
 export async function startPortal(config: PortalConfig, options: PortalOptions = {}): Promise<RunningPortal> {
@@ -70,6 +73,8 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       register: new HttpRegisterClient({ baseUrl: config.rnaBaseUrl }),
       logger: logger.child({ service: 'sync' }),
     });
+    const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
+    const openedStores = stores;
     const deps: ApiDeps = {
       eventStore: stores.eventStore,
       documents: stores.documents,
@@ -87,7 +92,19 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       logger,
       awaitProjections: () => projections.caughtUp(),
       requestSync: (input) => requestSync(eventStore, input),
+      pdfRenderer,
+      liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
+      archiveLastUpdate: () => lastSuccessfulSync(openedStores.documents),
     };
+    const alertNotifier = startVariationAlertNotifier({
+      eventStore,
+      documents: stores.documents,
+      mailer: deps.mailer,
+      clock: deps.clock,
+      publicUrl: config.publicUrl,
+      onError: (error, alertId) =>
+        logger.warn({ err: error, alertId }, 'variation alert notification failed'),
+    });
     await projections.caughtUp();
     const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
     await ensureDefaultLogo(deps);
@@ -111,6 +128,8 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
         (stopping ??= (async () => {
           await running.close();
           await syncWorker.stop();
+          await alertNotifier.stop();
+          await pdfRenderer.close();
           await aidIndexProjection.stop();
           await projections.stop();
           await openStores.close();

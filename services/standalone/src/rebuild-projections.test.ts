@@ -8,7 +8,7 @@ import { openEmbeddedStores } from '@rna/infra/embedded';
 import { CLIENTS_COLLECTION } from '@rna/projector/clients';
 import { LOGOS_COLLECTION } from '@rna/projector/logos';
 import { USERS_COLLECTION } from '@rna/projector/users';
-import { loadConfig } from './config';
+import { loadConfig } from '@rna/infra/config';
 import { startPortal } from './portal';
 import { rebuildProjections } from './rebuild-projections';
 

@@ -7,7 +7,7 @@ import { AIDS_TOPIC } from '@rna/domain';
 import { acquireDataDirLock, openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
 import { resetProjections, startProjections } from '@rna/projector';
 import { AID_CHANGES_COLLECTION, AID_INDEX_GROUP, startAidIndexProjection } from '@rna/projector/aids';
-import { loadConfig } from './config';
+import { loadConfig } from '@rna/infra/config';
 import { allProjections } from './portal';
 
 export interface RebuildSummary {

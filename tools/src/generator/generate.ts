@@ -217,7 +217,10 @@ function concession(context: MonthContext, random: Random, index: number, source
     const instruments = random() < 0.7 ? 1 : intBetween(random, 2, 3);
     for (let s = 0; s < instruments; s++) {
       const [code, name] = pick(random, V.INSTRUMENTS);
-      let nominal = intBetween(random, 50_000, random() < 0.1 ? 500_000_000 : 5_000_000);
+      // De minimis grants are small (the ceiling is 300,000 € over three years); other procedures
+      // occasionally reach millions.
+      const ceilingCents = procedure.code === '1' ? 6_000_000 : random() < 0.1 ? 500_000_000 : 5_000_000;
+      let nominal = intBetween(random, 50_000, ceilingCents);
       if (amend) nominal += 100;
       const element = code === '2' || code === '3' ? Math.round(nominal / 10) : nominal;
       elementCents += element;

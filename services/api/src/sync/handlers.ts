@@ -195,12 +195,12 @@ export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<Archive
   return [...byName.values()].sort((a, b) => compareNames(a.name, b.name));
 }
 
-async function lastSuccessfulSync(documents: DocumentStore): Promise<number | null> {
-  const entries = await documents
+export async function lastSuccessfulSync(documents: DocumentStore): Promise<number | null> {
+  // Every search reports it: ask the store for the one newest finished run, not the whole history.
+  const [latest] = await documents
     .collection<SyncHistoryDoc>(SYNC_HISTORY)
-    .find({}, { sortBy: 'start', order: 'desc' });
-  const ended = entries.filter((entry) => entry.end !== null && entry.status === 'SUCCESS');
-  return ended.length > 0 ? Math.max(...ended.map((entry) => entry.end as number)) : null;
+    .find({ status: 'SUCCESS' }, { sortBy: 'end', order: 'desc', limit: 1 });
+  return latest?.end ?? null;
 }
 
 async function usesLiveData(eventStore: EventStore): Promise<boolean> {

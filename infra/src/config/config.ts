@@ -58,15 +58,21 @@ function parseUrl(name: string, raw: string): string {
   }
 }
 
-/** Reads the secret kept in the data directory, creating it the first time. */
+/**
+ * Reads the secret kept in the data directory, creating it the first time. The file is created
+ * exclusively, so processes starting together on one DATA_DIR agree on the same secret.
+ */
 export function persistedSecret(dataDir: string, name: string): string {
-  const dir = path.join(dataDir, 'secrets');
-  const file = path.join(dir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  const file = path.join(dataDir, 'secrets', name);
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 export function readVersion(): string {

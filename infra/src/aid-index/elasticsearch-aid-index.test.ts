@@ -1,0 +1,283 @@
+/**
+ * Elasticsearch aid index: the contract suite runs against a real cluster when ELASTICSEARCH_URL is set
+ * (npm run test:engines). Here, request building and response mapping run against
+ * @elastic/elasticsearch-mock, which answers at the HTTP layer of the real client.
+ */
+import { Client, errors } from '@elastic/elasticsearch';
+import Mock from '@elastic/elasticsearch-mock';
+import { describeAidIndexContract, sampleAid } from './contract';
+import { AID_MAPPING, openElasticsearchAidIndex } from './elasticsearch-aid-index';
+
+const url = process.env.ELASTICSEARCH_URL;
+if (url) {
+  jest.setTimeout(60_000);
+  let run = 0;
+  describeAidIndexContract(`Elasticsearch (${url.replace(/\/\/[^@]*@/, '//')})`, async () => {
+    run += 1;
+    const alias = `rna-contract-${process.pid}-${Date.now()}-${run}`;
+    return {
+      open: async () => openElasticsearchAidIndex({ node: url, alias }),
+      dispose: async () => {
+        const client = new Client({ node: url });
+        await client.indices.delete({ index: `${alias}-*` }).catch(() => undefined);
+        await client.close();
+      },
+    };
+  });
+} else {
+  describe('AidIndex contract: Elasticsearch', () => {
+    it.skip('SKIPPED: ELASTICSEARCH_URL is not set (no Elasticsearch cluster here)', () => undefined);
+  });
+}
+
+type Params = { method: string; path: string; body: unknown; querystring: Record<string, string> };
+
+function mockedIndex() {
+  const mock = new Mock();
+  const client = new Client({ node: 'http://localhost:9200', Connection: mock.getConnection() });
+  const requests: Params[] = [];
+  const record = (params: unknown) => requests.push(params as Params);
+  return {
+    mock,
+    client,
+    requests,
+    record,
+    index: openElasticsearchAidIndex({ client, rejectedBackoffMs: 1 }),
+  };
+}
+
+const notFound = (id: string) => ({ _index: 'rna-aids-1', _id: id, found: false });
+
+describe('Elasticsearch aid index (mocked cluster)', () => {
+  it('creates the index with the explicit mapping behind the alias on first use', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add(
+      { method: 'HEAD', path: '/_alias/rna-aids' },
+      () => new errors.ResponseError({ body: {}, statusCode: 404 } as never),
+    );
+    mock.add({ method: 'PUT', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
+    mock.add({ method: 'POST', path: '/_aliases' }, (params) => (record(params), { acknowledged: true }));
+    mock.add({ method: ['GET', 'POST'], path: '/rna-aids/_count' }, () => ({ count: 0 }));
+    await expect(index.count()).resolves.toBe(0);
+    const create = requests.find((r) => r.method === 'PUT')!;
+    expect(create.path).toMatch(/^\/rna-aids-\d+/);
+    expect(create.body).toEqual({ mappings: AID_MAPPING });
+    expect(AID_MAPPING.properties?.codiceFiscaleBeneficiario).toEqual({ type: 'keyword' });
+    expect(AID_MAPPING.properties?.dataConcessione).toMatchObject({ type: 'date' });
+    expect(AID_MAPPING.properties?.elementoDiAiutoCents).toEqual({ type: 'long' });
+    const aliases = requests.find((r) => r.path === '/_aliases')!;
+    expect(aliases.body).toEqual({
+      actions: [{ add: { index: create.path.slice(1), alias: 'rna-aids', is_write_index: true } }],
+    });
+  });
+
+  it('bulk-indexes new aids with create, retries only the items rejected with 429, reports changes', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'POST', path: '/rna-aids/_mget' }, (params) => ({
+      docs: ((params.body as { ids: string[] }).ids ?? []).map(notFound),
+    }));
+    let bulkCalls = 0;
+    mock.add({ method: 'POST', path: '/_bulk' }, (params) => {
+      record(params);
+      bulkCalls += 1;
+      const ops = (params.body as Record<string, { _id: string }>[]).filter((_, i) => i % 2 === 0);
+      return {
+        errors: bulkCalls === 1,
+        items: ops.map((op, i) =>
+          bulkCalls === 1 && i === 0
+            ? {
+                create: {
+                  _id: op.create!._id,
+                  status: 429,
+                  error: { type: 'es_rejected_execution_exception', reason: 'queue full' },
+                },
+              }
+            : { create: { _id: op.create!._id, status: 201, result: 'created' } },
+        ),
+      };
+    });
+    const result = await index.upsert([
+      sampleAid({ idComponenteAiuto: '1', codiceFiscaleBeneficiario: 'RSSMRA80A01H501U' }),
+      sampleAid({ idComponenteAiuto: '2' }),
+    ]);
+    expect(result).toEqual({ changed: 2, changedTaxCodes: ['01234567890', 'RSSMRA80A01H501U'] });
+    expect(requests).toHaveLength(2);
+    const [first, second] = requests as [Params, Params];
+    expect(first.querystring).toMatchObject({ refresh: 'wait_for' });
+    expect(first.body).toEqual([
+      { create: { _index: 'rna-aids', _id: '1' } },
+      {
+        ...sampleAid({ idComponenteAiuto: '1', codiceFiscaleBeneficiario: 'RSSMRA80A01H501U' }),
+        taxCodeKey: 'RSSMRA80A01H501U',
+        idSort: 1,
+      },
+      { create: { _index: 'rna-aids', _id: '2' } },
+      { ...sampleAid({ idComponenteAiuto: '2' }), taxCodeKey: '01234567890', idSort: 2 },
+    ]);
+    expect(
+      (second.body as { create?: { _id: string } }[]).map((op) => op.create?._id).filter(Boolean),
+    ).toEqual(['1']);
+  });
+
+  it('updates a known aid with its sequence number and skips an identical one', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'POST', path: '/rna-aids/_mget' }, () => ({
+      docs: [
+        {
+          _index: 'rna-aids-7',
+          _id: '1',
+          found: true,
+          _seq_no: 12,
+          _primary_term: 3,
+          _source: { ...sampleAid({ idComponenteAiuto: '1' }), taxCodeKey: '01234567890', idSort: 1 },
+        },
+        {
+          _index: 'rna-aids-7',
+          _id: '2',
+          found: true,
+          _seq_no: 13,
+          _primary_term: 3,
+          _source: { ...sampleAid({ idComponenteAiuto: '2' }), taxCodeKey: '01234567890', idSort: 2 },
+        },
+      ],
+    }));
+    mock.add(
+      { method: 'POST', path: '/_bulk' },
+      (params) => (
+        record(params),
+        { errors: false, items: [{ index: { _id: '1', status: 200, result: 'updated' } }] }
+      ),
+    );
+    const result = await index.upsert([
+      sampleAid({ idComponenteAiuto: '1', elementoDiAiutoCents: 99 }),
+      sampleAid({ idComponenteAiuto: '2' }),
+    ]);
+    expect(result).toEqual({ changed: 1, changedTaxCodes: ['01234567890'] });
+    expect((requests[0]!.body as unknown[])[0]).toEqual({
+      index: { _index: 'rna-aids-7', _id: '1', if_seq_no: 12, if_primary_term: 3 },
+    });
+    expect(requests[0]!.body as unknown[]).toHaveLength(2);
+  });
+
+  it('rejects an invalid record before sending anything', async () => {
+    const { index } = mockedIndex();
+    await expect(index.upsert([sampleAid({ dataConcessione: '15/03/2024' })])).rejects.toThrow(
+      /dataConcessione/,
+    );
+  });
+
+  it('searches normalised tax codes with date and de minimis filters, newest first, and strips index-only fields', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'POST', path: '/rna-aids/_search' }, (params) => {
+      record(params);
+      return {
+        hits: {
+          total: { value: 1, relation: 'eq' },
+          hits: [
+            {
+              _index: 'rna-aids-7',
+              _id: '20',
+              _source: { ...sampleAid({ idComponenteAiuto: '20' }), taxCodeKey: '01234567890', idSort: 20 },
+              sort: [1, 20],
+            },
+          ],
+        },
+      };
+    });
+    const found = await index.search({
+      taxCodes: [' rssmra80a01h501u ', '01234567890'],
+      dateFrom: '2023-01-01',
+      deMinimisOnly: true,
+      limit: 5,
+    });
+    expect(found).toEqual([sampleAid({ idComponenteAiuto: '20' })]);
+    expect(requests[0]!.body).toMatchObject({
+      query: {
+        bool: {
+          filter: [
+            { terms: { taxCodeKey: ['RSSMRA80A01H501U', '01234567890'] } },
+            { range: { dataConcessione: { gte: '2023-01-01' } } },
+            { term: { codProcedimento: '1' } },
+          ],
+        },
+      },
+      sort: [{ dataConcessione: 'desc' }, { idSort: 'desc' }],
+      size: 5,
+    });
+    await expect(index.search({ taxCodes: [] })).resolves.toEqual([]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('clear swaps a fresh index in behind the alias in one call, then drops the old one', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'GET', path: '/_alias/rna-aids' }, () => ({
+      'rna-aids-old': { aliases: { 'rna-aids': {} } },
+    }));
+    mock.add({ method: 'PUT', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
+    mock.add({ method: 'POST', path: '/_aliases' }, (params) => (record(params), { acknowledged: true }));
+    mock.add({ method: 'DELETE', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
+    await index.clear();
+    const created = requests.find((r) => r.method === 'PUT')!.path.slice(1);
+    expect(requests.map((r) => r.method)).toEqual(['PUT', 'POST', 'DELETE']);
+    expect(requests[1]!.body).toEqual({
+      actions: [
+        { remove: { index: 'rna-aids-old', alias: 'rna-aids' } },
+        { add: { index: created, alias: 'rna-aids', is_write_index: true } },
+      ],
+    });
+    expect(requests[2]!.path).toBe('/rna-aids-old');
+  });
+
+  it("withdraws by source file: finds the other imports' aids, deletes them, reports their tax codes", async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'POST', path: '/rna-aids/_search' }, (params) => {
+      record(params);
+      return {
+        hits: {
+          hits: [
+            {
+              _index: 'rna-aids-7',
+              _id: '1',
+              _source: { ...sampleAid({ idComponenteAiuto: '1' }), taxCodeKey: '01234567890', idSort: 1 },
+              sort: [1],
+            },
+            {
+              _index: 'rna-aids-7',
+              _id: '3',
+              _source: { ...sampleAid({ idComponenteAiuto: '3' }), taxCodeKey: '01234567890', idSort: 3 },
+              sort: [3],
+            },
+          ],
+        },
+      };
+    });
+    mock.add({ method: 'POST', path: '/_bulk' }, (params) => {
+      record(params);
+      return {
+        errors: false,
+        items: [
+          { delete: { _id: '1', status: 200, result: 'deleted' } },
+          { delete: { _id: '3', status: 404, result: 'not_found' } },
+        ],
+      };
+    });
+    await expect(index.withdrawBySourceFile('f1', 'new')).resolves.toEqual({
+      count: 1,
+      taxCodes: ['01234567890'],
+    });
+    expect(requests[0]!.body).toMatchObject({
+      query: {
+        bool: { filter: [{ term: { sourceFile: 'f1' } }], must_not: [{ term: { importId: 'new' } }] },
+      },
+    });
+    expect(requests[1]!.body).toEqual([
+      { delete: { _index: 'rna-aids-7', _id: '1' } },
+      { delete: { _index: 'rna-aids-7', _id: '3' } },
+    ]);
+  });
+});

@@ -1,0 +1,420 @@
+/**
+ * Aid index on Elasticsearch 8 (@elastic/elasticsearch).
+ *
+ * - Explicit, strict mapping: tax code as keyword (plus a normalised `taxCodeKey`), grant date as
+ *   `date`, amounts as `long` cents, the numeric id as `long` for the tie-break sort, texts as keyword/text.
+ * - The adapter reads and writes through an ALIAS; the concrete index is `${alias}-<timestamp>`.
+ *   clear() (projection rebuilds) creates a fresh index and moves the alias in one _aliases call, so
+ *   readers never see a missing index, then deletes the old one.
+ * - Upserts: mget the current documents, then one bulk request: `create` for new ids, `index` with
+ *   if_seq_no/if_primary_term for known ones. A version conflict (another writer got there first) sends
+ *   the record round again, so exactly one writer reports a change. Items rejected with 429 (queue
+ *   full) are retried with back-off; other item errors fail the call, naming the aid.
+ * - Writes use refresh=wait_for, so a search right after an upsert sees it (the port's readers expect it).
+ */
+import { Client, type estypes } from '@elastic/elasticsearch';
+import type { AidRecord } from '@rna/domain';
+import type { AidIndex, AidSearch, SourceFileStats } from './port';
+
+export interface ElasticsearchAidIndexOptions {
+  /** Either a node URL or a ready client (tests pass a client wired to @elastic/elasticsearch-mock). */
+  node?: string;
+  client?: Client;
+  /** Alias the portal reads and writes (default `rna-aids`). */
+  alias?: string;
+  /** Attempts for items rejected with 429 before giving up (default 5), and the first back-off. */
+  maxRejectedRetries?: number;
+  rejectedBackoffMs?: number;
+  refresh?: 'wait_for' | boolean;
+}
+
+interface StoredAid extends AidRecord {
+  taxCodeKey: string;
+  idSort: number;
+}
+
+const TEXT_FIELDS = [
+  'cor',
+  'car',
+  'titoloMisura',
+  'desTipoMisura',
+  'soggettoConcedente',
+  'titoloProgetto',
+  'cup',
+  'denominazioneBeneficiario',
+  'desTipoBeneficiario',
+  'regioneBeneficiario',
+  'desProcedimento',
+  'codRegolamento',
+  'desRegolamento',
+  'codObiettivo',
+  'desObiettivo',
+  'settoreAttivita',
+] as const;
+
+export const AID_MAPPING: estypes.MappingTypeMapping = {
+  dynamic: 'strict',
+  properties: {
+    idComponenteAiuto: { type: 'keyword' },
+    idSort: { type: 'long' },
+    codiceFiscaleBeneficiario: { type: 'keyword' },
+    taxCodeKey: { type: 'keyword' },
+    dataConcessione: { type: 'date', format: 'strict_date' },
+    codProcedimento: { type: 'keyword' },
+    elementoDiAiutoCents: { type: 'long' },
+    importoNominaleCents: { type: 'long' },
+    sourceFile: { type: 'keyword' },
+    importId: { type: 'keyword' },
+    titoloMisura: { type: 'text', fields: { raw: { type: 'keyword', ignore_above: 512 } } },
+    titoloProgetto: { type: 'text', fields: { raw: { type: 'keyword', ignore_above: 512 } } },
+    denominazioneBeneficiario: { type: 'text', fields: { raw: { type: 'keyword', ignore_above: 512 } } },
+    soggettoConcedente: { type: 'text', fields: { raw: { type: 'keyword', ignore_above: 512 } } },
+    ...Object.fromEntries(
+      TEXT_FIELDS.filter(
+        (f) =>
+          !['titoloMisura', 'titoloProgetto', 'denominazioneBeneficiario', 'soggettoConcedente'].includes(f),
+      ).map((f) => [f, { type: 'keyword', ignore_above: 1024 }]),
+    ),
+  },
+};
+
+export function normalizeTaxCode(taxCode: string): string {
+  return taxCode.trim().toUpperCase();
+}
+
+export function validateAid(record: AidRecord): void {
+  const problems: string[] = [];
+  if (typeof record.idComponenteAiuto !== 'string' || !/^\d+$/.test(record.idComponenteAiuto.trim())) {
+    problems.push('idComponenteAiuto must be an integer');
+  }
+  if (typeof record.codiceFiscaleBeneficiario !== 'string')
+    problems.push('codiceFiscaleBeneficiario is missing');
+  if (typeof record.dataConcessione !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(record.dataConcessione)) {
+    problems.push('dataConcessione must be YYYY-MM-DD');
+  }
+  for (const field of ['elementoDiAiutoCents', 'importoNominaleCents'] as const) {
+    if (!Number.isSafeInteger(record[field])) problems.push(`${field} must be integer cents`);
+  }
+  if (typeof record.sourceFile !== 'string') problems.push('sourceFile is missing');
+  if (typeof record.importId !== 'string') problems.push('importId is missing');
+  if (problems.length > 0) {
+    throw new TypeError(`Invalid aid record ${String(record.idComponenteAiuto)}: ${problems.join(', ')}`);
+  }
+}
+
+export function toStoredAid(record: AidRecord): StoredAid {
+  return {
+    ...record,
+    taxCodeKey: normalizeTaxCode(record.codiceFiscaleBeneficiario),
+    idSort: Number(record.idComponenteAiuto),
+  };
+}
+
+export function fromStoredAid(stored: StoredAid): AidRecord {
+  const { taxCodeKey: _key, idSort: _sort, ...record } = stored;
+  void _key;
+  void _sort;
+  return record;
+}
+
+/** Same aid content: every field equal except importId. */
+export function sameContent(stored: AidRecord, record: AidRecord): boolean {
+  const a = stored as unknown as Record<string, unknown>;
+  const b = record as unknown as Record<string, unknown>;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  keys.delete('importId');
+  return [...keys].every((key) => Object.is(a[key], b[key]));
+}
+
+export function buildSearchQuery(query: AidSearch): estypes.QueryDslQueryContainer {
+  const filter: estypes.QueryDslQueryContainer[] = [
+    { terms: { taxCodeKey: query.taxCodes.map(normalizeTaxCode) } },
+  ];
+  if (query.dateFrom) filter.push({ range: { dataConcessione: { gte: query.dateFrom } } });
+  if (query.deMinimisOnly) filter.push({ term: { codProcedimento: '1' } });
+  return { bool: { filter } };
+}
+
+export const SEARCH_SORT: estypes.Sort = [{ dataConcessione: 'desc' }, { idSort: 'desc' }];
+
+const PAGE = 1000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const uniqueSorted = (values: string[]) => [...new Set(values)].sort();
+
+type BulkOperation =
+  | { create: { _index: string; _id: string } }
+  | { index: { _index: string; _id: string; if_seq_no: number; if_primary_term: number } };
+
+export class ElasticsearchAidIndex implements AidIndex {
+  private readonly client: Client;
+  private readonly alias: string;
+  private ready: Promise<void> | null = null;
+
+  constructor(private readonly options: ElasticsearchAidIndexOptions) {
+    if (!options.client && !options.node)
+      throw new Error('Elasticsearch aid index needs a node URL or a client');
+    this.client =
+      options.client ?? new Client({ node: options.node!, maxRetries: 3, requestTimeout: 30_000 });
+    this.alias = options.alias ?? 'rna-aids';
+  }
+
+  /** Creates the first concrete index and its alias unless the alias exists. */
+  private ensureIndex(): Promise<void> {
+    this.ready ??= (async () => {
+      if (await this.client.indices.existsAlias({ name: this.alias })) return;
+      await this.createIndexBehindAlias(null);
+    })().catch((error: unknown) => {
+      this.ready = null;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  private async createIndexBehindAlias(previous: string | null): Promise<void> {
+    const concrete = `${this.alias}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+    await this.client.indices.create({ index: concrete, mappings: AID_MAPPING });
+    const actions: estypes.IndicesUpdateAliasesAction[] = [
+      { add: { index: concrete, alias: this.alias, is_write_index: true } },
+    ];
+    if (previous) actions.unshift({ remove: { index: previous, alias: this.alias } });
+    try {
+      await this.client.indices.updateAliases({ actions });
+    } catch (error) {
+      // Another instance created the alias first: keep theirs.
+      await this.client.indices.delete({ index: concrete }).catch(() => undefined);
+      if (previous) throw error;
+    }
+  }
+
+  async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {
+    records.forEach(validateAid);
+    await this.ensureIndex();
+    // Within one batch the later duplicate wins.
+    let pending = [...new Map(records.map((r) => [r.idComponenteAiuto, r])).values()];
+    let changed = 0;
+    const changedTaxCodes: string[] = [];
+    for (let round = 1; pending.length > 0; round++) {
+      if (round > (this.options.maxRejectedRetries ?? 5) + 3) {
+        throw new Error(
+          `Elasticsearch kept rejecting ${pending.length} aids (first: ${pending[0]?.idComponenteAiuto})`,
+        );
+      }
+      const existing = await this.currentDocs(pending.map((r) => r.idComponenteAiuto));
+      const operations: (BulkOperation | StoredAid)[] = [];
+      const planned: { record: AidRecord; isChange: boolean; previousTaxCode?: string }[] = [];
+      for (const record of pending) {
+        const current = existing.get(record.idComponenteAiuto);
+        if (current && sameContent(current.doc, record) && current.doc.importId === record.importId) continue;
+        const _index = current?.index ?? this.alias;
+        operations.push(
+          current
+            ? {
+                index: {
+                  _index,
+                  _id: record.idComponenteAiuto,
+                  if_seq_no: current.seqNo,
+                  if_primary_term: current.primaryTerm,
+                },
+              }
+            : { create: { _index, _id: record.idComponenteAiuto } },
+          toStoredAid(record),
+        );
+        planned.push({
+          record,
+          isChange: !current || !sameContent(current.doc, record),
+          previousTaxCode: current?.doc.codiceFiscaleBeneficiario,
+        });
+      }
+      if (planned.length === 0) break;
+      const response = await this.client.bulk({ operations, refresh: this.options.refresh ?? 'wait_for' });
+      const retry: AidRecord[] = [];
+      let rejected = false;
+      response.items.forEach((item, i) => {
+        const result = item.create ?? item.index;
+        const plan = planned[i]!;
+        if (!result?.error) {
+          if (plan.isChange) {
+            changed += 1;
+            changedTaxCodes.push(plan.record.codiceFiscaleBeneficiario);
+            if (
+              plan.previousTaxCode !== undefined &&
+              plan.previousTaxCode !== plan.record.codiceFiscaleBeneficiario
+            ) {
+              changedTaxCodes.push(plan.previousTaxCode);
+            }
+          }
+          return;
+        }
+        if (result.status === 409) retry.push(plan.record);
+        else if (result.status === 429) {
+          rejected = true;
+          retry.push(plan.record);
+        } else {
+          throw new Error(
+            `Elasticsearch refused aid ${plan.record.idComponenteAiuto}: ${result.error.type}: ${result.error.reason ?? ''}`,
+          );
+        }
+      });
+      if (rejected) await sleep((this.options.rejectedBackoffMs ?? 200) * 2 ** (round - 1));
+      pending = retry;
+    }
+    return { changed, changedTaxCodes: uniqueSorted(changedTaxCodes) };
+  }
+
+  private async currentDocs(
+    ids: string[],
+  ): Promise<Map<string, { doc: AidRecord; seqNo: number; primaryTerm: number; index: string }>> {
+    const found = new Map<string, { doc: AidRecord; seqNo: number; primaryTerm: number; index: string }>();
+    if (ids.length === 0) return found;
+    const response = await this.client.mget<StoredAid>({ index: this.alias, ids });
+    for (const doc of response.docs) {
+      if (
+        'found' in doc &&
+        doc.found &&
+        doc._source &&
+        doc._seq_no !== undefined &&
+        doc._primary_term !== undefined
+      ) {
+        found.set(doc._id, {
+          doc: fromStoredAid(doc._source),
+          seqNo: doc._seq_no,
+          primaryTerm: doc._primary_term,
+          index: doc._index,
+        });
+      }
+    }
+    return found;
+  }
+
+  async withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }> {
+    await this.ensureIndex();
+    const existing = await this.currentDocs([...new Set(ids)]);
+    return this.deleteDocs(
+      [...existing.entries()].map(([id, current]) => ({
+        id,
+        index: current.index,
+        taxCode: current.doc.codiceFiscaleBeneficiario,
+      })),
+    );
+  }
+
+  async withdrawBySourceFile(
+    sourceFile: string,
+    keepImportId?: string,
+  ): Promise<{ count: number; taxCodes: string[] }> {
+    await this.ensureIndex();
+    const query: estypes.QueryDslQueryContainer = {
+      bool: {
+        filter: [{ term: { sourceFile } }],
+        ...(keepImportId !== undefined ? { must_not: [{ term: { importId: keepImportId } }] } : {}),
+      },
+    };
+    const hits = await this.allHits(query, [{ idSort: 'asc' }]);
+    return this.deleteDocs(
+      hits.map((hit) => ({
+        id: hit._id!,
+        index: hit._index,
+        taxCode: hit._source!.codiceFiscaleBeneficiario,
+      })),
+    );
+  }
+
+  private async deleteDocs(
+    docs: { id: string; index: string; taxCode: string }[],
+  ): Promise<{ count: number; taxCodes: string[] }> {
+    if (docs.length === 0) return { count: 0, taxCodes: [] };
+    const response = await this.client.bulk({
+      operations: docs.map((doc) => ({ delete: { _index: doc.index, _id: doc.id } })),
+      refresh: this.options.refresh ?? 'wait_for',
+    });
+    const deleted = docs.filter((_, i) => response.items[i]?.delete?.result === 'deleted');
+    return { count: deleted.length, taxCodes: uniqueSorted(deleted.map((d) => d.taxCode)) };
+  }
+
+  async search(query: AidSearch): Promise<AidRecord[]> {
+    if (query.taxCodes.length === 0) return [];
+    await this.ensureIndex();
+    const hits = await this.allHits(buildSearchQuery(query), SEARCH_SORT, query.limit);
+    return hits.map((hit) => fromStoredAid(hit._source!));
+  }
+
+  /** Every hit (or the first `limit`), paged with search_after on the sort (the window is capped at 10 000). */
+  private async allHits(
+    query: estypes.QueryDslQueryContainer,
+    sort: estypes.Sort,
+    limit?: number,
+  ): Promise<estypes.SearchHit<StoredAid>[]> {
+    const hits: estypes.SearchHit<StoredAid>[] = [];
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const size = Math.min(PAGE, limit === undefined ? PAGE : limit - hits.length);
+      if (size <= 0) return hits;
+      const response = await this.client.search<StoredAid>({
+        index: this.alias,
+        query,
+        sort,
+        size,
+        seq_no_primary_term: false,
+        ...(after ? { search_after: after } : {}),
+      });
+      const page = response.hits.hits;
+      hits.push(...page);
+      if (page.length < size) return hits;
+      after = page[page.length - 1]?.sort;
+    }
+  }
+
+  async get(idComponenteAiuto: string): Promise<AidRecord | null> {
+    await this.ensureIndex();
+    const current = await this.currentDocs([idComponenteAiuto]);
+    return current.get(idComponenteAiuto)?.doc ?? null;
+  }
+
+  async count(): Promise<number> {
+    await this.ensureIndex();
+    return (await this.client.count({ index: this.alias })).count;
+  }
+
+  async statsBySourceFile(): Promise<SourceFileStats[]> {
+    await this.ensureIndex();
+    const stats: SourceFileStats[] = [];
+    let after: Record<string, estypes.FieldValue> | undefined;
+    for (;;) {
+      const response = await this.client.search({
+        index: this.alias,
+        size: 0,
+        aggs: {
+          files: {
+            composite: {
+              size: 1000,
+              sources: [{ sourceFile: { terms: { field: 'sourceFile' } } }],
+              ...(after ? { after } : {}),
+            },
+          },
+        },
+      });
+      const files = response.aggregations?.files as estypes.AggregationsCompositeAggregate | undefined;
+      const buckets = (files?.buckets ?? []) as estypes.AggregationsCompositeBucket[];
+      for (const bucket of buckets)
+        stats.push({ sourceFile: String(bucket.key.sourceFile), count: bucket.doc_count });
+      if (buckets.length === 0 || !files?.after_key) return stats;
+      after = files.after_key;
+    }
+  }
+
+  /** A rebuild starts from an empty index: a fresh one swapped in atomically behind the alias. */
+  async clear(): Promise<void> {
+    await this.ensureIndex();
+    const current = Object.keys(await this.client.indices.getAlias({ name: this.alias }));
+    await this.createIndexBehindAlias(current[0] ?? null);
+    for (const old of current) await this.client.indices.delete({ index: old }).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    if (!this.options.client) await this.client.close();
+  }
+}
+
+export function openElasticsearchAidIndex(options: ElasticsearchAidIndexOptions): ElasticsearchAidIndex {
+  return new ElasticsearchAidIndex(options);
+}

@@ -1,0 +1,193 @@
+/**
+ * Document store on MongoDB (mongoose). One MongoDB collection per port collection, with a generic
+ * schema: the document's fields at top level (so that equality filters, sorts and indexes use them
+ * directly), `_id` = the document id and `_rev` = its revision.
+ *
+ * Compare-and-set: findOneAndUpdate with the revision in the filter ({ _id, _rev: expected }); the
+ * update is a pipeline that replaces the document and increments `_rev`, so the write and the check
+ * are one atomic operation on the server. expectedRevision 0 is an insert (duplicate key = conflict).
+ */
+import mongoose, { Schema, type Connection, type Model } from 'mongoose';
+import { ConflictError, type Collection, type Doc, type DocumentStore, type FindOptions } from './port';
+
+export interface MongoDocumentStoreOptions {
+  uri: string;
+  /** Database name (default: the one in the URI). */
+  dbName?: string;
+  /** Fields to index per collection, for the finds and sorts the features run. */
+  indexes?: Record<string, string[]>;
+}
+
+interface StoredDoc {
+  _id: string;
+  _rev: number;
+  [field: string]: unknown;
+}
+
+const DUPLICATE_KEY = 11000;
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DUPLICATE_KEY;
+}
+
+/** The stored shape: fields at top level, without the port's `id` (it is `_id`). */
+export function toStored(doc: Doc): Record<string, unknown> {
+  const { id: _id, ...fields } = doc as Doc & Record<string, unknown>;
+  void _id;
+  return fields;
+}
+
+export function fromStored<T extends Doc>(stored: StoredDoc): T {
+  const { _id, _rev, ...fields } = stored;
+  void _rev;
+  return { ...fields, id: _id } as unknown as T;
+}
+
+/** Equality on top-level fields; undefined values are no condition; `id` is `_id`. */
+export function toFilter(filter: Record<string, unknown> = {}): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(filter)) {
+    if (value === undefined) continue;
+    if (field.startsWith('$')) throw new Error(`Invalid filter field ${field}`);
+    // $eq keeps an object value an equality test, never an operator expression.
+    query[field === 'id' ? '_id' : field] = { $eq: value };
+  }
+  return query;
+}
+
+export function toSort(options: FindOptions<Doc & Record<string, unknown>>): Record<string, 1 | -1> {
+  const direction = options.order === 'desc' ? -1 : 1;
+  if (options.sortBy === undefined || options.sortBy === 'id') return { _id: options.sortBy ? direction : 1 };
+  return { [options.sortBy]: direction, _id: direction };
+}
+
+/** Pipeline update: the new fields as literals (a '$…' string stays text), and the revision + 1. */
+export function replacementPipeline(doc: Doc): Record<string, unknown>[] {
+  return [
+    {
+      $replaceWith: {
+        $mergeObjects: [
+          { $literal: toStored(doc) },
+          { _id: doc.id, _rev: { $add: [{ $ifNull: ['$_rev', 0] }, 1] } },
+        ],
+      },
+    },
+  ];
+}
+
+const genericSchema = (collection: string, indexes: string[]) => {
+  const schema = new Schema<StoredDoc>(
+    { _id: { type: String, required: true }, _rev: { type: Number, required: true } },
+    { strict: false, versionKey: false, collection, autoIndex: true, _id: false },
+  );
+  for (const field of indexes) schema.index({ [field]: 1 });
+  return schema;
+};
+
+class MongoCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly name: string,
+    private readonly model: Model<StoredDoc>,
+  ) {}
+
+  async get(id: string): Promise<T | null> {
+    return (await this.getWithRevision(id))?.doc ?? null;
+  }
+
+  async getWithRevision(id: string): Promise<{ doc: T; revision: number } | null> {
+    const stored = await this.model.findById(id).lean<StoredDoc>().exec();
+    return stored ? { doc: fromStored<T>(stored), revision: stored._rev } : null;
+  }
+
+  async put(doc: T, options: { expectedRevision?: number } = {}): Promise<number> {
+    const expected = options.expectedRevision;
+    if (expected === 0) {
+      try {
+        await this.model.collection.insertOne({ ...toStored(doc), _id: doc.id, _rev: 1 } as never);
+        return 1;
+      } catch (error) {
+        if (isDuplicateKey(error)) throw new ConflictError(this.name, doc.id);
+        throw error;
+      }
+    }
+    const filter = expected === undefined ? { _id: doc.id } : { _id: doc.id, _rev: expected };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const updated = await this.model
+          .findOneAndUpdate(filter, replacementPipeline(doc), {
+            upsert: expected === undefined,
+            new: true,
+            projection: { _rev: 1 },
+          })
+          .lean<StoredDoc>()
+          .exec();
+        if (!updated) throw new ConflictError(this.name, doc.id);
+        return updated._rev;
+      } catch (error) {
+        // Two unconditional upserts of a new id race on the insert: the loser retries as an update.
+        if (expected === undefined && isDuplicateKey(error) && attempt < 3) continue;
+        throw error;
+      }
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.model.deleteOne({ _id: id }).exec();
+    return result.deletedCount > 0;
+  }
+
+  async find(filter?: Partial<T>, options: FindOptions<T> = {}): Promise<T[]> {
+    let query = this.model
+      .find(toFilter(filter as Record<string, unknown>))
+      .sort(toSort(options as FindOptions<Doc & Record<string, unknown>>));
+    if (options.offset) query = query.skip(options.offset);
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    const stored = await query.lean<StoredDoc[]>().exec();
+    return stored.map((s) => fromStored<T>(s));
+  }
+
+  async count(filter?: Partial<T>): Promise<number> {
+    return this.model.countDocuments(toFilter(filter as Record<string, unknown>)).exec();
+  }
+
+  async clear(): Promise<void> {
+    await this.model.deleteMany({}).exec();
+  }
+}
+
+export class MongoDocumentStore implements DocumentStore {
+  private readonly models = new Map<string, Model<StoredDoc>>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly indexes: Record<string, string[]>,
+  ) {}
+
+  collection<T extends Doc>(name: string): Collection<T> {
+    let model = this.models.get(name);
+    if (!model) {
+      model = this.connection.model<StoredDoc>(name, genericSchema(name, this.indexes[name] ?? []), name);
+      this.models.set(name, model);
+    }
+    return new MongoCollection<T>(name, model);
+  }
+
+  async dropDatabase(): Promise<void> {
+    await this.connection.dropDatabase();
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}
+
+/** Opens at once: mongoose buffers operations until the connection is up (and fails them after the timeout). */
+export function openMongoDocumentStore(options: MongoDocumentStoreOptions): MongoDocumentStore {
+  const connection = mongoose.createConnection(options.uri, {
+    dbName: options.dbName,
+    serverSelectionTimeoutMS: 10_000,
+  });
+  // Connection errors surface on the operations; an unhandled 'error' event must not crash the process.
+  connection.on('error', () => undefined);
+  return new MongoDocumentStore(connection, options.indexes ?? {});
+}

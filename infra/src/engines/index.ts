@@ -1,0 +1,5 @@
+export * from './open-stores';
+export * from '../message-log/kafka-message-log';
+export * from '../event-store/eventstoredb-event-store';
+export * from '../aid-index/elasticsearch-aid-index';
+export * from '../documents/mongo-document-store';

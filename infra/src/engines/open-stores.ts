@@ -1,0 +1,106 @@
+/**
+ * Engine selection per port: each engine URL present in the configuration puts that port on its
+ * distributed engine; every port without one stays on the embedded store under dataDir. Feature code
+ * only sees the ports, so the mix is invisible to it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AidIndex } from '../aid-index/port';
+import type { FileBlobStore } from '../blobs/file-blob-store';
+import type { DocumentStore } from '../documents/port';
+import { openEmbeddedStores, EMBEDDED_FILES } from '../embedded/open-embedded-stores';
+import { openSqliteAidIndex } from '../aid-index/sqlite-aid-index';
+import { openSqliteDocumentStore } from '../documents/sqlite-document-store';
+import { openSqliteEventStore } from '../event-store/sqlite-event-store';
+import { openSqliteMessageLog } from '../message-log/sqlite-message-log';
+import { openFileBlobStore } from '../blobs/file-blob-store';
+import type { EventStore } from '../event-store/port';
+import type { MessageLog } from '../message-log/port';
+import { openElasticsearchAidIndex } from '../aid-index/elasticsearch-aid-index';
+import { openMongoDocumentStore } from '../documents/mongo-document-store';
+import { openEventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
+import { openKafkaMessageLog } from '../message-log/kafka-message-log';
+
+export interface EngineConfig {
+  eventStoreUrl?: string | null;
+  kafkaBrokers?: string[] | null;
+  elasticsearchUrl?: string | null;
+  mongodbUri?: string | null;
+}
+
+export type EngineName = 'embedded' | 'eventstoredb' | 'kafka' | 'elasticsearch' | 'mongodb';
+
+/** The same shape as openEmbeddedStores, with the ports typed as ports. */
+export interface Stores {
+  eventStore: EventStore;
+  messageLog: MessageLog;
+  aidIndex: AidIndex;
+  documents: DocumentStore;
+  /** Blobs (logos, reports) stay on files under dataDir: no engine is configured for them. */
+  blobs: FileBlobStore;
+  /** Which engine serves each port (for the start-up log and /health). */
+  engines: { eventStore: EngineName; messageLog: EngineName; aidIndex: EngineName; documents: EngineName };
+  close(): Promise<void>;
+}
+
+/** Reads EVENTSTORE_URL, KAFKA_BROKERS (comma separated), ELASTICSEARCH_URL, MONGODB_URI; blank = absent. */
+export function enginesFromEnv(env: Record<string, string | undefined> = process.env): EngineConfig {
+  const value = (name: string) => env[name]?.trim() || null;
+  const brokers = value('KAFKA_BROKERS')
+    ?.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  return {
+    eventStoreUrl: value('EVENTSTORE_URL'),
+    kafkaBrokers: brokers && brokers.length > 0 ? brokers : null,
+    elasticsearchUrl: value('ELASTICSEARCH_URL'),
+    mongodbUri: value('MONGODB_URI'),
+  };
+}
+
+export function engineSelection(engines: EngineConfig): Stores['engines'] {
+  return {
+    eventStore: engines.eventStoreUrl ? 'eventstoredb' : 'embedded',
+    messageLog: engines.kafkaBrokers?.length ? 'kafka' : 'embedded',
+    aidIndex: engines.elasticsearchUrl ? 'elasticsearch' : 'embedded',
+    documents: engines.mongodbUri ? 'mongodb' : 'embedded',
+  };
+}
+
+export function openStores(options: { dataDir: string; engines?: EngineConfig }): Stores {
+  const engines = options.engines ?? {};
+  const selected = engineSelection(engines);
+  if (Object.values(selected).every((engine) => engine === 'embedded')) {
+    return { ...openEmbeddedStores(options.dataDir), engines: selected };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const file = (name: string) => path.join(options.dataDir, name);
+  const eventStore = engines.eventStoreUrl
+    ? openEventStoreDbEventStore({ url: engines.eventStoreUrl })
+    : openSqliteEventStore(file(EMBEDDED_FILES.events));
+  const messageLog = engines.kafkaBrokers?.length
+    ? openKafkaMessageLog({ brokers: engines.kafkaBrokers })
+    : openSqliteMessageLog(file(EMBEDDED_FILES.messages));
+  const aidIndex = engines.elasticsearchUrl
+    ? openElasticsearchAidIndex({ node: engines.elasticsearchUrl })
+    : openSqliteAidIndex(file(EMBEDDED_FILES.aids));
+  const documents = engines.mongodbUri
+    ? openMongoDocumentStore({ uri: engines.mongodbUri })
+    : openSqliteDocumentStore(file(EMBEDDED_FILES.documents));
+  const blobs = openFileBlobStore(file(EMBEDDED_FILES.blobs));
+  let closing: Promise<void> | null = null;
+  return {
+    eventStore,
+    messageLog,
+    aidIndex,
+    documents,
+    blobs,
+    engines: selected,
+    close: () =>
+      // Consumers first (they may still write read models), then the stores they write to.
+      (closing ??= (async () => {
+        await Promise.all([eventStore.close(), messageLog.close()]);
+        await Promise.all([aidIndex.close(), documents.close()]);
+      })()),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * EventStoreDB adapter: the contract suite runs against a real server when EVENTSTORE_URL is set
+ * (npm run test:engines); the mapping rules are tested here in any case.
+ */
+import { ANY, NO_STREAM, START, STREAM_EXISTS, type AllStreamResolvedEvent } from '@eventstore/db-client';
+import { describeEventStoreContract } from './contract';
+import {
+  feedStreamPattern,
+  fromCurrentRevision,
+  openEventStoreDbEventStore,
+  toExpectedRevision,
+  toGlobalPosition,
+  toReadPosition,
+  toRecordedEvent,
+} from './eventstoredb-event-store';
+
+const url = process.env.EVENTSTORE_URL;
+if (url) {
+  jest.setTimeout(60_000);
+  let run = 0;
+  describeEventStoreContract(`EventStoreDB (${url.replace(/\/\/[^@]*@/, '//')})`, async () => {
+    // A server cannot be wiped between tests: each test gets a namespace of its own.
+    run += 1;
+    const namespace = `contract-${process.pid}-${Date.now()}-${run}.`;
+    return {
+      open: async () =>
+        openEventStoreDbEventStore({
+          url,
+          namespace,
+          retry: { initialDelayMs: 10, maxDelayMs: 100 },
+          onHandlerError: () => undefined,
+        }),
+      dispose: async () => undefined,
+    };
+  });
+} else {
+  describe('EventStore contract: EventStoreDB', () => {
+    it.skip('SKIPPED: EVENTSTORE_URL is not set (no EventStoreDB server here)', () => undefined);
+  });
+}
+
+describe('EventStoreDB mapping', () => {
+  it('maps expected versions to the client stream states and bigint revisions', () => {
+    expect(toExpectedRevision('any')).toBe(ANY);
+    expect(toExpectedRevision('no_stream')).toBe(NO_STREAM);
+    expect(toExpectedRevision('stream_exists')).toBe(STREAM_EXISTS);
+    expect(toExpectedRevision(4)).toBe(4n);
+    expect(() => toExpectedRevision(-2)).toThrow(/Invalid expected version/);
+    expect(fromCurrentRevision(NO_STREAM)).toBe(-1);
+    expect(fromCurrentRevision(7n)).toBe(7);
+  });
+
+  it('maps commit positions to safe numbers and back, refusing missing or oversized ones', () => {
+    expect(toGlobalPosition(123_456n)).toBe(123_456);
+    expect(() => toGlobalPosition(2n ** 53n)).toThrow(/safe integer range/);
+    expect(() => toGlobalPosition(18446744073709551615n)).toThrow(/without a \$all position/);
+    expect(toReadPosition(0)).toBe(START);
+    expect(toReadPosition(99)).toEqual({ commit: 99n, prepare: 99n });
+  });
+
+  it('keeps the feed to the namespace, without system or checkpoint streams', () => {
+    const pattern = new RegExp(feedStreamPattern('test.1.'));
+    expect(pattern.test('test.1.client-7')).toBe(true);
+    expect(pattern.test('test.10client-7')).toBe(false);
+    expect(pattern.test('$metadata')).toBe(false);
+    const everything = new RegExp(feedStreamPattern(''));
+    expect(everything.test('quota-1')).toBe(true);
+    expect(everything.test('rna-checkpoint-projector')).toBe(false);
+    expect(everything.test('$$rna-checkpoint-projector')).toBe(false);
+  });
+
+  it('strips the namespace and converts revision, position and creation date', () => {
+    const resolved = {
+      event: {
+        streamId: 'ns.client-1',
+        id: 'x',
+        revision: 2n,
+        type: 'ClientActivated',
+        data: { clientId: '1' },
+        metadata: undefined,
+        isJson: true,
+        created: new Date('2024-05-06T07:08:09.000Z'),
+        position: { commit: 5000n, prepare: 5000n },
+      },
+    } as unknown as AllStreamResolvedEvent;
+    expect(toRecordedEvent(resolved, 'ns.')).toEqual({
+      streamName: 'client-1',
+      streamVersion: 2,
+      globalPosition: 5000,
+      type: 'ClientActivated',
+      data: { clientId: '1' },
+      metadata: {},
+      createdAt: '2024-05-06T07:08:09.000Z',
+    });
+    expect(toRecordedEvent(resolved, 'other.')).toBeNull();
+  });
+});

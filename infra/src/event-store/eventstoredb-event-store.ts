@@ -1,0 +1,493 @@
+/**
+ * Event store on EventStoreDB (@eventstore/db-client, gRPC).
+ *
+ * Global position mapping: globalPosition = the event's $all COMMIT position (a byte offset in the
+ * server's transaction log, a u64). It is converted to a JS number only when it is a safe integer
+ * (< 2^53, i.e. a log of 8 PiB); beyond that the adapter throws rather than lose precision. Checkpoints
+ * given back (readAll `after`, stored checkpoints) are turned into a Position with prepare = commit,
+ * which is exact for ordinary appends (one prepare per event, commit = prepare) and only used as a
+ * lower bound: events at or before `after` are skipped client side, so a rounding never re-delivers.
+ * Stream reads must carry the position: servers that answer stream reads without it (older ones send
+ * u64::MAX) are rejected with a clear error instead of inventing an order.
+ *
+ * Namespacing: every stream is stored as `${namespace}${stream}`, so test runs and environments can
+ * share a server; checkpoints live in `rna-checkpoint-${namespace}${subscriber}` (max count 1) and are
+ * filtered out of the global feed, as are system streams ($…).
+ */
+import {
+  ANY,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  BACKWARDS,
+  jsonEvent,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  streamNameFilter,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type AppendExpectedRevision,
+  type CurrentRevision,
+  type JSONType,
+  type Position,
+  type ReadPosition,
+} from '@eventstore/db-client';
+import {
+  backoffDelay,
+  CatchUpWaiters,
+  defaultRetryPolicy,
+  errorMessage,
+  type RetryPolicy,
+} from '../embedded/polling';
+import {
+  ConcurrencyError,
+  type AppendResult,
+  type EventStore,
+  type EventsHandler,
+  type EventToAppend,
+  type ExpectedVersion,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type Subscription,
+} from './port';
+
+export interface EventStoreDbOptions {
+  /** esdb:// connection string. */
+  url: string;
+  namespace?: string;
+  /** Back-off between attempts of a failing handler, and before resubscribing after a dropped connection. */
+  retry?: RetryPolicy;
+  onHandlerError?: (info: {
+    subscriberId: string;
+    attempt: number;
+    retryInMs: number;
+    error: unknown;
+  }) => void;
+  onSubscriptionDropped?: (info: {
+    subscriberId: string;
+    attempt: number;
+    retryInMs: number;
+    error: unknown;
+  }) => void;
+}
+
+const CHECKPOINT_PREFIX = 'rna-checkpoint-';
+/** The u64::MAX the server sends when it has no position for an event. */
+const NO_POSITION = 18446744073709551615n;
+
+export function toExpectedRevision(expected: ExpectedVersion): AppendExpectedRevision {
+  if (expected === 'any') return ANY;
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'stream_exists') return STREAM_EXISTS;
+  if (!Number.isSafeInteger(expected) || expected < 0)
+    throw new Error(`Invalid expected version ${expected}`);
+  return BigInt(expected);
+}
+
+export function fromCurrentRevision(actual: CurrentRevision | undefined): number {
+  return actual === undefined || actual === NO_STREAM ? -1 : Number(actual);
+}
+
+export function toGlobalPosition(commit: bigint): number {
+  if (commit === NO_POSITION || commit < 0n) {
+    throw new Error(
+      'EventStoreDB returned an event without a $all position (server too old for stream reads with positions)',
+    );
+  }
+  if (commit > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new Error(
+      `EventStoreDB commit position ${commit} exceeds the safe integer range of global positions`,
+    );
+  }
+  return Number(commit);
+}
+
+export function toReadPosition(globalPosition: number): ReadPosition {
+  if (globalPosition <= 0) return START;
+  const position: Position = { commit: BigInt(globalPosition), prepare: BigInt(globalPosition) };
+  return position;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Streams of this namespace, without system streams and checkpoint streams (.NET and JS regex alike). */
+export function feedStreamPattern(namespace: string): string {
+  return `^(?!\\$|${CHECKPOINT_PREFIX})${escapeRegex(namespace)}`;
+}
+
+export function toRecordedEvent(resolved: AllStreamResolvedEvent, namespace: string): RecordedEvent | null {
+  const event = resolved.event;
+  if (!event || !event.streamId.startsWith(namespace)) return null;
+  const position = event.position;
+  if (!position) throw new Error('EventStoreDB returned an event without a $all position');
+  return {
+    streamName: event.streamId.slice(namespace.length),
+    streamVersion: Number(event.revision),
+    globalPosition: toGlobalPosition(position.commit),
+    type: event.type,
+    data: event.data as unknown,
+    metadata: (event.metadata as Record<string, unknown> | undefined) ?? {},
+    createdAt: event.created.toISOString(),
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class EventStoreDbEventStore implements EventStore {
+  private readonly client: EventStoreDBClient;
+  private readonly namespace: string;
+  private readonly feedPattern: RegExp;
+  private readonly subscriptions = new Set<EsdbSubscription>();
+
+  constructor(private readonly options: EventStoreDbOptions) {
+    this.client = EventStoreDBClient.connectionString(options.url);
+    this.namespace = options.namespace ?? '';
+    this.feedPattern = new RegExp(feedStreamPattern(this.namespace));
+  }
+
+  async appendToStream(
+    stream: string,
+    events: EventToAppend[],
+    options: { expectedVersion?: ExpectedVersion } = {},
+  ): Promise<AppendResult> {
+    const expected = options.expectedVersion ?? 'any';
+    try {
+      const result = await this.client.appendToStream(
+        this.namespace + stream,
+        events.map((event) =>
+          jsonEvent({
+            type: event.type,
+            data: event.data as JSONType,
+            metadata: (event.metadata ?? {}) as JSONType,
+          }),
+        ),
+        { expectedRevision: toExpectedRevision(expected) },
+      );
+      if (!result.position) throw new Error('EventStoreDB did not report the position of the append');
+      // The append reports the commit position of its last event.
+      return {
+        nextExpectedVersion: Number(result.nextExpectedRevision),
+        lastGlobalPosition: toGlobalPosition(result.position.commit),
+      };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        throw new ConcurrencyError(stream, expected, fromCurrentRevision(error.actualVersion));
+      }
+      throw error;
+    }
+  }
+
+  async readStream<Data = unknown>(
+    stream: string,
+    options: { fromVersion?: number } = {},
+  ): Promise<ReadStreamResult<Data>> {
+    const name = this.namespace + stream;
+    try {
+      const events: RecordedEvent<Data>[] = [];
+      for await (const resolved of this.client.readStream(name, {
+        direction: FORWARDS,
+        fromRevision: options.fromVersion ? BigInt(options.fromVersion) : START,
+      })) {
+        const recorded = toRecordedEvent(resolved as AllStreamResolvedEvent, this.namespace);
+        if (recorded) events.push(recorded as RecordedEvent<Data>);
+      }
+      const last = events[events.length - 1];
+      const currentVersion = last ? last.streamVersion : await this.currentVersion(name);
+      return { currentVersion, events };
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return { currentVersion: -1, events: [] };
+      throw error;
+    }
+  }
+
+  private async currentVersion(name: string): Promise<number> {
+    try {
+      for await (const resolved of this.client.readStream(name, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        if (resolved.event) return Number(resolved.event.revision);
+      }
+      return -1;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return -1;
+      throw error;
+    }
+  }
+
+  async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
+    const found: RecordedEvent[] = [];
+    let from = toReadPosition(options.after);
+    // $all cannot be filtered on reads: page through it and keep this namespace's events.
+    const page = Math.max(options.maxCount * 2, 200);
+    for (;;) {
+      let read = 0;
+      let lastPosition: Position | null = null;
+      for await (const resolved of this.client.readAll({
+        direction: FORWARDS,
+        fromPosition: from,
+        maxCount: page,
+      })) {
+        read += 1;
+        const position = resolved.event?.position;
+        if (position) lastPosition = position;
+        if (!resolved.event || !this.feedPattern.test(resolved.event.streamId)) continue;
+        const recorded = toRecordedEvent(resolved, this.namespace);
+        if (recorded && recorded.globalPosition > options.after) found.push(recorded);
+        if (found.length >= options.maxCount) return found;
+      }
+      if (read < page || !lastPosition) return found;
+      from = lastPosition;
+    }
+  }
+
+  /** The position of this namespace's newest event (0 if none), read backwards from the end of $all. */
+  async lastPosition(): Promise<number> {
+    let from: ReadPosition = END;
+    const page = 200;
+    for (;;) {
+      let read = 0;
+      let lastSeen: Position | null = null;
+      for await (const resolved of this.client.readAll({
+        direction: BACKWARDS,
+        fromPosition: from,
+        maxCount: page,
+      })) {
+        read += 1;
+        if (resolved.event?.position) lastSeen = resolved.event.position;
+        if (resolved.event && this.feedPattern.test(resolved.event.streamId) && resolved.event.position) {
+          return toGlobalPosition(resolved.event.position.commit);
+        }
+      }
+      if (read < page || !lastSeen) return 0;
+      from = lastSeen;
+    }
+  }
+
+  async getCheckpoint(subscriberId: string): Promise<number> {
+    try {
+      for await (const resolved of this.client.readStream(this.checkpointStream(subscriberId), {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        const data = resolved.event?.data as { position?: number } | undefined;
+        if (typeof data?.position === 'number') return data.position;
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return 0;
+      throw error;
+    }
+  }
+
+  async storeCheckpoint(subscriberId: string, position: number): Promise<void> {
+    const stream = this.checkpointStream(subscriberId);
+    const result = await this.client.appendToStream(
+      stream,
+      jsonEvent({ type: 'Checkpoint', data: { position } }),
+    );
+    // Only the newest checkpoint matters: let the server scavenge the rest.
+    if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
+  }
+
+  subscribeToAll(options: {
+    subscriberId: string;
+    handler: EventsHandler;
+    batchSize?: number;
+  }): Subscription {
+    const subscription = new EsdbSubscription(this, this.client, this.options, this.namespace, options);
+    this.subscriptions.add(subscription);
+    subscription.start();
+    return {
+      stop: async () => {
+        await subscription.stop();
+        this.subscriptions.delete(subscription);
+      },
+      caughtUp: () => subscription.caughtUp(),
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    this.subscriptions.clear();
+    await this.client.dispose();
+  }
+
+  private checkpointStream(subscriberId: string): string {
+    return `${CHECKPOINT_PREFIX}${this.namespace}${subscriberId}`;
+  }
+}
+
+/**
+ * A `$all` catch-up subscription filtered to the namespace, started from the stored checkpoint. Events
+ * are buffered and handed over in batches; the checkpoint is stored after each handled batch. When the
+ * connection drops, it resubscribes from the last handled position after a back-off.
+ */
+class EsdbSubscription {
+  private handled = 0;
+  private readonly queue: RecordedEvent[] = [];
+  private wakeUp: (() => void) | null = null;
+  private live: AllStreamSubscription | null = null;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private readonly waiters = new CatchUpWaiters();
+  private failure: unknown = null;
+
+  constructor(
+    private readonly store: EventStoreDbEventStore,
+    private readonly client: EventStoreDBClient,
+    private readonly options: EventStoreDbOptions,
+    private readonly namespace: string,
+    private readonly settings: { subscriberId: string; handler: EventsHandler; batchSize?: number },
+  ) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.handled = await this.store.getCheckpoint(this.settings.subscriberId);
+    this.waiters.settle(this.handled);
+    let drops = 0;
+    while (!this.stopping) {
+      this.subscribe();
+      try {
+        await this.drain();
+        drops = 0;
+      } catch (error) {
+        if (this.stopping) break;
+        drops += 1;
+        const retryInMs = backoffDelay(this.options.retry ?? defaultRetryPolicy, drops);
+        (this.options.onSubscriptionDropped ?? reportDrop)({
+          subscriberId: this.settings.subscriberId,
+          attempt: drops,
+          retryInMs,
+          error,
+        });
+        await this.unsubscribe();
+        await sleep(retryInMs);
+      }
+    }
+    await this.unsubscribe();
+  }
+
+  private subscribe(): void {
+    this.queue.length = 0;
+    this.failure = null;
+    const live = this.client.subscribeToAll({
+      fromPosition: toReadPosition(this.handled),
+      filter: streamNameFilter({ regex: feedStreamPattern(this.namespace) }),
+    });
+    live.on('data', (resolved: AllStreamResolvedEvent) => {
+      try {
+        const recorded = toRecordedEvent(resolved, this.namespace);
+        if (recorded && recorded.globalPosition > this.handled) this.queue.push(recorded);
+        // Back-pressure: stop reading while a large backlog waits for the handler.
+        if (this.queue.length > 10 * (this.settings.batchSize ?? 100)) live.pause();
+      } catch (error) {
+        this.failure = error;
+      }
+      this.wake();
+    });
+    live.on('error', (error: Error) => {
+      this.failure = error;
+      this.wake();
+    });
+    live.on('end', () => {
+      if (!this.stopping) this.failure = new Error('subscription ended by the server');
+      this.wake();
+    });
+    this.live = live;
+  }
+
+  /** Hands queued events to the handler until stopped; throws when the subscription dropped. */
+  private async drain(): Promise<void> {
+    const batchSize = this.settings.batchSize ?? 100;
+    while (!this.stopping) {
+      if (this.failure) throw this.failure;
+      if (this.queue.length === 0) {
+        this.live?.resume();
+        await new Promise<void>((resolve) => (this.wakeUp = resolve));
+        continue;
+      }
+      const batch = this.queue.splice(0, batchSize);
+      if (!(await this.handleWithRetries(batch))) return;
+      const last = batch[batch.length - 1]!;
+      await this.store.storeCheckpoint(this.settings.subscriberId, last.globalPosition);
+      this.handled = last.globalPosition;
+      this.waiters.settle(this.handled);
+    }
+  }
+
+  private async handleWithRetries(batch: RecordedEvent[]): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.settings.handler(batch);
+        return true;
+      } catch (error) {
+        const retryInMs = backoffDelay(this.options.retry ?? defaultRetryPolicy, attempt);
+        (this.options.onHandlerError ?? reportHandlerError)({
+          subscriberId: this.settings.subscriberId,
+          attempt,
+          retryInMs,
+          error,
+        });
+        await sleep(retryInMs);
+        if (this.stopping) return false;
+      }
+    }
+  }
+
+  private wake(): void {
+    const resolve = this.wakeUp;
+    this.wakeUp = null;
+    resolve?.();
+  }
+
+  private async unsubscribe(): Promise<void> {
+    const live = this.live;
+    this.live = null;
+    await live?.unsubscribe().catch(() => undefined);
+  }
+
+  async caughtUp(): Promise<void> {
+    const target = await this.store.lastPosition();
+    if (this.handled >= target) return;
+    await this.waiters.add(target);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loop?.catch(() => undefined);
+    this.waiters.rejectAll(new Error(`Subscription ${this.settings.subscriberId} stopped`));
+  }
+}
+
+function reportHandlerError(info: {
+  subscriberId: string;
+  attempt: number;
+  retryInMs: number;
+  error: unknown;
+}) {
+  console.error(
+    `[event-store] subscriber ${info.subscriberId} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  );
+}
+
+function reportDrop(info: { subscriberId: string; attempt: number; retryInMs: number; error: unknown }) {
+  console.error(
+    `[event-store] subscription ${info.subscriberId} dropped (attempt ${info.attempt}), resubscribing in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  );
+}
+
+export function openEventStoreDbEventStore(options: EventStoreDbOptions): EventStoreDbEventStore {
+  return new EventStoreDbEventStore(options);
+}

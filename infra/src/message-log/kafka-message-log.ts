@@ -1,0 +1,384 @@
+/**
+ * Message log on Kafka (kafkajs). Messages are keyed by tax code; consumer groups are Kafka groups.
+ *
+ * Delivery: eachBatch with autoCommit off. A fetched batch is cut into chunks of `batchSize`; each
+ * chunk goes to the handler, and only after it resolves are its offsets resolved and committed
+ * (resolveOffset + commitOffsetsIfNecessary with the explicit offsets). A failing handler is retried
+ * with back-off inside the batch, heartbeating meanwhile so that a long retry does not cost the
+ * partition assignment. Connection loss is handled by kafkajs' retry config (exponential back-off)
+ * and restartOnFailure.
+ *
+ * Ordering: the port promises one order for a topic (the contract reads offsets as increasing across
+ * keys), so by default every key goes to partition 0. `partitions` > 1 spreads keys over partitions
+ * (order then holds per tax code only) — allowed by Kafka, but not by today's port contract.
+ */
+import {
+  Kafka,
+  logLevel as KafkaLogLevel,
+  type Admin,
+  type Consumer as KafkaConsumer,
+  type EachBatchPayload,
+  type Producer,
+} from 'kafkajs';
+import { backoffDelay, defaultRetryPolicy, errorMessage, type RetryPolicy } from '../embedded/polling';
+import type { BatchHandler, ConsumedMessage, Consumer, MessageLog, MessageToPublish } from './port';
+
+export interface KafkaMessageLogOptions {
+  brokers: string[];
+  clientId?: string;
+  /** Partitions used per topic (default 1: one total order per topic, as the port's contract needs). */
+  partitions?: number;
+  /** Try admin.createTopics on first use (ignored when the cluster refuses; auto-creation then applies). */
+  createTopics?: boolean;
+  /** Consumer group session timeout (default 30 s) and heartbeat interval (default 3 s). */
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  /** How often caughtUp() compares the group's committed offsets with the high watermarks. */
+  caughtUpPollMs?: number;
+  /** Back-off between attempts of a failing handler. */
+  retry?: RetryPolicy;
+  /** Reconnection back-off of the client (kafkajs retry config). */
+  connectionRetry?: { initialRetryTime: number; maxRetryTime: number; retries: number };
+  onHandlerError?: (info: {
+    topic: string;
+    groupId: string;
+    attempt: number;
+    retryInMs: number;
+    error: unknown;
+  }) => void;
+  /** Prefix for topic names and group ids, so that environments (or test runs) can share a cluster. */
+  namespace?: string;
+  /** kafkajs log level (default: errors only). */
+  logLevel?: KafkaLogLevel;
+}
+
+/** Stable 32-bit FNV-1a: the same tax code always lands on the same partition. */
+export function partitionForKey(key: string, partitions: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return partitions <= 1 ? 0 : hash % partitions;
+}
+
+export function encodeMessages(messages: MessageToPublish[]): { key: string; value: string }[] {
+  // Validate the whole batch first, so that an invalid message rejects it as a whole.
+  messages.forEach((message, index) => {
+    if (typeof message.key !== 'string' || message.key.length === 0) {
+      throw new Error(`Message ${index} has no key (a tax code is required)`);
+    }
+    if (message.value === undefined) throw new Error(`Message ${index} has no value`);
+  });
+  return messages.map((message) => ({ key: message.key, value: JSON.stringify(message.value) }));
+}
+
+export function decodeMessage(
+  topic: string,
+  partition: number,
+  message: { offset: string; key: Buffer | null; value: Buffer | null; timestamp: string },
+): ConsumedMessage {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value === null ? null : (JSON.parse(message.value.toString('utf8')) as unknown),
+    timestamp: new Date(Number(message.timestamp)).toISOString(),
+  };
+}
+
+/** Kafka commits the NEXT offset to read; '-1' means nothing committed (then the low watermark applies). */
+export function isCaughtUp(
+  watermarks: { partition: number; high: string; low: string }[],
+  committed: { partition: number; offset: string }[],
+): boolean {
+  return watermarks.every((mark) => {
+    const commit = committed.find((c) => c.partition === mark.partition)?.offset ?? '-1';
+    const position = commit === '-1' ? BigInt(mark.low) : BigInt(commit);
+    return position >= BigInt(mark.high);
+  });
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class KafkaMessageLog implements MessageLog {
+  private readonly kafka: Kafka;
+  private producer: Promise<Producer> | null = null;
+  private admin: Promise<Admin> | null = null;
+  private readonly knownTopics = new Map<string, Promise<void>>();
+  private readonly consumers = new Set<KafkaGroupConsumer>();
+  private closed = false;
+  /** Publishes of this instance are sent one after another, so that each call keeps its place in the order. */
+  private publishQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: KafkaMessageLogOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? 'rna-portal',
+      brokers: options.brokers,
+      logLevel: options.logLevel ?? KafkaLogLevel.ERROR,
+      retry: options.connectionRetry ?? { initialRetryTime: 300, maxRetryTime: 30_000, retries: 10 },
+    });
+  }
+
+  async publish(topic: string, messages: MessageToPublish[]): Promise<void> {
+    this.assertOpen();
+    const encoded = encodeMessages(messages);
+    if (encoded.length === 0) return;
+    const send = this.publishQueue.then(async () => {
+      await this.ensureTopic(topic);
+      const producer = await this.getProducer();
+      await producer.send({ topic: this.topicName(topic), acks: -1, messages: encoded });
+    });
+    this.publishQueue = send.catch(() => undefined);
+    await send;
+  }
+
+  private topicName(topic: string): string {
+    return `${this.options.namespace ?? ''}${topic}`;
+  }
+
+  consume(options: { topic: string; groupId: string; handler: BatchHandler; batchSize?: number }): Consumer {
+    this.assertOpen();
+    const named = {
+      ...options,
+      topic: this.topicName(options.topic),
+      groupId: this.topicName(options.groupId),
+    };
+    const consumer = new KafkaGroupConsumer(
+      this.kafka,
+      this.options,
+      named,
+      () => this.getAdmin(),
+      () => this.ensureTopic(options.topic),
+    );
+    this.consumers.add(consumer);
+    consumer.start();
+    return {
+      stop: async () => {
+        await consumer.stop();
+        this.consumers.delete(consumer);
+      },
+      caughtUp: () => consumer.caughtUp(),
+    };
+  }
+
+  /**
+   * Sets the group's offsets back to the low watermarks. The offset-reset admin APIs need
+   * DescribeGroups; instead a short-lived member joins the group and commits the offsets itself.
+   */
+  async resetGroup(topic: string, groupId: string): Promise<void> {
+    this.assertOpen();
+    await this.ensureTopic(topic);
+    const admin = await this.getAdmin();
+    topic = this.topicName(topic);
+    const watermarks = await admin.fetchTopicOffsets(topic);
+    const resetter = this.kafka.consumer({
+      groupId: this.topicName(groupId),
+      sessionTimeout: this.options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? 3_000,
+    });
+    await resetter.connect();
+    try {
+      await resetter.subscribe({ topic, fromBeginning: true });
+      const joined = new Promise<void>((resolve) => resetter.on(resetter.events.GROUP_JOIN, () => resolve()));
+      await resetter.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async () => undefined,
+      });
+      await joined;
+      await resetter.commitOffsets(
+        watermarks.map((mark) => ({ topic, partition: mark.partition, offset: mark.low })),
+      );
+    } finally {
+      await resetter.disconnect();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.consumers].map((consumer) => consumer.stop()));
+    this.consumers.clear();
+    const producer = this.producer;
+    const admin = this.admin;
+    await Promise.all([
+      producer?.then((p) => p.disconnect()).catch(() => undefined),
+      admin?.then((a) => a.disconnect()).catch(() => undefined),
+    ]);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Message log is closed');
+  }
+
+  private getProducer(): Promise<Producer> {
+    if (!this.producer) {
+      const partitions = this.options.partitions ?? 1;
+      const producer = this.kafka.producer({
+        allowAutoTopicCreation: true,
+        // One send keeps its order: no reordering retries in flight.
+        maxInFlightRequests: 1,
+        createPartitioner:
+          () =>
+          ({ partitionMetadata, message }) =>
+            partitionForKey(String(message.key), Math.min(partitions, partitionMetadata.length)),
+      });
+      this.producer = producer.connect().then(() => producer);
+      this.producer.catch(() => (this.producer = null));
+    }
+    return this.producer;
+  }
+
+  private getAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      this.admin = admin.connect().then(() => admin);
+      this.admin.catch(() => (this.admin = null));
+    }
+    return this.admin;
+  }
+
+  /** Creates the topic with the configured partitions when the cluster allows it; otherwise auto-creation applies. */
+  private ensureTopic(topic: string): Promise<void> {
+    let known = this.knownTopics.get(topic);
+    if (!known) {
+      known = (async () => {
+        if (this.options.createTopics === false) return;
+        const admin = await this.getAdmin();
+        await admin
+          .createTopics({
+            topics: [{ topic: this.topicName(topic), numPartitions: this.options.partitions ?? 1 }],
+            waitForLeaders: true,
+          })
+          .catch(() => undefined);
+      })();
+      this.knownTopics.set(topic, known);
+    }
+    return known;
+  }
+}
+
+class KafkaGroupConsumer {
+  private readonly consumer: KafkaConsumer;
+  private stopping = false;
+  private stopped: Promise<void> | null = null;
+  private started: Promise<void> | null = null;
+
+  constructor(
+    kafka: Kafka,
+    private readonly options: KafkaMessageLogOptions,
+    private readonly settings: { topic: string; groupId: string; handler: BatchHandler; batchSize?: number },
+    private readonly admin: () => Promise<Admin>,
+    private readonly ensureTopic: () => Promise<void>,
+  ) {
+    this.consumer = kafka.consumer({
+      groupId: settings.groupId,
+      sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: options.heartbeatIntervalMs ?? 3_000,
+      retry: {
+        ...(options.connectionRetry ?? { initialRetryTime: 300, maxRetryTime: 30_000, retries: 10 }),
+        restartOnFailure: async () => true,
+      },
+    });
+  }
+
+  start(): void {
+    this.started = (async () => {
+      await this.ensureTopic();
+      await this.consumer.connect();
+      await this.consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
+      await this.consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: (payload) => this.handleBatch(payload),
+      });
+    })();
+    this.started.catch((error: unknown) =>
+      console.error(
+        `[message-log] consumer ${this.settings.groupId} on ${this.settings.topic} failed to start: ${errorMessage(error)}`,
+      ),
+    );
+  }
+
+  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale } = payload;
+    const { topic, groupId, handler } = this.settings;
+    const retry = this.options.retry ?? defaultRetryPolicy;
+    for (const messages of chunk(batch.messages, this.settings.batchSize ?? 100)) {
+      if (this.stopping || !isRunning() || isStale()) return;
+      const consumed = messages.map((message) => decodeMessage(batch.topic, batch.partition, message));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await handler(consumed);
+          break;
+        } catch (error) {
+          const retryInMs = backoffDelay(retry, attempt);
+          (this.options.onHandlerError ?? reportHandlerError)({ topic, groupId, attempt, retryInMs, error });
+          await sleep(retryInMs);
+          // Uncommitted: the next owner of the partition (or this one after a restart) gets the chunk again.
+          if (this.stopping || !isRunning() || isStale()) return;
+          await heartbeat();
+        }
+      }
+      const last = messages[messages.length - 1]!;
+      resolveOffset(last.offset);
+      await commitOffsetsIfNecessary({
+        topics: [
+          {
+            topic: batch.topic,
+            partitions: [{ partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }],
+          },
+        ],
+      });
+      await heartbeat();
+    }
+  }
+
+  async caughtUp(): Promise<void> {
+    const { topic, groupId } = this.settings;
+    const admin = await this.admin();
+    await this.ensureTopic();
+    const watermarks = await admin.fetchTopicOffsets(topic);
+    for (;;) {
+      const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      if (isCaughtUp(watermarks, offsets?.partitions ?? [])) return;
+      if (this.stopping) throw new Error(`Consumer ${groupId} on ${topic} stopped before catching up`);
+      await sleep(this.options.caughtUpPollMs ?? 100);
+    }
+  }
+
+  stop(): Promise<void> {
+    if (!this.stopped) {
+      this.stopping = true;
+      // disconnect() waits for the batch in progress (and its commit), then leaves the group.
+      this.stopped = (this.started ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => this.consumer.disconnect());
+    }
+    return this.stopped;
+  }
+}
+
+function reportHandlerError(info: {
+  topic: string;
+  groupId: string;
+  attempt: number;
+  retryInMs: number;
+  error: unknown;
+}) {
+  console.error(
+    `[message-log] group ${info.groupId} on ${info.topic} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  );
+}
+
+export function openKafkaMessageLog(options: KafkaMessageLogOptions): KafkaMessageLog {
+  return new KafkaMessageLog(options);
+}

@@ -1,0 +1,138 @@
+/**
+ * `npm run start:api` (node services/api/dist/main.js): the HTTP API and the built front end, without
+ * projections or the sync worker — those run in their own processes (services/projector, services/sync).
+ * Several API processes may run side by side: they share the stores (engines from EVENTSTORE_URL,
+ * KAFKA_BROKERS, ELASTICSEARCH_URL, MONGODB_URI; embedded files under DATA_DIR for the absent ones) and
+ * the JWT secret (JWT_SECRET, or the one kept in DATA_DIR/secrets).
+ */
+import path from 'node:path';
+import { loadConfig } from '@rna/infra/config';
+import { openStores, type Stores } from '@rna/infra/engines';
+import { createMailer } from '@rna/infra/mail';
+import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { HttpLiveRegister } from '@rna/infra/register-live';
+import { ALL_PROJECTION_SUBSCRIBERS } from '@rna/projector';
+import { requestSync } from '@rna/sync';
+import { createApiRouter } from './app';
+import { ensureFirstAdmin } from './auth/first-admin';
+import { startVariationAlertNotifier } from './alerts/notifier';
+import type { ApiDeps } from './http/deps';
+import { createApiLogger } from './http/logger';
+import { startWebServer } from './http/web-server';
+import { ensureDefaultLogo } from './logos/commands';
+import { lastSuccessfulSync } from './sync/handlers';
+
+const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/**
+ * Read-your-writes across processes: waits until every projection's checkpoint (stored by the
+ * projector process) has reached the newest event at the time of the call, at most `maxWaitMs`.
+ */
+export function awaitProjectorCheckpoints(
+  stores: Pick<Stores, 'eventStore'>,
+  maxWaitMs: number,
+): () => Promise<void> {
+  return async () => {
+    const deadline = Date.now() + maxWaitMs;
+    const checkpoints = async () =>
+      Promise.all(ALL_PROJECTION_SUBSCRIBERS.map((id) => stores.eventStore.getCheckpoint(id)));
+    let head = Math.min(...(await checkpoints()));
+    for (;;) {
+      const newer = await stores.eventStore.readAll({ after: head, maxCount: 1000 });
+      if (newer.length === 0) break;
+      head = newer[newer.length - 1]!.globalPosition;
+    }
+    while (Math.min(...(await checkpoints())) < head) {
+      if (Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+}
+
+async function main(): Promise<void> {
+  const logger = createApiLogger().child({ service: 'api' });
+  const config = loadConfig();
+  const stores = openStores({ dataDir: config.dataDir, engines: config.engines });
+  const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
+  const deps: ApiDeps = {
+    eventStore: stores.eventStore,
+    documents: stores.documents,
+    aidIndex: stores.aidIndex,
+    messageLog: stores.messageLog,
+    blobs: stores.blobs,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+    config: {
+      publicUrl: config.publicUrl,
+      jwtSecret: config.jwtSecret,
+      version: config.version,
+      dataDir: config.dataDir,
+    },
+    clock: () => new Date(),
+    logger,
+    awaitProjections: awaitProjectorCheckpoints(stores, Number(process.env.PROJECTION_WAIT_MS ?? 5000)),
+    requestSync: (input) => requestSync(stores.eventStore, input),
+    pdfRenderer,
+    liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
+    archiveLastUpdate: () => lastSuccessfulSync(stores.documents),
+  };
+
+  // The admin check reads a read model: let the projector catch up first (bounded, it may not be up yet).
+  await deps.awaitProjections!();
+  const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
+  if (admin.created && admin.generatedPassword) {
+    // Printed once, on the terminal only: never logged as a JSON line.
+    process.stdout.write(
+      `\nPrimo amministratore creato: ${config.adminEmail}\nPassword generata (mostrata una sola volta): ${admin.generatedPassword}\n\n`,
+    );
+  }
+  await ensureDefaultLogo(deps);
+  // Variation alerts mail once per sync: run the notifier in ONE API process (ALERT_NOTIFIER=off on the others).
+  const notifier =
+    process.env.ALERT_NOTIFIER === 'off'
+      ? null
+      : startVariationAlertNotifier({
+          eventStore: stores.eventStore,
+          documents: stores.documents,
+          mailer: deps.mailer,
+          clock: deps.clock,
+          publicUrl: config.publicUrl,
+          onError: (error, alertId) => logger.warn({ alertId, err: error }, 'variation alert not notified'),
+        });
+
+  const server = await startWebServer({
+    apiRouter: createApiRouter(deps),
+    frontendDir: path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
+    runtimeConfig: () => ({ version: config.version, apiBaseUrl: '/api', forcedLastUpdate: null }),
+    port: config.port,
+  });
+  logger.info(
+    { port: server.port, dataDir: config.dataDir, engines: stores.engines, version: config.version },
+    'api started',
+  );
+  // A parent process (tests, supervisors) can read the bound port from this line when PORT=0.
+  process.stdout.write(`API_LISTENING ${server.port}\n`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server
+      .close()
+      .then(() => notifier?.stop())
+      .then(() => pdfRenderer.close())
+      .then(() => stores.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`API failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+/** Every event-store read model, in one list: the standalone, the projector and the API use it. */
+import { accountProjections } from './accounts';
+import { variationAlertsProjection } from './alerts';
+import { archiveProjections } from './archive';
+import { subscriberIdOf, type Projection } from './projection';
+import { savedSearchesProjection } from './searches';
+
+export const ALL_PROJECTIONS: readonly Projection[] = [
+  ...accountProjections,
+  ...archiveProjections,
+  savedSearchesProjection,
+  variationAlertsProjection,
+];
+
+/** The checkpoint names of every projection (read-your-writes waits for them). */
+export const ALL_PROJECTION_SUBSCRIBERS: readonly string[] = ALL_PROJECTIONS.map(subscriberIdOf);

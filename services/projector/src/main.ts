@@ -1,0 +1,58 @@
+/**
+ * `npm run start:projector` (node services/projector/dist/main.js): keeps the read models.
+ * - the event-store projections (accounts, archive, saved searches, variation alerts), each on its own checkpointed $all subscription;
+ * - the aid index, fed from the `aids` topic by the consumer group `projection:aid-index`.
+ * Several projector processes may run at once: projections are idempotent (upserts by natural key)
+ * and checkpointed, and a consumer group hands each `aids` message to one member only.
+ */
+import pino from 'pino';
+import { loadConfig } from '@rna/infra/config';
+import { openStores } from '@rna/infra/engines';
+import { startAidIndexProjection } from './aids';
+import { ALL_PROJECTIONS } from './all-projections';
+import { startProjections } from './projection';
+
+async function main(): Promise<void> {
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });
+  const { dataDir, engines } = loadConfig();
+  const stores = openStores({ dataDir, engines });
+  const readModels = { documents: stores.documents, aidIndex: stores.aidIndex };
+  const projections = startProjections(ALL_PROJECTIONS, stores.eventStore, readModels);
+  const aidIndex = startAidIndexProjection({
+    messageLog: stores.messageLog,
+    aidIndex: stores.aidIndex,
+    documents: stores.documents,
+  });
+  logger.info(
+    { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },
+    'projector started',
+  );
+  projections
+    .caughtUp()
+    .then(() => logger.info('projections caught up'))
+    .catch(() => undefined);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // Each consumer finishes (and commits) the batch in hand before the stores close.
+    Promise.all([projections.stop(), aidIndex.stop()])
+      .then(() => stores.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Projector failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

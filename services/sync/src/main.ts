@@ -1,0 +1,50 @@
+/**
+ * `npm run start:sync` (node services/sync/dist/main.js): the archive sync worker. It waits for
+ * SyncRequested events (appended by the API), downloads the register files from RNA_BASE_URL and
+ * publishes their aids on the `aids` topic; the projector feeds the index from there.
+ * Run ONE sync process: a run's files are imported by the worker that picked the run up.
+ */
+import pino from 'pino';
+import { loadConfig } from '@rna/infra/config';
+import { openStores } from '@rna/infra/engines';
+import { HttpRegisterClient } from '@rna/infra/register';
+import { startSyncWorker } from './worker';
+
+async function main(): Promise<void> {
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'sync' });
+  const { dataDir, rnaBaseUrl: baseUrl, engines } = loadConfig();
+  const stores = openStores({ dataDir, engines });
+  const worker = startSyncWorker({
+    eventStore: stores.eventStore,
+    messageLog: stores.messageLog,
+    documents: stores.documents,
+    register: new HttpRegisterClient({ baseUrl }),
+    logger,
+  });
+  logger.info({ dataDir, engines: stores.engines, register: baseUrl }, 'sync worker started');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // The file in progress is left unfinished, as in a crash: the next start resumes the run.
+    worker
+      .stop()
+      .then(() => stores.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Sync worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,306 @@
+/**
+ * Browser journeys of the accounts features: sign-in, invitation by mail and activation, the
+ * clients screen and its dialogs, logos, bad input on every form, the mobile navigation, logout
+ * across tabs and the access token expiring mid-session. The steps share one portal and run in
+ * order (a journey: the client invited in one step signs in in the next).
+ */
+import type { BrowserContext, Page, Response } from 'playwright-core';
+import {
+  ADMIN,
+  captureScreen,
+  describeViolations,
+  dialog,
+  expectMessage,
+  expectSignedIn,
+  expectSignedOut,
+  MOBILE,
+  newContext,
+  signIn,
+  startWorld,
+  statValue,
+  until,
+  type World,
+} from './harness';
+
+jest.setTimeout(90_000);
+
+const CLIENT_EMAIL = 'studio.rossi@example.it';
+const CLIENT_NEW_PASSWORD = 'Nuova-password-9';
+/** A 1×1 PNG. */
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let world: World;
+let adminContext: BrowserContext;
+let admin: Page;
+let invitationCode = '';
+
+beforeAll(async () => {
+  world = await startWorld();
+  adminContext = await newContext(world.browser, world.portal.url);
+  admin = await adminContext.newPage();
+});
+
+afterAll(async () => {
+  await world?.stop();
+});
+
+async function clientsInStore(): Promise<number> {
+  return (await world.portal.stores.documents.collection('clients').find()).length;
+}
+
+describe('accounts in a real browser', () => {
+  it('the signed-out forms refuse bad input with the spec’s messages', async () => {
+    const page = await adminContext.newPage();
+    await page.goto('/');
+    await captureScreen(page, 'login', world.accessibility);
+
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expectMessage(page, 'L’email è obbligatoria');
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expectMessage(page, 'È necessario prendere visione del documento di responsabilità'); // C002
+
+    await page.getByRole('button', { name: 'Leggi il documento' }).click();
+    await dialog(page, 'Attribuzione e limitazione di responsabilità').waitFor();
+    await captureScreen(page, 'login-disclaimer', world.accessibility);
+    await page.keyboard.press('Escape');
+    await dialog(page, 'Attribuzione e limitazione di responsabilità').waitFor({ state: 'detached' });
+
+    await signIn(page, ADMIN.email, 'wrong-password-1');
+    await expectMessage(page, 'Credenziali non valide'); // A001
+    await expectSignedOut(page);
+
+    await page.getByRole('link', { name: 'Password dimenticata?' }).click();
+    await page.getByRole('heading', { name: 'Recupero password' }).waitFor();
+    await captureScreen(page, 'forgot', world.accessibility);
+    await page.getByLabel('Email').fill('non-una-email');
+    await page.getByRole('button', { name: 'Invia' }).click();
+    await expectMessage(page, 'Inserisci un indirizzo email valido');
+
+    // without a code the reset page sends the user to the login
+    await page.goto('/reset-password');
+    await expectSignedOut(page);
+    await page.goto('/reset-password?code=abc');
+    await page.getByRole('heading', { name: 'Nuova password' }).waitFor();
+    await captureScreen(page, 'reset-password', world.accessibility);
+    await page.getByLabel('Nuova password').fill('lunghezza-ok-1');
+    await page.getByLabel('Conferma password').fill('lunghezza-ok-2');
+    await page.getByRole('button', { name: 'Imposta password' }).click();
+    await expectMessage(page, 'Le password non coincidono'); // C001
+    await page.close();
+  });
+
+  it('an admin signs in and invites a client; bad invitations save nothing', async () => {
+    await signIn(admin, ADMIN.email, ADMIN.password);
+    await expectSignedIn(admin, ADMIN.email);
+    await admin.getByRole('heading', { name: 'Ricerca aiuti di Stato' }).waitFor();
+    await captureScreen(admin, 'home-admin', world.accessibility);
+
+    await admin.getByRole('link', { name: 'Gestione clienti' }).click();
+    await admin.getByRole('heading', { name: 'Gestione clienti' }).waitFor();
+    expect(await statValue(admin, 'Clienti totali')).toBe('0');
+    await captureScreen(admin, 'clients', world.accessibility);
+
+    await admin.getByRole('button', { name: 'Invita cliente' }).click();
+    const invite = dialog(admin, 'Invita un cliente');
+    await invite.getByRole('button', { name: 'Invia invito' }).click();
+    await expectMessage(admin, 'L’email è obbligatoria');
+    await invite.getByLabel('Email').fill('studio.rossi@');
+    await invite.getByRole('button', { name: 'Invia invito' }).click();
+    await expectMessage(admin, 'Inserisci un indirizzo email valido');
+    await captureScreen(admin, 'clients-invite', world.accessibility);
+    expect(await clientsInStore()).toBe(0);
+
+    await invite.getByLabel('Email').fill(CLIENT_EMAIL);
+    await invite.getByRole('button', { name: 'Invia invito' }).click();
+    await expectMessage(admin, 'Invito inviato');
+    await invite.waitFor({ state: 'detached' });
+    await until(async () => (await statValue(admin, 'Clienti totali')) === '1', 'one client listed');
+
+    const mail = await world.smtp.waitFor(CLIENT_EMAIL);
+    expect(mail.subject).toBe('Invito al Portale Aiuti di Stato');
+    invitationCode = /Codice di invito: (\S+)/.exec(mail.text)?.[1] ?? '';
+    expect(invitationCode).not.toBe('');
+
+    // the same email again: U002, and still one client
+    await admin.getByRole('button', { name: 'Invita cliente' }).click();
+    await invite.getByLabel('Email').fill(CLIENT_EMAIL.toUpperCase());
+    await invite.getByRole('button', { name: 'Invia invito' }).click();
+    await expectMessage(admin, 'Esiste già un utente con questa email');
+    await invite.getByRole('button', { name: 'Annulla' }).click();
+    expect(await clientsInStore()).toBe(1);
+
+    await admin.getByRole('tab', { name: 'Clienti in attesa' }).click();
+    expect(admin.url()).toContain('tabIndex=1');
+    const waitingRow = admin.getByRole('row', { name: new RegExp(CLIENT_EMAIL) });
+    await waitingRow.getByText('In attesa').waitFor();
+    await captureScreen(admin, 'clients-waiting', world.accessibility);
+  });
+
+  it('the client reads the mail, signs in with the invitation code and changes password', async () => {
+    const context = await newContext(world.browser, world.portal.url);
+    const client = await context.newPage();
+    await signIn(client, CLIENT_EMAIL, invitationCode);
+    await expectSignedIn(client, CLIENT_EMAIL);
+    await client.getByText(/^Ricerche: \d+ \/ \d+$/).waitFor();
+    await captureScreen(client, 'home-client', world.accessibility);
+
+    await client.getByRole('button', { name: 'Cambia password' }).click();
+    const change = dialog(client, 'Cambia password');
+    await change.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(client, 'Compila tutti i campi password');
+    await change.getByLabel('Password attuale').fill(invitationCode);
+    await change.getByLabel('Nuova password', { exact: true }).fill('corta');
+    await change.getByLabel('Conferma nuova password').fill('corta');
+    await change.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(client, 'La password deve avere almeno 8 caratteri');
+    await change.getByLabel('Nuova password', { exact: true }).fill(CLIENT_NEW_PASSWORD);
+    await change.getByLabel('Conferma nuova password').fill(`${CLIENT_NEW_PASSWORD}x`);
+    await change.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(client, 'Le password non coincidono');
+    await captureScreen(client, 'change-password', world.accessibility);
+    await change.getByLabel('Conferma nuova password').fill(CLIENT_NEW_PASSWORD);
+    await change.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(client, 'Password modificata');
+
+    await client.getByRole('button', { name: 'Esci' }).click();
+    await expectSignedOut(client);
+    await signIn(client, CLIENT_EMAIL, invitationCode);
+    await expectMessage(client, 'Credenziali non valide');
+    await signIn(client, CLIENT_EMAIL, CLIENT_NEW_PASSWORD);
+    await expectSignedIn(client, CLIENT_EMAIL);
+    await context.close();
+
+    // the admin now sees the client active
+    await admin.getByRole('tab', { name: 'Tutti i clienti' }).click();
+    await admin.reload();
+    await admin
+      .getByRole('row', { name: new RegExp(CLIENT_EMAIL) })
+      .getByText('Attivo')
+      .waitFor();
+  });
+
+  it('client settings and logos refuse bad input and keep what was saved', async () => {
+    await admin.getByRole('button', { name: `Impostazioni di ${CLIENT_EMAIL}` }).click();
+    const settings = dialog(admin, 'Impostazioni cliente');
+    const remainingBefore = await settings.getByLabel('Ricerche annuali rimanenti').inputValue();
+    await settings.getByLabel('Ricerche annuali rimanenti').fill('-1');
+    await settings.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(admin, 'Le ricerche devono essere un numero intero maggiore o uguale a 0');
+    await settings.getByLabel('Ricerche annuali rimanenti').fill(remainingBefore);
+    await settings.getByLabel('Data di rinnovo').fill('');
+    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await settings.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(admin, 'La data di rinnovo è obbligatoria');
+    await settings.getByLabel('Data di rinnovo').fill('31-02-2030');
+    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await expectMessage(admin, 'Data non valida');
+    await captureScreen(admin, 'client-settings', world.accessibility);
+    await admin.keyboard.press('Escape');
+    await settings.waitFor({ state: 'detached' });
+
+    await admin.getByRole('button', { name: `Impostazioni di ${CLIENT_EMAIL}` }).click();
+    expect(await settings.getByLabel('Ricerche annuali rimanenti').inputValue()).toBe(remainingBefore);
+    await admin.keyboard.press('Escape');
+
+    await admin.getByRole('tab', { name: 'Loghi' }).click();
+    await admin.getByText('Inserisci prima il nome del logo').waitFor();
+    expect(await admin.getByLabel('File del logo').isDisabled()).toBe(true);
+    await admin.getByLabel('Nome del logo').fill('Studio Rossi');
+    await admin.getByLabel('File del logo').setInputFiles({
+      name: 'logo.gif',
+      mimeType: 'image/gif',
+      buffer: Buffer.from('GIF89a'),
+    });
+    await admin.getByRole('alert').filter({ hasText: 'Formati accettati: png, jpg, jpeg' }).waitFor();
+    await admin.getByLabel('File del logo').setInputFiles({
+      name: 'studio-rossi.png',
+      mimeType: 'image/png',
+      buffer: TINY_PNG,
+    });
+    await expectMessage(admin, 'Logo caricato');
+    await admin.getByText('Studio Rossi').waitFor();
+    await captureScreen(admin, 'clients-logos', world.accessibility);
+
+    const logoCard = admin.locator('.logos__grid li', { hasText: 'Studio Rossi' });
+    await logoCard.getByRole('button', { name: /Proprietà PDF/ }).click();
+    const pdf = dialog(admin, 'Proprietà PDF – Studio Rossi');
+    await pdf.getByLabel('Colore principale').fill('#12345G');
+    await pdf.getByLabel('Piè di pagina 1').fill('Studio Rossi – consulenza');
+    await pdf.getByLabel('Piè di pagina 2').fill('Via Roma 1, Milano');
+    await pdf.getByRole('button', { name: /Salva|Conferma/ }).click();
+    await expectMessage(admin, 'Il colore deve essere di 6 cifre esadecimali, con # iniziale facoltativo');
+    await captureScreen(admin, 'logo-pdf-properties', world.accessibility);
+    await pdf.getByLabel('Colore principale').fill('#1f4e8c');
+    await pdf.getByRole('button', { name: /Salva|Conferma/ }).click();
+    await expectMessage(admin, 'Proprietà PDF aggiornate');
+  });
+
+  it('at mobile width the navigation is a dropdown menu', async () => {
+    await admin.setViewportSize(MOBILE);
+    await admin.goto('/');
+    expect(await admin.getByRole('navigation', { name: 'Menu principale' }).count()).toBe(0);
+    await admin.getByRole('button', { name: 'Apri il menu' }).click();
+    const menu = admin.getByRole('menu');
+    await menu.getByRole('menuitem', { name: ADMIN.email }).waitFor();
+    await captureScreen(admin, 'nav-menu', world.accessibility);
+    await admin.setViewportSize(MOBILE);
+    if (!(await menu.isVisible())) await admin.getByRole('button', { name: 'Apri il menu' }).click();
+    await menu.getByRole('menuitem', { name: 'Archivio' }).click();
+    await admin.waitForURL(/\/sync$/);
+    await admin.getByRole('heading', { name: 'Archivio e sincronizzazione' }).waitFor();
+    await admin.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('an expired access token is refreshed once for several parallel calls', async () => {
+    await admin.goto('/');
+    await expectSignedIn(admin, ADMIN.email);
+    world.advanceServerClock(16 * 60_000); // past the 15-minute access token
+    const refreshes: Response[] = [];
+    const unauthorized = new Set<string>();
+    const retriedOk = new Set<string>();
+    const onResponse = (response: Response) => {
+      const url = response.url();
+      if (url.endsWith('/api/auth/refresh')) refreshes.push(response);
+      else if (url.includes('/api/') && response.status() === 401) unauthorized.add(url);
+      else if (unauthorized.has(url) && response.ok()) retriedOk.add(url);
+    };
+    admin.on('response', onResponse);
+    // the archive screen loads files, stats, history, data source and status at once
+    await admin.getByRole('link', { name: 'Archivio' }).click();
+    await admin.getByRole('heading', { name: 'Archivio e sincronizzazione' }).waitFor();
+    await until(
+      async () => unauthorized.size >= 2 && retriedOk.size === unauthorized.size,
+      'every refused call retried with the new token',
+    );
+    // more calls with the refreshed token: still the one refresh
+    await admin.getByRole('link', { name: 'Gestione clienti' }).click();
+    await admin.getByRole('row', { name: new RegExp(CLIENT_EMAIL) }).waitFor();
+    admin.off('response', onResponse);
+    expect(refreshes.map((r) => r.status())).toEqual([200]);
+    await expectSignedIn(admin, ADMIN.email);
+  });
+
+  it('logout in one tab logs out the other', async () => {
+    const context = await newContext(world.browser, world.portal.url);
+    const first = await context.newPage();
+    const second = await context.newPage();
+    await second.goto('/');
+    await signIn(first, CLIENT_EMAIL, CLIENT_NEW_PASSWORD);
+    await expectSignedIn(first, CLIENT_EMAIL);
+    await expectSignedIn(second, CLIENT_EMAIL); // adopted from the login broadcast
+    await first.getByRole('button', { name: 'Esci' }).click();
+    await expectSignedOut(first);
+    await expectSignedOut(second);
+    await context.close();
+  });
+
+  it('has no serious or critical accessibility violation on any screen', () => {
+    expect(world.accessibility.size).toBeGreaterThan(0);
+    expect(describeViolations(world.accessibility)).toEqual([]);
+  });
+});

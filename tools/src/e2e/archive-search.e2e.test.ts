@@ -1,0 +1,381 @@
+/**
+ * Browser journeys of the archive and the search: an admin syncs the generated register files
+ * from the mirror and watches the progress; a client searches one and several tax codes and
+ * sees what the generator's ground truth says; downloads both reports; sets and removes a
+ * favorite and a variation alert; runs out of searches, expires, and is renewed. One portal,
+ * steps in order.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import pdfParse from 'pdf-parse';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  DE_MINIMIS_CEILING_CENTS,
+  formatEuroCents,
+  formatInteger,
+  formatItalianDate,
+  isDeMinimisProcedure,
+} from '@rna/domain';
+import {
+  ADMIN,
+  aidsOf,
+  captureScreen,
+  describeViolations,
+  dialog,
+  expectMessage,
+  expectSignedIn,
+  inviteClientByApi,
+  MOBILE,
+  DESKTOP,
+  newContext,
+  signIn,
+  signInByApi,
+  startWorld,
+  statValue,
+  taxCodesByAidCount,
+  until,
+  type InvitedClient,
+  type World,
+} from './harness';
+import type { TruthRecord } from '../generator/generate';
+
+jest.setTimeout(120_000);
+
+let world: World;
+let adminContext: BrowserContext;
+let admin: Page;
+let clientContext: BrowserContext;
+let client: Page;
+let invited: InvitedClient;
+let downloads: string;
+
+beforeAll(async () => {
+  world = await startWorld();
+  downloads = await mkdtemp(path.join(os.tmpdir(), 'rna-e2e-downloads-'));
+  adminContext = await newContext(world.browser, world.portal.url);
+  admin = await adminContext.newPage();
+  clientContext = await newContext(world.browser, world.portal.url);
+  client = await clientContext.newPage();
+});
+
+afterAll(async () => {
+  await world?.stop();
+  if (downloads) await rm(downloads, { recursive: true, force: true });
+});
+
+/** What the four stat cards must show for these aids (all generated aids are recent). */
+function expectedCards(aids: readonly TruthRecord[]) {
+  const sum = (list: readonly TruthRecord[]) =>
+    list.reduce((total, aid) => total + aid.elementoDiAiutoCents, 0);
+  const deMinimis = sum(aids.filter((aid) => isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento)));
+  return {
+    documents: formatInteger(aids.length),
+    total: formatEuroCents(sum(aids)),
+    deMinimis: formatEuroCents(deMinimis),
+    remaining: formatEuroCents(DE_MINIMIS_CEILING_CENTS - deMinimis),
+  };
+}
+
+async function shownCards(page: Page) {
+  return {
+    documents: await statValue(page, 'Numero documenti'),
+    total: await statValue(page, 'Importo totale'),
+    deMinimis: await statValue(page, 'Totale de minimis'),
+    remaining: await statValue(page, 'De minimis residuo'),
+  };
+}
+
+/** The table holds every aid (it renders only the rows in view), newest first. */
+async function expectTableOf(page: Page, aids: readonly TruthRecord[]): Promise<void> {
+  const table = page.locator('.documents table');
+  expect(await table.getAttribute('aria-rowcount')).toBe(String(aids.length + 1));
+  const newest = [...aids].sort((a, b) => b.dataConcessione.localeCompare(a.dataConcessione))[0];
+  const firstDate = await table.locator('tbody tr td').first().textContent();
+  expect(firstDate).toBe(newest ? formatItalianDate(newest.dataConcessione) : '');
+}
+
+/** The cards of a finished search (a new search keeps the previous answer on screen while it runs). */
+async function expectCardsOf(page: Page, aids: readonly TruthRecord[]): Promise<void> {
+  const expected = expectedCards(aids);
+  await until(
+    async () => JSON.stringify(await shownCards(page)) === JSON.stringify(expected),
+    'the stat cards of the search',
+  ).catch(() => undefined); // the assertion below reports the difference
+  expect(await shownCards(page)).toEqual(expected);
+}
+
+async function searchOne(page: Page, taxCode: string): Promise<void> {
+  await page.getByLabel('Codice fiscale', { exact: true }).fill(taxCode);
+  await page.getByRole('button', { name: 'Avvia ricerca' }).click();
+}
+
+async function waitForResults(page: Page, taxCodes: string[]): Promise<void> {
+  await page.getByRole('heading', { name: `Risultati per ${taxCodes.join(', ')}` }).waitFor();
+  await page.getByRole('region', { name: 'Numero documenti' }).waitFor();
+}
+
+async function download(page: Page, button: string): Promise<string> {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  const target = path.join(downloads, file.suggestedFilename());
+  await file.saveAs(target);
+  return target;
+}
+
+describe('archive sync and search in a real browser', () => {
+  it('an admin syncs the generated archive and watches per-file progress to "Sync completata"', async () => {
+    // slow transfers, so that the progress cards can be watched
+    world.mirror.setFaults({ bytesPerSecond: 6_000 });
+    await signIn(admin, ADMIN.email, ADMIN.password);
+    await expectSignedIn(admin, ADMIN.email);
+    await admin.getByRole('link', { name: 'Archivio' }).click();
+    await admin.getByRole('heading', { name: 'Archivio e sincronizzazione' }).waitFor();
+    expect(await statValue(admin, 'Ultima sincronizzazione')).toBe('Mai');
+    await captureScreen(admin, 'sync-empty', world.accessibility);
+
+    await admin.getByRole('button', { name: 'Sincronizza' }).click();
+    await admin.getByRole('menuitem', { name: 'Ultimo anno' }).click();
+    const confirm = dialog(admin, 'Avviare la sincronizzazione: Ultimo anno?');
+    await confirm
+      .getByText('La sincronizzazione può richiedere diverse ore e non può essere interrotta.')
+      .waitFor();
+    await captureScreen(admin, 'sync-confirm', world.accessibility);
+    await confirm.getByRole('button', { name: 'Conferma' }).click();
+
+    // the running button counts the files done; the first run's files reach the grid once the
+    // screen is opened again, which resumes tracking and shows the active files as progress cards
+    const running = admin.getByRole('button', { name: /Sincronizzazione in corso/ });
+    await running.waitFor();
+    const counters = new Set<string>();
+    const cardTexts = new Set<string>();
+    let reopened = false;
+    let capturedProgress = false;
+    while (await running.isVisible()) {
+      counters.add(((await running.textContent()) ?? '').replace(/\s+/g, ' ').trim());
+      const cards = admin.locator('.archive-file--progress');
+      for (const text of await cards.allTextContents()) cardTexts.add(text);
+      if (!reopened && counters.size > 0) {
+        await admin.reload();
+        await running.waitFor(); // tracking resumed
+        reopened = true;
+      } else if (!capturedProgress && (await cards.count()) > 0) {
+        await captureScreen(admin, 'sync-progress', world.accessibility);
+        capturedProgress = true;
+      }
+      await admin.waitForTimeout(100);
+    }
+    world.mirror.setFaults({ bytesPerSecond: null });
+    await expectMessage(admin, 'Sync completata');
+    const total = world.archive.fileNames.length;
+    expect([...counters].some((text) => new RegExp(`\\(\\d+/${total}\\)`).test(text))).toBe(true);
+    expect(capturedProgress).toBe(true);
+    // a progress card shows the file and one of the active states (percentage, parsing or waiting)
+    expect(
+      [...cardTexts].some((text) => /\d{4}_\d{2}.*(\d+,\d{2} ?%|Elaborazione|In attesa)/.test(text)),
+    ).toBe(true);
+
+    // the archive grid: every generated file, by its name without prefix, with a date
+    for (const name of world.archive.fileNames) {
+      const file = admin.getByRole('button', { name: new RegExp(`^${name}\\b`) });
+      await file.waitFor();
+      expect(await file.textContent()).not.toContain('Mai');
+    }
+    expect(await statValue(admin, 'Documenti in archivio')).toBe(formatInteger(world.archive.truth.length));
+    expect(await statValue(admin, 'Ultima sincronizzazione')).not.toBe('Mai');
+    await captureScreen(admin, 'sync-archive', world.accessibility);
+
+    await admin.getByRole('tab', { name: 'Storico' }).click();
+    const run = admin.getByRole('row', { name: /Ultimo anno/ });
+    await run.getByText('Completata').waitFor();
+    expect(await run.textContent()).toContain(`${world.archive.fileNames.length} ok, 0 errori, 0 invariati`);
+    expect(await run.textContent()).toContain(formatInteger(world.archive.truth.length));
+    await captureScreen(admin, 'sync-history', world.accessibility);
+  });
+
+  it('a client searches one and several tax codes; cards, chart and table match the ground truth', async () => {
+    const api = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
+    invited = await inviteClientByApi(api, 'ufficio.bianchi@example.it', {
+      searches: 20,
+      pdfEnabled: true,
+      enableVariationAlerts: true,
+    });
+    await signIn(client, invited.email, invited.invitationCode);
+    await expectSignedIn(client, invited.email);
+    await client.getByText('Ricerche: 20 / 20').waitFor();
+
+    // T002 before anything is searched
+    await searchOne(client, 'ABC123');
+    await expectMessage(client, 'Il termine di ricerca deve avere almeno 11 caratteri');
+    expect(client.url()).not.toContain('/documents');
+
+    const [heaviest, second] = taxCodesByAidCount(world.archive.truth);
+    if (!heaviest || !second) throw new Error('the generated archive has fewer than two beneficiaries');
+    const one = aidsOf(world.archive.truth, [heaviest]);
+    await searchOne(client, heaviest);
+    await waitForResults(client, [heaviest]);
+    expect(client.url()).toContain(`taxCode=${heaviest}&deMinimis=false&last3Years=false`);
+    await expectCardsOf(client, one);
+    await expectTableOf(client, one);
+    await client.locator('.highcharts-column-series').first().waitFor();
+    await client.getByText('Ricerche: 19 / 20').waitFor();
+    await captureScreen(client, 'documents', world.accessibility);
+
+    // several codes as chips
+    await client.getByLabel('Ricerca multipla').check();
+    const codes = client.getByLabel('Codici fiscali');
+    await codes.fill('12345');
+    await codes.press('Enter');
+    await expectMessage(client, 'Il termine di ricerca deve avere almeno 11 caratteri');
+    await codes.fill(second);
+    await codes.press('Enter');
+    await client.getByRole('button', { name: `Rimuovi ${heaviest}` }).waitFor();
+    await client.getByRole('button', { name: `Rimuovi ${second}` }).waitFor();
+    await client.getByRole('button', { name: 'Avvia ricerca' }).click();
+    await waitForResults(client, [heaviest, second]);
+    const both = aidsOf(world.archive.truth, [heaviest, second]);
+    await expectCardsOf(client, both);
+    await expectTableOf(client, both);
+    await captureScreen(client, 'documents-multiple', world.accessibility);
+  });
+
+  it('the client downloads the spreadsheet and the PDF of the search, with the searched aids in them', async () => {
+    const [heaviest] = taxCodesByAidCount(world.archive.truth) as [string];
+    const aids = aidsOf(world.archive.truth, [heaviest]);
+    await client.goto(`/documents?taxCode=${heaviest}&deMinimis=false&last3Years=false`);
+    await waitForResults(client, [heaviest]);
+
+    const sheet = await download(client, 'Scarica Excel');
+    expect(path.basename(sheet)).toBe('report.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(sheet);
+    const rows = workbook.getWorksheet('Aiuti');
+    if (!rows) throw new Error('report.xlsx has no "Aiuti" sheet');
+    const ids: string[] = [];
+    rows.eachRow((row, index) => {
+      if (index > 1) ids.push(String(row.getCell(9).value));
+    });
+    expect(ids.sort()).toEqual(aids.map((aid) => aid.idComponenteAiuto).sort());
+
+    const pdf = await download(client, 'Scarica PDF');
+    expect(path.basename(pdf)).toBe('report.pdf');
+    const text = (await pdfParse(await readFile(pdf))).text;
+    expect(text).toContain(heaviest);
+    const cards = expectedCards(aids);
+    expect(text).toContain(heaviest);
+    expect(text).toContain(`Documenti (${aids.length})`);
+    expect(text).toContain(cards.deMinimis.replace(/[^\d.,-]/g, ''));
+    expect(text).toContain(cards.total.replace(/[^\d.,-]/g, ''));
+  });
+
+  it('a favorite and a variation alert are set and removed', async () => {
+    const [heaviest] = taxCodesByAidCount(world.archive.truth) as [string];
+    await client.goto(`/documents?taxCode=${heaviest}&deMinimis=true&last3Years=false`);
+    await waitForResults(client, [heaviest]);
+    await client.getByRole('button', { name: 'Salva ricerca' }).click();
+    await client.getByRole('button', { name: 'Rimuovi dai preferiti' }).waitFor();
+    await client.getByRole('button', { name: 'Attiva alert' }).click();
+    await client.getByRole('button', { name: 'Disattiva alert' }).waitFor();
+
+    // home goes to the saved search
+    await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
+    await client.waitForURL(new RegExp(`/documents\\?taxCode=${heaviest}&deMinimis=true&last3Years=false`));
+    await waitForResults(client, [heaviest]);
+    await client.getByRole('button', { name: 'Rimuovi dai preferiti' }).click();
+    await client.getByRole('button', { name: 'Salva ricerca' }).waitFor();
+
+    // without a saved search home stays, and lists the alert; removing asks first
+    await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
+    await client.getByRole('heading', { name: 'Alert di variazione' }).waitFor();
+    await client.getByText(heaviest, { exact: true }).waitFor();
+    await client.getByRole('button', { name: `Rimuovi l’alert per ${heaviest}` }).click();
+    const confirm = dialog(client, 'Rimuovere l’alert?');
+    await captureScreen(client, 'home-alert-remove', world.accessibility);
+    await confirm.getByRole('button', { name: 'Conferma' }).click();
+    await client.getByText('Nessun alert attivo').waitFor();
+  });
+
+  it('at mobile width the chart is horizontal with the months reversed', async () => {
+    const [heaviest] = taxCodesByAidCount(world.archive.truth) as [string];
+    await client.goto(`/documents?taxCode=${heaviest}&deMinimis=false&last3Years=false`);
+    await waitForResults(client, [heaviest]);
+    await client.locator('.highcharts-column-series').first().waitFor();
+    const desktopMonths = await client.locator('.highcharts-xaxis-labels text').allTextContents();
+    await client.setViewportSize(MOBILE);
+    await client.locator('.highcharts-bar-series').first().waitFor();
+    const mobileMonths = await client.locator('.highcharts-xaxis-labels text').allTextContents();
+    await client.setViewportSize(DESKTOP);
+    // Highcharts may skip labels when crowded: compare the first and last shown
+    expect(mobileMonths[0]).toBe(desktopMonths[desktopMonths.length - 1]);
+    expect(mobileMonths[mobileMonths.length - 1]).toBe(desktopMonths[0]);
+  });
+
+  it('the client runs out of searches (U004, back home), expires (A002), and searches again after renewal', async () => {
+    const [heaviest, second] = taxCodesByAidCount(world.archive.truth) as [string, string];
+    // the admin leaves one search, through the settings dialog
+    await admin.getByRole('link', { name: 'Gestione clienti' }).click();
+    await admin.getByRole('button', { name: `Impostazioni di ${invited.email}` }).click();
+    const settings = dialog(admin, 'Impostazioni cliente');
+    await settings.getByLabel('Ricerche annuali rimanenti').fill('1');
+    await settings.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(admin, 'Impostazioni aggiornate');
+
+    await client.goto('/');
+    await client.getByText('Ricerche: 1 / 20').waitFor();
+    // searches not made before in this tab (no cached answers)
+    await client.getByLabel('Ultimi 3 anni').check();
+    await searchOne(client, second);
+    await waitForResults(client, [second]);
+    await client.getByText('Ricerche: 0 / 20').waitFor();
+    await client.getByLabel('Ultimi 3 anni').uncheck();
+    await client.getByRole('button', { name: 'Avvia ricerca' }).click();
+    await expectMessage(client, 'Ricerche disponibili esaurite, contatta l’amministratore');
+    await client.waitForURL((url) => url.pathname === '/');
+
+    // the admin gives searches back but sets the end date in the past
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const typed = `${String(yesterday.getDate()).padStart(2, '0')}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${yesterday.getFullYear()}`;
+    await admin.getByRole('button', { name: `Impostazioni di ${invited.email}` }).click();
+    await settings.getByLabel('Ricerche annuali rimanenti').fill('5');
+    await settings.getByLabel('Data di rinnovo').fill(typed);
+    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await settings.getByRole('button', { name: 'Salva' }).click();
+    await expectMessage(admin, 'Impostazioni aggiornate');
+    await admin
+      .getByRole('row', { name: new RegExp(invited.email) })
+      .getByText('Scaduto')
+      .waitFor();
+
+    // still signed in (home, after U004): a new search is refused with A002
+    await client.getByLabel('Solo de minimis').check();
+    await client.getByLabel('Ultimi 3 anni').check();
+    await searchOne(client, heaviest);
+    await client.getByText('Abbonamento scaduto, contatta il referente commerciale').first().waitFor();
+    await captureScreen(client, 'documents-expired', world.accessibility);
+
+    // renewal: one more year
+    await admin.getByRole('button', { name: `Impostazioni di ${invited.email}` }).click();
+    await settings.getByRole('button', { name: 'Rinnova di un anno' }).click();
+    await expectMessage(admin, 'Impostazioni aggiornate');
+    await admin.keyboard.press('Escape');
+    await admin
+      .getByRole('row', { name: new RegExp(invited.email) })
+      .getByText('Attivo')
+      .waitFor();
+
+    await client.goto(`/documents?taxCode=${heaviest}&deMinimis=false&last3Years=true`);
+    await waitForResults(client, [heaviest]);
+    expect(await statValue(client, 'Numero documenti')).toBe(
+      formatInteger(aidsOf(world.archive.truth, [heaviest]).length),
+    );
+    await until(async () => (await client.getByText(/^Ricerche: \d+ \/ 20$/).count()) === 1, 'counter');
+  });
+
+  it('has no serious or critical accessibility violation on any screen', () => {
+    expect(world.accessibility.size).toBeGreaterThan(0);
+    expect(describeViolations(world.accessibility)).toEqual([]);
+  });
+});

@@ -1,0 +1,6 @@
+export * from './archive';
+export * from './browser';
+export * from './full-portal';
+export * from './ui';
+export * from './world';
+export * from './api';

@@ -1,0 +1,43 @@
+/** What a user does on the portal's screens, by the labels of the Italian catalogue. */
+import type { Locator, Page } from 'playwright-core';
+
+export async function signIn(page: Page, email: string, password: string, remember = false): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  if (remember) await page.getByLabel('Ricordami').check();
+  await page.getByLabel('Dichiaro di aver letto il documento di esclusione di responsabilità').check();
+  await page.getByRole('button', { name: 'Accedi' }).click();
+}
+
+/** The signed-in navigation shows the user's email (desktop width). */
+export async function expectSignedIn(page: Page, email: string): Promise<void> {
+  await page.locator('.nav-bar__email', { hasText: email }).waitFor();
+}
+
+export async function expectSignedOut(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: 'Accedi' }).waitFor();
+}
+
+/** A toast or inline alert with this text appears. */
+export async function expectMessage(page: Page, text: string | RegExp): Promise<void> {
+  await page.getByText(text).first().waitFor();
+}
+
+export function dialog(page: Page, title: string | RegExp): Locator {
+  return page.getByRole('dialog', { name: title });
+}
+
+/** Text content of a stat card by its label. */
+export async function statValue(page: Page, label: string): Promise<string> {
+  const value = page.getByRole('region', { name: label, exact: true }).locator('.stat-card__value');
+  return ((await value.textContent()) ?? '').trim();
+}
+
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

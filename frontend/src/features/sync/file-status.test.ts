@@ -1,4 +1,4 @@
-import { compareArchiveNames, displayName, fileStatusView } from './file-status';
+import { compareArchiveNames, displayName, fileStatusView, finishedTone } from './file-status';
 
 describe('archive file status labels', () => {
   it('maps each state to its label and colour', () => {
@@ -12,5 +12,16 @@ describe('archive file status labels', () => {
     expect(displayName('OpenData_Aiuti_2024_02_002.xml')).toBe('2024_02_002');
     const names = ['2023_12', '2024_02', '2024_02_002', '2024_01'];
     expect([...names].sort(compareArchiveNames)).toEqual(['2024_02_002', '2024_02', '2024_01', '2023_12']);
+  });
+  it('colours a selectable card green or red by its latest outcome only', () => {
+    expect(finishedTone('SUCCESS')).toBe('success');
+    expect(finishedTone('ERROR')).toBe('error');
+    // outside a run a pending or downloading state is stale, so the card stays plain
+    expect(['PENDING', 'DOWNLOADING', 'PARSING', null].map((s) => finishedTone(s as never))).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });

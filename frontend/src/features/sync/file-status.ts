@@ -21,6 +21,16 @@ export function fileStatusView(
   }
 }
 
+/**
+ * The colour of a selectable card: the outcome of the file's latest import, green or red. Pending and running
+ * states are left out because outside a run they are stale (the run's own cards show those).
+ */
+export function finishedTone(status: RegisterFileStatus | null): 'success' | 'error' | null {
+  if (status === 'SUCCESS') return 'success';
+  if (status === 'ERROR') return 'error';
+  return null;
+}
+
 /** States shown as progress cards while a run is going. */
 export const isActiveStatus = (status: RegisterFileStatus | null): boolean =>
   status === 'PENDING' || status === 'DOWNLOADING' || status === 'PARSING';

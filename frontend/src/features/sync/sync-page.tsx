@@ -13,7 +13,14 @@ import { formatDateTime, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
-import { compareArchiveNames, displayName, fileStatusView, isActiveStatus } from './file-status';
+import {
+  compareArchiveNames,
+  displayName,
+  fileStatusView,
+  finishedTone,
+  isActiveStatus,
+  type StatusTone,
+} from './file-status';
 import {
   useGetArchiveFilesQuery,
   useGetArchiveStatsQuery,
@@ -25,6 +32,11 @@ import {
 } from './sync-api';
 
 export const SYNC_POLL_MS = 1000;
+
+const archiveCardClass = (isSelected: boolean, tone: StatusTone | null): string =>
+  ['archive-file', isSelected && 'archive-file--selected', tone && `status--${tone}`]
+    .filter(Boolean)
+    .join(' ');
 
 function ProgressCard({ file }: { file: ArchiveFileDto }) {
   const view = fileStatusView(file.status ?? 'PENDING', file.progress);
@@ -216,12 +228,16 @@ export default function SyncPage() {
                 if (running && live && isActiveStatus(live.status))
                   return <ProgressCard key={file.name} file={live} />;
                 const isSelected = selected.includes(file.name);
+                const outcome = live?.status ?? file.status;
+                const tone = finishedTone(outcome);
                 return (
                   <li key={file.name}>
                     <button
                       type="button"
-                      className={`archive-file${isSelected ? ' archive-file--selected' : ''}`}
+                      className={archiveCardClass(isSelected, tone)}
                       aria-pressed={isSelected}
+                      // the outcome as a tooltip: the button's name stays the file name and date
+                      title={tone && outcome ? fileStatusView(outcome, 100).label : undefined}
                       disabled={running}
                       onClick={() => toggleSelected(file.name)}
                     >

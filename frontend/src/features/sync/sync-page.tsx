@@ -39,11 +39,12 @@ const archiveCardClass = (isSelected: boolean, tone: StatusTone | null): string 
     .join(' ');
 
 function ProgressCard({ file }: { file: ArchiveFileDto }) {
+  const { t } = useTranslation();
   const view = fileStatusView(file.status ?? 'PENDING', file.progress);
   return (
     <li className={`archive-file archive-file--progress status--${view.tone}`}>
       <span className="archive-file__name">{displayName(file.name)}</span>
-      <span className="archive-file__status">{view.label}</span>
+      <span className="archive-file__status">{t(view.labelKey, view.values)}</span>
       {file.status === 'DOWNLOADING' && (
         <span className="progress" aria-hidden="true">
           <span className="progress__bar" style={{ width: `${Math.min(100, file.progress)}%` }} />
@@ -237,7 +238,7 @@ export default function SyncPage() {
                       className={archiveCardClass(isSelected, tone)}
                       aria-pressed={isSelected}
                       // the outcome as a tooltip: the button's name stays the file name and date
-                      title={tone && outcome ? fileStatusView(outcome, 100).label : undefined}
+                      title={tone && outcome ? t(fileStatusView(outcome, 100).labelKey) : undefined}
                       disabled={running}
                       onClick={() => toggleSelected(file.name)}
                     >

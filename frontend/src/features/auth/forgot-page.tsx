@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { errorCodeOf } from '../../lib/errors';
 import { useForgotPasswordMutation } from './auth-api';
+import { FormField } from '../../components/form-field';
 import { ProblemText } from '../../components/problem-text';
 import { validateForgot, type FieldProblem } from '../../lib/validation';
 
@@ -31,17 +32,15 @@ export default function ForgotPage() {
       ) : (
         <>
           <p className="auth-form__subtitle">{t('forgot.subtitle')}</p>
-          <div className="field">
-            <label htmlFor="forgot-email">{t('login.email')}</label>
-            <input
-              id="forgot-email"
-              type="email"
-              autoComplete="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
+          <FormField
+            id="forgot-email"
+            label={t('login.email')}
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={setEmail}
+          />
           <ProblemText problem={problem} />
           <button type="submit" className="button button--primary button--block" disabled={isLoading}>
             {t('forgot.submit')}

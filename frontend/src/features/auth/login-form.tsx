@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { FormField } from '../../components/form-field';
 import { LegalNoticeDialog } from '../../components/legal-notice-dialog';
 import { ProblemText } from '../../components/problem-text';
 import { validateLogin, type FieldProblem } from '../../lib/validation';
@@ -38,28 +39,24 @@ export function LoginForm({ onSubmit, busy, serverProblem }: LoginFormProps) {
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t('login.title')}</h1>
       <p className="auth-form__subtitle">{t('login.subtitle')}</p>
-      <div className="field">
-        <label htmlFor="login-email">{t('login.email')}</label>
-        <input
-          id="login-email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="login-password">{t('login.password')}</label>
-        <input
-          id="login-password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </div>
+      <FormField
+        id="login-email"
+        label={t('login.email')}
+        type="email"
+        autoComplete="username"
+        required
+        value={email}
+        onChange={setEmail}
+      />
+      <FormField
+        id="login-password"
+        label={t('login.password')}
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={setPassword}
+      />
       <div className="auth-form__row">
         <label className="checkbox">
           <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />

@@ -2,7 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ProblemText } from '../../components/problem-text';
-import { validateNewPassword, type FieldProblem } from '../../lib/validation';
+import {
+  EMPTY_PASSWORD_PAIR,
+  PasswordPair,
+  passwordPairProblem,
+  type PasswordPairValue,
+} from '../../components/password-pair';
+import type { FieldProblem } from '../../lib/validation';
 
 interface ResetFormProps {
   onSubmit: (newPassword: string) => void;
@@ -13,15 +19,14 @@ interface ResetFormProps {
 
 export function ResetForm({ onSubmit, busy, serverProblem, done }: ResetFormProps) {
   const { t } = useTranslation();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [pair, setPair] = useState<PasswordPairValue>(EMPTY_PASSWORD_PAIR);
   const [problem, setProblem] = useState<FieldProblem | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validateNewPassword(password, confirm);
+    const found = passwordPairProblem(pair);
     setProblem(found);
-    if (!found) onSubmit(password);
+    if (!found) onSubmit(pair.password);
   };
 
   return (
@@ -31,30 +36,12 @@ export function ResetForm({ onSubmit, busy, serverProblem, done }: ResetFormProp
         <p role="status">{t('reset.done')}</p>
       ) : (
         <>
-          <div className="field">
-            <label htmlFor="reset-password">{t('reset.newPassword')}</label>
-            <input
-              id="reset-password"
-              type="password"
-              autoComplete="new-password"
-              minLength={8}
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="reset-confirm">{t('reset.confirmPassword')}</label>
-            <input
-              id="reset-confirm"
-              type="password"
-              autoComplete="new-password"
-              minLength={8}
-              required
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-            />
-          </div>
+          <PasswordPair
+            ids={{ password: 'reset-password', confirm: 'reset-confirm' }}
+            labels={{ password: t('reset.newPassword'), confirm: t('reset.confirmPassword') }}
+            value={pair}
+            onChange={setPair}
+          />
           <ProblemText problem={problem ?? serverProblem ?? null} />
           <button type="submit" className="button button--primary button--block" disabled={busy}>
             {t('reset.submit')}

@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { ClientDto } from '@rna/domain';
 import { DatePicker } from '../../components/date-picker';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { FormField } from '../../components/form-field';
+import { ProblemText } from '../../components/problem-text';
 import { Switch } from '../../components/switch';
 import { formatDate, normaliseTaxCode } from '../../lib/domain-rules';
 import { atNoon } from './client-rules';
@@ -72,31 +75,30 @@ export function ClientSettingsDialog({
   return (
     <Dialog title={t('clients.settingsTitle')} onClose={onClose} size="large">
       <form onSubmit={submit} noValidate className="settings-form">
-        <div className="field">
-          <label htmlFor="settings-email">{t('clients.settingsEmail')}</label>
-          <input id="settings-email" type="email" value={client.email} readOnly />
-        </div>
+        <FormField
+          id="settings-email"
+          label={t('clients.settingsEmail')}
+          type="email"
+          value={client.email}
+          readOnly
+        />
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor="settings-yearly">{t('clients.settingsYearly')}</label>
-            <input
-              id="settings-yearly"
-              type="number"
-              min={0}
-              value={yearly}
-              onChange={(e) => setYearly(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="settings-remaining">{t('clients.settingsRemaining')}</label>
-            <input
-              id="settings-remaining"
-              type="number"
-              min={0}
-              value={remaining}
-              onChange={(e) => setRemaining(e.target.value)}
-            />
-          </div>
+          <FormField
+            id="settings-yearly"
+            label={t('clients.settingsYearly')}
+            type="number"
+            min={0}
+            value={yearly}
+            onChange={setYearly}
+          />
+          <FormField
+            id="settings-remaining"
+            label={t('clients.settingsRemaining')}
+            type="number"
+            min={0}
+            value={remaining}
+            onChange={setRemaining}
+          />
         </div>
         <DatePicker label={t('clients.settingsEndDate')} value={endDate} onChange={setEndDate} required />
         <div className="renew">
@@ -111,15 +113,12 @@ export function ClientSettingsDialog({
           </button>
         </div>
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor="settings-tax-code">{t('clients.settingsTaxCode')}</label>
-            <input
-              id="settings-tax-code"
-              type="text"
-              value={taxCode}
-              onChange={(e) => setTaxCode(e.target.value.toUpperCase())}
-            />
-          </div>
+          <FormField
+            id="settings-tax-code"
+            label={t('clients.settingsTaxCode')}
+            value={taxCode}
+            onChange={(text) => setTaxCode(text.toUpperCase())}
+          />
           <div className="field">
             <label htmlFor="settings-logo">{t('clients.settingsLogo')}</label>
             <select
@@ -138,19 +137,8 @@ export function ClientSettingsDialog({
         </div>
         <Switch label={t('clients.settingsPdf')} checked={pdfEnabled} onChange={setPdfEnabled} />
         <Switch label={t('clients.settingsAlerts')} checked={alerts} onChange={setAlerts} />
-        {problem && (
-          <p className="field__error" role="alert">
-            {t(problem)}
-          </p>
-        )}
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {t('common.save')}
-          </button>
-        </div>
+        <ProblemText problem={problem} />
+        <DialogActions onCancel={onClose} submitLabel={t('common.save')} submitDisabled={busy} />
       </form>
     </Dialog>
   );

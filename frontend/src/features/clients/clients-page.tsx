@@ -2,6 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClientDto } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { FormField } from '../../components/form-field';
 import { StatCard } from '../../components/stat-card';
 import { SIGNED_IN_PAGE_SIZE, Table, type Column } from '../../components/table';
 import { Tabs } from '../../components/tabs';
@@ -201,16 +202,15 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
         />
       </div>
       <div className="toolbar">
-        <div className="field toolbar__search">
-          <label htmlFor="clients-search">{t('clients.search')}</label>
-          <input
-            id="clients-search"
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder={t('clients.searchPlaceholder')}
-          />
-        </div>
+        <FormField
+          id="clients-search"
+          label={t('clients.search')}
+          fieldClassName="toolbar__search"
+          type="search"
+          value={search}
+          onChange={setSearch}
+          placeholder={t('clients.searchPlaceholder')}
+        />
         <button
           type="button"
           className="button button--secondary"

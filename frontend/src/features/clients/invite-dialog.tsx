@@ -1,6 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { FormField } from '../../components/form-field';
+import { ProblemText } from '../../components/problem-text';
 import { normaliseTaxCode } from '../../lib/domain-rules';
 import { isEmail } from '../../lib/validation';
 
@@ -32,38 +35,26 @@ export function InviteDialog({ busy, onInvite, onClose }: InviteDialogProps) {
   return (
     <Dialog title={t('clients.inviteTitle')} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="invite-email">{t('columns.email')}</label>
-          <input
-            id="invite-email"
-            type="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="invite-tax-code">{t('clients.fixedTaxCodeOptional')}</label>
-          <input
-            id="invite-tax-code"
-            type="text"
-            value={taxCode}
-            onChange={(e) => setTaxCode(e.target.value.toUpperCase())}
-          />
-        </div>
-        {problem && (
-          <p className="field__error" role="alert">
-            {t(problem)}
-          </p>
-        )}
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? t('common.loading') : t('clients.invite')}
-          </button>
-        </div>
+        <FormField
+          id="invite-email"
+          label={t('columns.email')}
+          type="email"
+          required
+          value={email}
+          onChange={setEmail}
+        />
+        <FormField
+          id="invite-tax-code"
+          label={t('clients.fixedTaxCodeOptional')}
+          value={taxCode}
+          onChange={(text) => setTaxCode(text.toUpperCase())}
+        />
+        <ProblemText problem={problem} />
+        <DialogActions
+          onCancel={onClose}
+          submitLabel={busy ? t('common.loading') : t('clients.invite')}
+          submitDisabled={busy}
+        />
       </form>
     </Dialog>
   );

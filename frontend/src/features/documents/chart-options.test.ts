@@ -12,7 +12,10 @@ describe('de minimis chart data mapping', () => {
   it('uses vertical columns in month order on wide screens, ticks every 50,000 up to 300,000', () => {
     const options = buildChartOptions(points, false, labels);
     expect(options.chart?.type).toBe('column');
-    expect((options.xAxis as XAxisOptions).categories).toEqual(['01/25', '02/25', '03/25']);
+    expect(options.xAxis as XAxisOptions).toMatchObject({
+      categories: ['01/25', '02/25', '03/25'],
+      reversed: false,
+    });
     const y = options.yAxis as YAxisOptions;
     expect([y.min, y.max, y.tickInterval]).toEqual([0, 300_000, 50_000]);
     const series = options.series as SeriesBarOptions[];
@@ -21,10 +24,14 @@ describe('de minimis chart data mapping', () => {
     expect(series.find((s) => s.name === 'Residuo')?.data).toEqual([290_000, 280_000, 0]);
   });
 
-  it('uses horizontal bars with the months reversed at 768 px or less', () => {
+  it('uses horizontal bars with the newest month on top at 768 px or less', () => {
     const options = buildChartOptions(points, true, labels);
     expect(options.chart?.type).toBe('bar');
-    expect((options.xAxis as XAxisOptions).categories).toEqual(['03/25', '02/25', '01/25']);
+    // in a bar chart the first category is drawn at the top only on a reversed category axis
+    expect(options.xAxis as XAxisOptions).toMatchObject({
+      categories: ['03/25', '02/25', '01/25'],
+      reversed: true,
+    });
     expect((options.series as SeriesBarOptions[]).find((s) => s.name === 'Utilizzato')?.data).toEqual([
       310_000, 20_000, 10_000,
     ]);

@@ -13,7 +13,8 @@ export interface ChartLabels {
 
 /**
  * The 36-month de minimis chart: used and remaining allowance stacked per month. Wide screens get vertical
- * columns; at 768 px or less horizontal bars with the months in reverse order, so the newest month is on top.
+ * columns, oldest month on the left; at 768 px or less horizontal bars with the months in reverse order, so
+ * the newest month is on top.
  */
 export function buildChartOptions(
   points: readonly DeMinimisPointDto[],
@@ -30,7 +31,9 @@ export function buildChartOptions(
     title: { text: labels.title },
     credits: { enabled: false },
     accessibility: { enabled: false },
-    xAxis: { categories: ordered.map((p) => p.month), reversed: false },
+    // A bar chart draws its first category at the top only while the category axis is reversed (measured in
+    // Chromium: reversed: false puts it at the bottom and would undo the reversal of the data above).
+    xAxis: { categories: ordered.map((p) => p.month), reversed: narrow },
     yAxis: {
       min: 0,
       max: DE_MINIMIS_CEILING,

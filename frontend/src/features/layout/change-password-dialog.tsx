@@ -1,28 +1,35 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { FormField } from '../../components/form-field';
+import {
+  EMPTY_PASSWORD_PAIR,
+  PasswordPair,
+  passwordPairProblem,
+  type PasswordPairValue,
+} from '../../components/password-pair';
+import { ProblemText } from '../../components/problem-text';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
+import type { FieldProblem } from '../../lib/validation';
 import { useChangePasswordMutation } from './change-password-api';
-import { ProblemText } from '../../components/problem-text';
-import { validateNewPassword, type FieldProblem } from '../../lib/validation';
 
 export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [pair, setPair] = useState<PasswordPairValue>(EMPTY_PASSWORD_PAIR);
   const [problem, setProblem] = useState<FieldProblem | null>(null);
   const [change, { isLoading }] = useChangePasswordMutation();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = !current ? { key: 'validation.passwordRequired' } : validateNewPassword(password, confirm);
+    const found = !current ? { key: 'validation.passwordRequired' } : passwordPairProblem(pair);
     setProblem(found);
     if (found) return;
-    const result = await change({ password: current, newPassword: password });
+    const result = await change({ password: current, newPassword: pair.password });
     if (result.error) {
       dispatch(showError(errorCodeOf(result.error)));
       return;
@@ -34,50 +41,23 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title={t('changePassword.title')} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="cp-current">{t('changePassword.current')}</label>
-          <input
-            id="cp-current"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="cp-new">{t('changePassword.new')}</label>
-          <input
-            id="cp-new"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="cp-confirm">{t('changePassword.confirm')}</label>
-          <input
-            id="cp-confirm"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            required
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-          />
-        </div>
+        <FormField
+          id="cp-current"
+          label={t('changePassword.current')}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={current}
+          onChange={setCurrent}
+        />
+        <PasswordPair
+          ids={{ password: 'cp-new', confirm: 'cp-confirm' }}
+          labels={{ password: t('changePassword.new'), confirm: t('changePassword.confirm') }}
+          value={pair}
+          onChange={setPair}
+        />
         <ProblemText problem={problem} />
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('common.save')}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} submitLabel={t('common.save')} submitDisabled={isLoading} />
       </form>
     </Dialog>
   );

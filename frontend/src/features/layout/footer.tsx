@@ -6,16 +6,17 @@ import { getRuntimeConfig } from '../../lib/runtime-config';
 export function Footer() {
   const { t } = useTranslation();
   const [legalOpen, setLegalOpen] = useState(false);
-  const contact = t('footer.contactEmail');
+  // VAT number and contact address come only from the deployment's configuration, never a placeholder
+  const { version, vatNumber, contactEmail } = getRuntimeConfig();
   return (
     <footer className="footer">
       <div className="footer__inner">
         <span>
-          © {new Date().getFullYear()} {t('app.name')} ·{' '}
-          {t('footer.version', { version: getRuntimeConfig().version })} · {t('footer.vat')}
+          © {new Date().getFullYear()} {t('app.name')} · {t('footer.version', { version })}
+          {vatNumber && ` · ${t('footer.vat', { number: vatNumber })}`}
         </span>
         <span className="footer__links">
-          <a href={`mailto:${contact}`}>{t('footer.contact')}</a>
+          {contactEmail && <a href={`mailto:${contactEmail}`}>{t('footer.contact')}</a>}
           <button type="button" className="link-button" onClick={() => setLegalOpen(true)}>
             {t('footer.legal')}
           </button>

@@ -2,6 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LogoDto } from '@rna/domain';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { FormField } from '../../components/form-field';
+import { ProblemText } from '../../components/problem-text';
 import { pdfFormChanged, pdfFormProblem, type PdfForm } from './logo-rules';
 
 interface PdfPropertiesDialogProps {
@@ -17,8 +20,7 @@ export function PdfPropertiesDialog({ logo, busy, onSave, onClose }: PdfProperti
   const [form, setForm] = useState<PdfForm>(initial);
   const [problem, setProblem] = useState<string | null>(null);
   const changed = pdfFormChanged(initial, form);
-  const set = (key: keyof PdfForm) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set = (key: keyof PdfForm) => (text: string) => setForm((f) => ({ ...f, [key]: text }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -30,46 +32,45 @@ export function PdfPropertiesDialog({ logo, busy, onSave, onClose }: PdfProperti
   return (
     <Dialog title={t('clients.pdfTitle', { name: logo.name })} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field field--inline">
-          <label htmlFor="pdf-color">{t('clients.primaryColor')}</label>
-          <input
-            id="pdf-color"
-            type="text"
-            value={form.primaryColor}
-            onChange={set('primaryColor')}
-            aria-invalid={problem === 'clients.colorFormat'}
-          />
+        <FormField
+          id="pdf-color"
+          label={t('clients.primaryColor')}
+          fieldClassName="field--inline"
+          value={form.primaryColor}
+          onChange={set('primaryColor')}
+          aria-invalid={problem === 'clients.colorFormat'}
+        >
           <span
             className="color-swatch"
             aria-hidden="true"
             style={{ background: form.primaryColor.replace(/^#?/, '#') }}
           />
-        </div>
-        <div className="field">
-          <label htmlFor="pdf-footer1">{t('clients.footer1')}</label>
-          <input id="pdf-footer1" type="text" value={form.footer1} onChange={set('footer1')} />
-        </div>
-        <div className="field">
-          <label htmlFor="pdf-footer2">{t('clients.footer2')}</label>
-          <input id="pdf-footer2" type="text" value={form.footer2} onChange={set('footer2')} />
-        </div>
-        <div className="field">
-          <label htmlFor="pdf-renew">{t('clients.subRenewUrl')}</label>
-          <input id="pdf-renew" type="url" value={form.subRenewUrl} onChange={set('subRenewUrl')} />
-        </div>
-        {problem && (
-          <p className="field__error" role="alert">
-            {t(problem)}
-          </p>
-        )}
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={!changed || busy}>
-            {t('common.confirm')}
-          </button>
-        </div>
+        </FormField>
+        <FormField
+          id="pdf-footer1"
+          label={t('clients.footer1')}
+          value={form.footer1}
+          onChange={set('footer1')}
+        />
+        <FormField
+          id="pdf-footer2"
+          label={t('clients.footer2')}
+          value={form.footer2}
+          onChange={set('footer2')}
+        />
+        <FormField
+          id="pdf-renew"
+          label={t('clients.subRenewUrl')}
+          type="url"
+          value={form.subRenewUrl}
+          onChange={set('subRenewUrl')}
+        />
+        <ProblemText problem={problem} />
+        <DialogActions
+          onCancel={onClose}
+          submitLabel={t('common.confirm')}
+          submitDisabled={!changed || busy}
+        />
       </form>
     </Dialog>
   );

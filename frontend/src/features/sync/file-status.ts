@@ -2,23 +2,37 @@ import type { RegisterFileStatus } from '@rna/domain';
 
 export type StatusTone = 'pending' | 'downloading' | 'parsing' | 'success' | 'error';
 
+const TONES: Record<RegisterFileStatus, StatusTone> = {
+  PENDING: 'pending',
+  DOWNLOADING: 'downloading',
+  PARSING: 'parsing',
+  SUCCESS: 'success',
+  ERROR: 'error',
+};
+
+export interface FileStatusView {
+  tone: StatusTone;
+  /** catalogue key of the label: sync.fileStatus.<status> */
+  labelKey: string;
+  /** the percentage while downloading, Italian style with 2 decimals */
+  values?: { percent: string };
+}
+
 /** SPEC §4 archive file states: white, yellow (percentage, 2 decimals), orange, green, red. */
-export function fileStatusView(
-  status: RegisterFileStatus,
-  progress: number,
-): { tone: StatusTone; label: string } {
-  switch (status) {
-    case 'PENDING':
-      return { tone: 'pending', label: 'In attesa' };
-    case 'DOWNLOADING':
-      return { tone: 'downloading', label: `${progress.toFixed(2).replace('.', ',')}%` };
-    case 'PARSING':
-      return { tone: 'parsing', label: 'Elaborazione' };
-    case 'SUCCESS':
-      return { tone: 'success', label: 'Completato' };
-    case 'ERROR':
-      return { tone: 'error', label: 'Errore' };
-  }
+export function fileStatusView(status: RegisterFileStatus, progress: number): FileStatusView {
+  const view: FileStatusView = { tone: TONES[status], labelKey: `sync.fileStatus.${status}` };
+  if (status === 'DOWNLOADING') view.values = { percent: progress.toFixed(2).replace('.', ',') };
+  return view;
+}
+
+/**
+ * The colour of a selectable card: the outcome of the file's latest import, green or red. Pending and running
+ * states are left out because outside a run they are stale (the run's own cards show those).
+ */
+export function finishedTone(status: RegisterFileStatus | null): 'success' | 'error' | null {
+  if (status === 'SUCCESS') return 'success';
+  if (status === 'ERROR') return 'error';
+  return null;
 }
 
 /** States shown as progress cards while a run is going. */

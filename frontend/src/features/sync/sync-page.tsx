@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ArchiveFileDto, SyncResultDto, SyncScope } from '@rna/domain';
+import type { SyncResultDto, SyncScope } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dropdown } from '../../components/dropdown';
 import { Spinner } from '../../components/spinner';
@@ -13,7 +13,8 @@ import { formatDateTime, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
-import { compareArchiveNames, displayName, fileStatusView, isActiveStatus } from './file-status';
+import { ArchiveGrid } from './archive-grid';
+import { compareArchiveNames } from './file-status';
 import {
   useGetArchiveFilesQuery,
   useGetArchiveStatsQuery,
@@ -25,21 +26,6 @@ import {
 } from './sync-api';
 
 export const SYNC_POLL_MS = 1000;
-
-function ProgressCard({ file }: { file: ArchiveFileDto }) {
-  const view = fileStatusView(file.status ?? 'PENDING', file.progress);
-  return (
-    <li className={`archive-file archive-file--progress status--${view.tone}`}>
-      <span className="archive-file__name">{displayName(file.name)}</span>
-      <span className="archive-file__status">{view.label}</span>
-      {file.status === 'DOWNLOADING' && (
-        <span className="progress" aria-hidden="true">
-          <span className="progress__bar" style={{ width: `${Math.min(100, file.progress)}%` }} />
-        </span>
-      )}
-    </li>
-  );
-}
 
 export default function SyncPage() {
   const { t } = useTranslation();
@@ -210,30 +196,13 @@ export default function SyncPage() {
           files.isLoading ? (
             <Spinner />
           ) : (
-            <ul className="archive-grid">
-              {sortedFiles.map((file) => {
-                const live = runFiles.get(file.name);
-                if (running && live && isActiveStatus(live.status))
-                  return <ProgressCard key={file.name} file={live} />;
-                const isSelected = selected.includes(file.name);
-                return (
-                  <li key={file.name}>
-                    <button
-                      type="button"
-                      className={`archive-file${isSelected ? ' archive-file--selected' : ''}`}
-                      aria-pressed={isSelected}
-                      disabled={running}
-                      onClick={() => toggleSelected(file.name)}
-                    >
-                      <span className="archive-file__name">{displayName(file.name)}</span>
-                      <span className="archive-file__date">
-                        {file.lastUpdate ? formatDateTime(file.lastUpdate) : t('sync.never')}
-                      </span>
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
+            <ArchiveGrid
+              files={sortedFiles}
+              runFiles={runFiles}
+              running={running}
+              selected={selected}
+              onToggle={toggleSelected}
+            />
           )
         ) : (
           <Table

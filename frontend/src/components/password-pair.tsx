@@ -1,0 +1,43 @@
+import { MIN_PASSWORD_LENGTH } from '../lib/domain-rules';
+import { validateNewPassword, type FieldProblem } from '../lib/validation';
+import { FormField } from './form-field';
+
+export interface PasswordPairValue {
+  password: string;
+  confirm: string;
+}
+
+export const EMPTY_PASSWORD_PAIR: PasswordPairValue = { password: '', confirm: '' };
+
+/** Both required, at least 8 characters, and equal (else C001): the rule reset and change password share. */
+export const passwordPairProblem = (pair: PasswordPairValue): FieldProblem | null =>
+  validateNewPassword(pair.password, pair.confirm);
+
+interface PasswordPairProps {
+  ids: PasswordPairValue;
+  labels: PasswordPairValue;
+  value: PasswordPairValue;
+  onChange: (value: PasswordPairValue) => void;
+}
+
+/** The new password and its confirmation. */
+export function PasswordPair({ ids, labels, value, onChange }: PasswordPairProps) {
+  const field = (key: keyof PasswordPairValue) => (
+    <FormField
+      id={ids[key]}
+      label={labels[key]}
+      type="password"
+      autoComplete="new-password"
+      minLength={MIN_PASSWORD_LENGTH}
+      required
+      value={value[key]}
+      onChange={(text) => onChange({ ...value, [key]: text })}
+    />
+  );
+  return (
+    <>
+      {field('password')}
+      {field('confirm')}
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import type { ArchiveFileDto } from '@rna/domain';
+import { formatDateTime } from '../../lib/domain-rules';
+import { ArchiveGrid } from './archive-grid';
+
+const file = (name: string, over: Partial<ArchiveFileDto> = {}): ArchiveFileDto => ({
+  name,
+  lastUpdate: null,
+  rnaLastUpdate: null,
+  status: null,
+  progress: 0,
+  records: 0,
+  error: null,
+  ...over,
+});
+
+const UPDATED = new Date(2024, 2, 5, 10, 30).getTime();
+const files = [
+  file('2024_03', { lastUpdate: UPDATED, status: 'SUCCESS' }),
+  file('2024_02_002', { status: 'ERROR' }),
+  file('2024_02'),
+];
+
+function Selectable() {
+  const [selected, setSelected] = useState<string[]>([]);
+  return (
+    <ArchiveGrid
+      files={files}
+      runFiles={new Map()}
+      running={false}
+      selected={selected}
+      onToggle={(name) => setSelected((s) => (s.includes(name) ? s.filter((n) => n !== name) : [...s, name]))}
+    />
+  );
+}
+
+describe('archive grid', () => {
+  it('shows each file by name and last update, selected by click and highlighted', async () => {
+    render(<Selectable />);
+    const march = screen.getByRole('button', { name: `2024_03 ${formatDateTime(UPDATED)}` });
+    expect(screen.getByRole('button', { name: /2024_02_002/ })).toHaveTextContent('Mai');
+    expect(march).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(march);
+    expect(march).toHaveAttribute('aria-pressed', 'true');
+    expect(march).toHaveClass('archive-file--selected');
+    await userEvent.click(march);
+    expect(march).not.toHaveClass('archive-file--selected');
+  });
+
+  it('colours cards by their latest outcome, green or red', () => {
+    render(<Selectable />);
+    expect(screen.getByRole('button', { name: /2024_03/ })).toHaveClass('status--success');
+    expect(screen.getByRole('button', { name: /2024_02_002/ })).toHaveClass('status--error');
+    expect(screen.getByRole('button', { name: /2024_02 / })).not.toHaveClass(
+      'status--success',
+      'status--error',
+    );
+  });
+
+  it('while a sync runs, shows active files as progress cards with the download percentage', () => {
+    const runFiles = new Map([
+      ['2024_03', file('2024_03', { status: 'DOWNLOADING', progress: 37.5 })],
+      ['2024_02', file('2024_02', { status: 'PARSING' })],
+    ]);
+    render(<ArchiveGrid files={files} runFiles={runFiles} running selected={[]} onToggle={jest.fn()} />);
+    const cards = screen.getAllByRole('listitem');
+    expect(cards[0]).toHaveClass('status--downloading');
+    expect(within(cards[0]!).getByText('37,50%')).toBeInTheDocument();
+    expect(cards[2]).toHaveClass('status--parsing');
+    expect(within(cards[2]!).getByText('Elaborazione')).toBeInTheDocument();
+    // only the file outside the run is still a (disabled) selectable card
+    expect(screen.getAllByRole('button')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: /2024_02_002/ })).toBeDisabled();
+  });
+});

@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import type { ArchiveFileDto } from '@rna/domain';
+import { formatDateTime } from '../../lib/domain-rules';
+import { displayName, fileStatusView, finishedTone, isActiveStatus, type StatusTone } from './file-status';
+
+interface ArchiveGridProps {
+  /** in display order */
+  files: ArchiveFileDto[];
+  /** the running (or last) sync's view of its files, by name */
+  runFiles: ReadonlyMap<string, ArchiveFileDto>;
+  running: boolean;
+  selected: readonly string[];
+  onToggle: (name: string) => void;
+}
+
+const cardClass = (isSelected: boolean, tone: StatusTone | null): string =>
+  ['archive-file', isSelected && 'archive-file--selected', tone && `status--${tone}`]
+    .filter(Boolean)
+    .join(' ');
+
+function ProgressCard({ file }: { file: ArchiveFileDto }) {
+  const { t } = useTranslation();
+  const view = fileStatusView(file.status ?? 'PENDING', file.progress);
+  return (
+    <li className={`archive-file archive-file--progress status--${view.tone}`}>
+      <span className="archive-file__name">{displayName(file.name)}</span>
+      <span className="archive-file__status">{t(view.labelKey, view.values)}</span>
+      {file.status === 'DOWNLOADING' && (
+        <span className="progress" aria-hidden="true">
+          <span className="progress__bar" style={{ width: `${Math.min(100, file.progress)}%` }} />
+        </span>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The archive list tab: one card per register file, selected by click. While a sync runs, files in an active
+ * state show as progress cards instead; the others keep their card, coloured by their latest outcome.
+ */
+export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: ArchiveGridProps) {
+  const { t } = useTranslation();
+  return (
+    <ul className="archive-grid">
+      {files.map((file) => {
+        const live = runFiles.get(file.name);
+        if (running && live && isActiveStatus(live.status))
+          return <ProgressCard key={file.name} file={live} />;
+        const isSelected = selected.includes(file.name);
+        const outcome = live?.status ?? file.status;
+        const tone = finishedTone(outcome);
+        return (
+          <li key={file.name}>
+            <button
+              type="button"
+              className={cardClass(isSelected, tone)}
+              aria-pressed={isSelected}
+              // the outcome as a tooltip: the button's name stays the file name and date
+              title={tone && outcome ? t(fileStatusView(outcome, 100).labelKey) : undefined}
+              disabled={running}
+              onClick={() => onToggle(file.name)}
+            >
+              <span className="archive-file__name">{displayName(file.name)}</span>
+              <span className="archive-file__date">
+                {file.lastUpdate ? formatDateTime(file.lastUpdate) : t('sync.never')}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

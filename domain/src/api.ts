@@ -210,6 +210,9 @@ export interface RuntimeConfigDto {
   apiBaseUrl: string;
   /** forces the banner's last-update value when set */
   forcedLastUpdate: number | null;
+  /** the operator's VAT number and contact address shown in the footer (omitted when not configured) */
+  vatNumber?: string | null;
+  contactEmail?: string | null;
 }
 
 /** GET /api/health */

@@ -25,6 +25,9 @@ export interface PortalConfig {
   jwtSecret: string;
   chromiumPath: string;
   version: string;
+  /** shown in the footer: the operator's VAT number and contact address */
+  vatNumber: string | null;
+  contactEmail: string | null;
   engines: EngineUrls;
 }
 
@@ -99,6 +102,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
     jwtSecret,
     chromiumPath: optional(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
     version: readVersion(),
+    vatNumber: optional(env, 'VAT_NUMBER'),
+    contactEmail: optional(env, 'CONTACT_EMAIL'),
     engines: {
       eventStoreUrl: optional(env, 'EVENTSTORE_URL'),
       kafkaBrokers: brokers

@@ -102,7 +102,13 @@ async function main(): Promise<void> {
   const server = await startWebServer({
     apiRouter: createApiRouter(deps),
     frontendDir: path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
-    runtimeConfig: () => ({ version: config.version, apiBaseUrl: '/api', forcedLastUpdate: null }),
+    runtimeConfig: () => ({
+      version: config.version,
+      apiBaseUrl: '/api',
+      forcedLastUpdate: null,
+      vatNumber: config.vatNumber,
+      contactEmail: config.contactEmail,
+    }),
     port: config.port,
   });
   logger.info(

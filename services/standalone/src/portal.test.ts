@@ -17,7 +17,16 @@ describe('standalone portal', () => {
   let portal: RunningPortal;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'portal-'));
-    const config = loadConfig({ DATA_DIR: dir, PORT: '0', ADMIN_PASSWORD: 'a-long-admin-password' }, dir);
+    const config = loadConfig(
+      {
+        DATA_DIR: dir,
+        PORT: '0',
+        ADMIN_PASSWORD: 'a-long-admin-password',
+        VAT_NUMBER: '01234567897',
+        CONTACT_EMAIL: 'assistenza@example.it',
+      },
+      dir,
+    );
     portal = await startPortal(config, { logger: silent, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -32,6 +41,17 @@ describe('standalone portal', () => {
     expect(health.status).toBe('ok');
     expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(Object.values(health.stores).every((s) => s === 'ok')).toBe(true);
+  });
+
+  it('tells the front end its version, API path and the footer details at /config.json', async () => {
+    const config = await (await fetch(`${portal.url}/config.json`)).json();
+    expect(config).toEqual({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      apiBaseUrl: '/api',
+      forcedLastUpdate: null,
+      vatNumber: '01234567897',
+      contactEmail: 'assistenza@example.it',
+    });
   });
 
   it('lets the first administrator sign in with the configured password', async () => {

@@ -111,7 +111,13 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
     server = await startWebServer({
       apiRouter: createApiRouter(deps),
       frontendDir: options.frontendDir ?? path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
-      runtimeConfig: () => ({ version: config.version, apiBaseUrl: '/api', forcedLastUpdate: null }),
+      runtimeConfig: () => ({
+        version: config.version,
+        apiBaseUrl: '/api',
+        forcedLastUpdate: null,
+        vatNumber: config.vatNumber,
+        contactEmail: config.contactEmail,
+      }),
       port: config.port,
       host: options.host,
     });

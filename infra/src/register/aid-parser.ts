@@ -5,11 +5,10 @@
  * keeps downloading, unzipping and handling batches. Memory stays flat: at most 8 MB of XML
  * are in flight to the worker, and the stream is read on only while the batch handler keeps up.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { AidRecord } from '@rna/domain';
+import { workerScript, type WorkerScript } from '../embedded/worker-script';
 import {
   AidExtractor,
   RegisterFileFormatError,
@@ -48,7 +47,7 @@ export type ParseReport = ExtractorReport;
 /** Parses one register XML stream; rejects with RegisterFileFormatError on ill-formed XML. */
 export async function parseAidStream(xml: Readable, options: ParseOptions): Promise<ParseReport> {
   const batchSize = options.batchSize ?? 2000;
-  const worker = options.inline ? null : parseWorkerScript();
+  const worker = options.inline ? null : workerScript(__dirname, 'aid-parse-worker');
   try {
     return worker
       ? await parseInWorker(xml, options, batchSize, worker)
@@ -81,38 +80,6 @@ async function parseInline(xml: Readable, options: ParseOptions, batchSize: numb
   const report = extractor.end();
   while (extractor.pendingCount > 0) await options.onBatch(extractor.take(batchSize));
   return report;
-}
-
-interface WorkerScript {
-  code: string;
-  eval: boolean;
-}
-
-/**
- * The compiled worker next to this file; from TypeScript sources (tests) the worker compiles
- * itself with @swc/core. Null when neither is possible: then parsing stays on this thread.
- */
-function parseWorkerScript(): WorkerScript | null {
-  const compiled = path.join(__dirname, 'aid-parse-worker.js');
-  if (fs.existsSync(compiled)) return { code: compiled, eval: false };
-  const source = path.join(__dirname, 'aid-parse-worker.ts');
-  if (!fs.existsSync(source)) return null;
-  try {
-    require.resolve('@swc/core');
-  } catch {
-    return null;
-  }
-  const code = `
-const swc = require(${JSON.stringify(require.resolve('@swc/core'))});
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformFileSync(filename, {
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
-};
-require(${JSON.stringify(source)});`;
-  return { code, eval: true };
 }
 
 /** Messages from the worker, in order, awaited one at a time. */

@@ -1,0 +1,26 @@
+/** The aid index's writer thread: bulk upserts on its own connection to the index file. */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AidRecord } from '@rna/domain';
+import { openSqliteFile } from '../embedded/sqlite';
+import { aidIndexWrites, tuneForBulkWrites } from './aid-index-writes';
+
+export type ToAidIndexWriter =
+  { id: number; op: 'upsert'; records: AidRecord[] } | { id: number; op: 'close' };
+export type FromAidIndexWriter = { id: number; result?: unknown; error?: string };
+
+if (parentPort) {
+  const port = parentPort;
+  const db = openSqliteFile((workerData as { file: string }).file, { cacheMb: 64 });
+  tuneForBulkWrites(db);
+  const writes = aidIndexWrites(db);
+  port.on('message', (message: ToAidIndexWriter) => {
+    const reply: FromAidIndexWriter = { id: message.id };
+    try {
+      if (message.op === 'upsert') reply.result = writes.upsert(message.records);
+      else db.close();
+    } catch (error) {
+      reply.error = error instanceof Error ? error.message : String(error);
+    }
+    port.postMessage(reply);
+  });
+}

@@ -178,7 +178,13 @@ export class SqliteAidIndex implements AidIndex {
     if (!this.writer || this.writer.dead) {
       const script = workerScript(__dirname, 'aid-index-writer.worker');
       this.writer = script
-        ? new BulkWriter(new Worker(script.code, { eval: script.eval, workerData: { file: this.file } }))
+        ? new BulkWriter(
+            new Worker(script.code, {
+              eval: script.eval,
+              workerData: { file: this.file },
+              resourceLimits: { maxYoungGenerationSizeMb: 8 },
+            }),
+          )
         : null;
     }
     return this.writer;

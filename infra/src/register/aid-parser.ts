@@ -2,7 +2,7 @@
  * Streaming parser of the register's open-data XML (`LISTA_AIUTI`): one AidRecord per
  * COMPONENTE_AIUTO, with the concession's fields and the sum of its instruments' amounts.
  * Parsing runs in a worker thread (its own core) fed with the raw bytes, while this thread
- * keeps downloading, unzipping and handling batches. Memory stays flat: at most 8 MB of XML
+ * keeps downloading, unzipping and handling batches. Memory stays flat: at most 4 MB of XML
  * are in flight to the worker, and the stream is read on only while the batch handler keeps up.
  */
 import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
@@ -20,7 +20,7 @@ import type { FromParseWorker, ParseWorkerData, ToParseWorker } from './aid-pars
 export { decimalToCents, RegisterFileFormatError } from './aid-extractor';
 
 /** XML bytes handed to the worker and not parsed yet: bounds memory and how far it runs ahead. */
-const MAX_IN_FLIGHT_BYTES = 8 * 1024 * 1024;
+const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 /** Removes the control bytes that make some register files ill-formed, counting them. */
 export class ControlByteFilter extends Transform {
@@ -123,7 +123,12 @@ async function parseInWorker(
     importId: options.importId,
     batchSize,
   };
-  const worker = new Worker(script.code, { eval: script.eval, workerData });
+  const worker = new Worker(script.code, {
+    eval: script.eval,
+    workerData,
+    // Short-lived strings only: a small young generation keeps the process's memory flat.
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
   const inbox = new Inbox(worker);
   const send = (message: ToParseWorker, transfer: ArrayBuffer[] = []) =>
     worker.postMessage(message, transfer);

@@ -23,7 +23,7 @@ export interface AidIndexProjectionDeps {
   /** Where touched tax codes are noted; without it no change is recorded. */
   documents?: DocumentStore;
   now?: () => number;
-  /** Messages per handled batch (default 10,000): fewer, bigger index commits during a sync. */
+  /** Messages per handled batch (default 5,000): fewer, bigger index commits during a sync. */
   batchSize?: number;
 }
 
@@ -72,7 +72,7 @@ export function startAidIndexProjection(deps: AidIndexProjectionDeps): Consumer 
   return deps.messageLog.consume({
     topic: AIDS_TOPIC,
     groupId: AID_INDEX_GROUP,
-    batchSize: deps.batchSize ?? 10_000,
+    batchSize: deps.batchSize ?? 5000,
     handler: (batch) => applyAidMessages(batch, deps),
   });
 }

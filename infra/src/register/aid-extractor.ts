@@ -144,6 +144,10 @@ export interface ExtractorReport {
   xmlBytes: number;
 }
 
+function perContext<T>(): Record<Context, Map<string, T>> {
+  return { ROOT: new Map(), AIUTO: new Map(), COMPONENTE_AIUTO: new Map(), STRUMENTO_AIUTO: new Map() };
+}
+
 function emptyConcession(): Record<ConcessionField, string> {
   return {
     car: '',
@@ -181,9 +185,9 @@ export class AidExtractor {
   private readonly parser = new SaxesParser({ xmlns: false, position: true });
   private readonly decoder = new StringDecoder('utf8');
   private readonly truncated = new Set<string>();
-  /** (context, raw tag name) → resolved name: the same few dozen names repeat millions of times. */
-  private readonly names = new Map<string, string>();
-  private readonly targets = new Map<string, Target>();
+  /** Per context, raw tag name → resolved name: the same few dozen names repeat millions of times. */
+  private readonly names = perContext<string>();
+  private readonly targets = perContext<Target>();
   private readonly contexts: Context[] = ['ROOT'];
   private pending: AidRecord[] = [];
   private failure: RegisterFileFormatError | null = null;
@@ -258,11 +262,11 @@ export class AidExtractor {
 
   private resolveName(raw: string): string {
     const context = this.context();
-    const key = `${context}/${raw}`;
-    let name = this.names.get(key);
+    const names = this.names[context];
+    let name = names.get(raw);
     if (name === undefined) {
       name = this.resolveUncached(context, raw);
-      this.names.set(key, name);
+      names.set(raw, name);
     }
     return name;
   }
@@ -283,11 +287,11 @@ export class AidExtractor {
 
   private targetFor(name: string): Target {
     const context = this.context();
-    const key = `${context}/${name}`;
-    let target = this.targets.get(key);
+    const targets = this.targets[context];
+    let target = targets.get(name);
     if (target === undefined) {
       target = targetOf(context, name);
-      this.targets.set(key, target);
+      targets.set(name, target);
     }
     return target;
   }

@@ -10,7 +10,9 @@ export type FromAidIndexWriter = { id: number; result?: unknown; error?: string 
 
 if (parentPort) {
   const port = parentPort;
-  const db = openSqliteFile((workerData as { file: string }).file, { cacheMb: 64 });
+  // Half the reader's cache: inserts touch mostly the right edge of the table and the upper index
+  // levels, and a sync must stay well under 400 MB whatever the file size.
+  const db = openSqliteFile((workerData as { file: string }).file, { cacheMb: 32 });
   tuneForBulkWrites(db);
   const writes = aidIndexWrites(db);
   port.on('message', (message: ToAidIndexWriter) => {

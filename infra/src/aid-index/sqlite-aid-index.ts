@@ -2,50 +2,36 @@
  * Embedded aid index: one SQLite table keyed by idComponenteAiuto. The searchable fields are
  * columns with indexes; the whole record is kept as JSON. New aids go in with one INSERT; only
  * aids already present are read back and compared field by field, ignoring importId.
+ * Bulk upserts (a sync's batches) run on a writer thread with its own connection, so that the
+ * main thread goes on parsing and publishing meanwhile; every write goes through one queue, in
+ * order, and reads wait for the writes queued before them (read-your-writes as before).
  */
+import { Worker } from 'node:worker_threads';
 import type { AidRecord } from '@rna/domain';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
+import { workerScript } from '../embedded/worker-script';
+import {
+  AID_INDEX_SCHEMA,
+  aidIndexWrites,
+  normalizeTaxCode,
+  tuneForBulkWrites,
+  type AidIndexWrites,
+  type UpsertResult,
+} from './aid-index-writes';
+import type { FromAidIndexWriter, ToAidIndexWriter } from './aid-index-writer.worker';
 import type { AidIndex, AidSearch, SourceFileStats } from './port';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS aids (
-  id TEXT PRIMARY KEY,
-  tax_code TEXT NOT NULL,
-  grant_date TEXT NOT NULL,
-  source_file TEXT NOT NULL,
-  import_id TEXT NOT NULL,
-  de_minimis INTEGER NOT NULL,
-  content TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS aids_by_tax_code_date ON aids (tax_code, grant_date);
-CREATE INDEX IF NOT EXISTS aids_by_source_file ON aids (source_file, import_id);
-`;
+export { isDeMinimis, normalizeTaxCode } from './aid-index-writes';
+
+/** Upserts of at least this many records go to the writer thread; smaller ones are not worth a hop. */
+const BULK_UPSERT = 1000;
 
 interface StoredRow {
   tax_code: string;
   import_id: string;
   content: string;
-}
-
-/** Tax codes are compared trimmed and upper-case: users type them in any case. */
-export function normalizeTaxCode(taxCode: string): string {
-  return taxCode.trim().toUpperCase();
-}
-
-/** The register marks de minimis aid with procedure code 1. */
-export function isDeMinimis(record: Pick<AidRecord, 'codProcedimento'>): boolean {
-  return String(record.codProcedimento).trim() === '1';
-}
-
-/** Same aid content: every field equal except importId (records are flat; key order does not matter). */
-function sameContent(stored: Record<string, unknown>, record: AidRecord): boolean {
-  const incoming = record as unknown as Record<string, unknown>;
-  const storedKeys = Object.keys(stored).filter((key) => key !== 'importId');
-  const incomingKeys = Object.keys(incoming).filter((key) => key !== 'importId');
-  if (storedKeys.length !== incomingKeys.length) return false;
-  return incomingKeys.every((key) => Object.is(stored[key], incoming[key]));
 }
 
 function validate(record: AidRecord): void {
@@ -68,102 +54,40 @@ function validate(record: AidRecord): void {
 export class SqliteAidIndex implements AidIndex {
   private readonly db: SqliteDatabase;
   private readonly statements;
-  private readonly upsertTransaction;
-  private readonly withdrawTransaction;
+  private readonly writes: AidIndexWrites;
   private readonly searchStatements = new Map<string, Statement<(string | number)[], StoredRow>>();
+  private writer: BulkWriter | null = null;
+  /** Tail of the write queue: every write starts after the previous one settled. */
+  private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     this.db = openSqliteFile(file, { cacheMb: 64 });
-    this.db.exec(SCHEMA);
+    this.db.exec(AID_INDEX_SCHEMA);
+    tuneForBulkWrites(this.db);
+    this.writes = aidIndexWrites(this.db);
     this.statements = {
-      existing: this.db.prepare<[string], StoredRow>(
-        'SELECT tax_code, import_id, content FROM aids WHERE id = ?',
-      ),
-      insertNew: this.db.prepare<[string, string, string, string, string, number, string]>(
-        'INSERT INTO aids (id, tax_code, grant_date, source_file, import_id, de_minimis, content) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
-          'ON CONFLICT (id) DO NOTHING',
-      ),
-      update: this.db.prepare<[string, string, string, string, number, string, string]>(
-        'UPDATE aids SET tax_code = ?, grant_date = ?, source_file = ?, import_id = ?, de_minimis = ?, content = ? WHERE id = ?',
-      ),
-      updateImportId: this.db.prepare<[string, string]>('UPDATE aids SET import_id = ? WHERE id = ?'),
-      withdraw: this.db.prepare<[string], { tax_code: string }>(
-        'DELETE FROM aids WHERE id = ? RETURNING tax_code',
-      ),
-      withdrawFile: this.db.prepare<[string], { tax_code: string }>(
-        'DELETE FROM aids WHERE source_file = ? RETURNING tax_code',
-      ),
-      withdrawFileExcept: this.db.prepare<[string, string], { tax_code: string }>(
-        'DELETE FROM aids WHERE source_file = ? AND import_id <> ? RETURNING tax_code',
-      ),
       get: this.db.prepare<[string], StoredRow>('SELECT tax_code, import_id, content FROM aids WHERE id = ?'),
       count: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM aids'),
       stats: this.db.prepare<[], { source_file: string; n: number }>(
         'SELECT source_file, COUNT(*) AS n FROM aids GROUP BY source_file ORDER BY source_file',
       ),
-      clear: this.db.prepare('DELETE FROM aids'),
     };
-
-    this.upsertTransaction = this.db.transaction((records: AidRecord[]) => {
-      const changedTaxCodes = new Set<string>();
-      let changed = 0;
-      for (const record of records) {
-        const id = record.idComponenteAiuto.trim();
-        const taxCode = normalizeTaxCode(record.codiceFiscaleBeneficiario);
-        const content = JSON.stringify(record);
-        const deMinimis = isDeMinimis(record) ? 1 : 0;
-        const fields = [
-          taxCode,
-          record.dataConcessione,
-          record.sourceFile,
-          record.importId,
-          deMinimis,
-          content,
-        ] as const;
-        if (this.statements.insertNew.run(id, ...fields).changes === 1) {
-          changed += 1;
-          changedTaxCodes.add(taxCode);
-          continue;
-        }
-        const previous = this.statements.existing.get(id);
-        if (!previous) continue;
-        if (sameContent(JSON.parse(previous.content) as Record<string, unknown>, record)) {
-          // Same aid seen again by a later import: remember the import, but it is not a change.
-          if (previous.import_id !== record.importId) this.statements.updateImportId.run(record.importId, id);
-          continue;
-        }
-        this.statements.update.run(...fields, id);
-        changed += 1;
-        changedTaxCodes.add(previous.tax_code);
-        changedTaxCodes.add(taxCode);
-      }
-      return { changed, changedTaxCodes: [...changedTaxCodes] };
-    });
-
-    this.withdrawTransaction = this.db.transaction((ids: string[]) => {
-      const taxCodes = new Set<string>();
-      let count = 0;
-      for (const id of ids) {
-        const removed = this.statements.withdraw.get(String(id).trim());
-        if (removed) {
-          count += 1;
-          taxCodes.add(removed.tax_code);
-        }
-      }
-      return { count, taxCodes: [...taxCodes] };
-    });
   }
 
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {
     this.assertOpen();
     records.forEach(validate);
-    return this.upsertTransaction.immediate(records);
+    if (records.length >= BULK_UPSERT) {
+      const writer = this.bulkWriter();
+      if (writer) return this.enqueue(() => writer.upsert(records));
+    }
+    return this.enqueue(() => this.writes.upsert(records));
   }
 
   async withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }> {
     this.assertOpen();
-    return this.withdrawTransaction.immediate(ids);
+    return this.enqueue(() => this.writes.withdraw(ids));
   }
 
   async withdrawBySourceFile(
@@ -171,15 +95,12 @@ export class SqliteAidIndex implements AidIndex {
     keepImportId?: string,
   ): Promise<{ count: number; taxCodes: string[] }> {
     this.assertOpen();
-    const rows =
-      keepImportId === undefined
-        ? this.statements.withdrawFile.all(sourceFile)
-        : this.statements.withdrawFileExcept.all(sourceFile, keepImportId);
-    return { count: rows.length, taxCodes: [...new Set(rows.map((r) => r.tax_code))] };
+    return this.enqueue(() => this.writes.withdrawBySourceFile(sourceFile, keepImportId));
   }
 
   async search(query: AidSearch): Promise<AidRecord[]> {
     this.assertOpen();
+    await this.writesSettled();
     const taxCodes = [...new Set(query.taxCodes.map(normalizeTaxCode))].filter((t) => t !== '');
     if (taxCodes.length === 0) return [];
     const where = [`tax_code IN (${taxCodes.map(() => '?').join(', ')})`];
@@ -212,33 +133,112 @@ export class SqliteAidIndex implements AidIndex {
 
   async get(idComponenteAiuto: string): Promise<AidRecord | null> {
     this.assertOpen();
+    await this.writesSettled();
     const row = this.statements.get.get(idComponenteAiuto.trim());
     return row ? toRecord(row) : null;
   }
 
   async count(): Promise<number> {
     this.assertOpen();
+    await this.writesSettled();
     return this.statements.count.get()?.n ?? 0;
   }
 
   async statsBySourceFile(): Promise<SourceFileStats[]> {
     this.assertOpen();
+    await this.writesSettled();
     return this.statements.stats.all().map((r) => ({ sourceFile: r.source_file, count: r.n }));
   }
 
   async clear(): Promise<void> {
     this.assertOpen();
-    this.statements.clear.run();
+    await this.enqueue(() => this.writes.clear());
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.writesSettled();
+    await this.writer?.close();
     this.db.close();
+  }
+
+  private enqueue<T>(write: () => T | Promise<T>): Promise<T> {
+    const result = this.queue.then(write);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async writesSettled(): Promise<void> {
+    await this.queue;
+  }
+
+  /** Started on the first bulk upsert; null where no worker can run (then writes stay here). */
+  private bulkWriter(): BulkWriter | null {
+    if (!this.writer || this.writer.dead) {
+      const script = workerScript(__dirname, 'aid-index-writer.worker');
+      this.writer = script
+        ? new BulkWriter(
+            new Worker(script.code, {
+              eval: script.eval,
+              workerData: { file: this.file },
+              resourceLimits: { maxYoungGenerationSizeMb: 8 },
+            }),
+          )
+        : null;
+    }
+    return this.writer;
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error('Aid index is closed');
+  }
+}
+
+/** Request/reply over the writer thread; it holds the process open only while a write is pending. */
+class BulkWriter {
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  private nextId = 1;
+  dead = false;
+
+  constructor(private readonly worker: Worker) {
+    worker.unref();
+    worker.on('message', (reply: FromAidIndexWriter) => {
+      const call = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.error !== undefined) call?.reject(new Error(reply.error));
+      else call?.resolve(reply.result);
+    });
+    const fail = (error: Error) => {
+      this.dead = true;
+      for (const call of this.pending.values()) call.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', (error) => fail(new Error(`aid index writer failed: ${error.message}`)));
+    worker.on('exit', (code) => fail(new Error(`aid index writer exited (${code})`)));
+  }
+
+  upsert(records: AidRecord[]): Promise<UpsertResult> {
+    return this.call({ id: this.nextId++, op: 'upsert', records }) as Promise<UpsertResult>;
+  }
+
+  async close(): Promise<void> {
+    if (this.dead) return;
+    await this.call({ id: this.nextId++, op: 'close' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+
+  private call(message: ToAidIndexWriter): Promise<unknown> {
+    if (this.dead) return Promise.reject(new Error('aid index writer is not running'));
+    return new Promise((resolve, reject) => {
+      this.pending.set(message.id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage(message);
+    });
   }
 }
 

@@ -76,6 +76,28 @@ export function describeDocumentStoreContract(name: string, factory: HarnessFact
       expect((await clients.get('c1'))?.email).toBe('x@y.it');
     });
 
+    it('putMany writes a set of documents, bumping revisions like put, and refuses one without id', async () => {
+      const clients = store.collection<Client>('clients');
+      await clients.put(client('c1'));
+      await clients.putMany([
+        client('c1', { remainingSearches: 3 }),
+        client('c2'),
+        client('c2', { remainingSearches: 7 }),
+      ]);
+      expect(await clients.getWithRevision('c1')).toEqual({
+        doc: client('c1', { remainingSearches: 3 }),
+        revision: 2,
+      });
+      expect(await clients.getWithRevision('c2')).toEqual({
+        doc: client('c2', { remainingSearches: 7 }),
+        revision: 2,
+      });
+      await clients.putMany([]);
+      await expect(clients.putMany([client('c3'), { ...client('c4'), id: '' }])).rejects.toThrow(TypeError);
+      expect(await clients.get('c3')).toBeNull(); // all or none
+      expect(await store.collection<Client>('other').count()).toBe(0);
+    });
+
     it('deletes, telling whether something was there', async () => {
       const clients = store.collection<Client>('clients');
       await clients.put(client('c1'));

@@ -20,6 +20,11 @@ export interface Collection<T extends Doc> {
    * equals it (0 = must not exist); otherwise a ConflictError is thrown. Returns the new revision.
    */
   put(doc: T, options?: { expectedRevision?: number }): Promise<number>;
+  /**
+   * Writes several documents (no revision check), all or none: as many put() calls, but one write
+   * for stores that can batch (bulk projections). Later documents with the same id win.
+   */
+  putMany(docs: T[]): Promise<void>;
   delete(id: string): Promise<boolean>;
   /** Field equality on top-level fields; all must match. */
   find(filter?: Partial<T>, options?: FindOptions<T>): Promise<T[]>;

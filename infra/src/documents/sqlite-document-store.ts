@@ -72,6 +72,18 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.write(this.name, doc.id, JSON.stringify(doc), options.expectedRevision);
   }
 
+  async putMany(docs: T[]): Promise<void> {
+    for (const doc of docs) {
+      if (typeof doc?.id !== 'string' || doc.id === '')
+        throw new TypeError(`A document of ${this.name} needs a string id`);
+    }
+    if (docs.length === 0) return;
+    this.store.writeMany(
+      this.name,
+      docs.map((doc) => ({ id: doc.id, body: JSON.stringify(doc) })),
+    );
+  }
+
   async delete(id: string): Promise<boolean> {
     return this.store.run('DELETE FROM documents WHERE collection = ? AND id = ?', [this.name, id]) === 1;
   }
@@ -112,6 +124,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly db: SqliteDatabase;
   private readonly statementCache = new Map<string, Statement<SqlValue[]>>();
   private readonly writeTransaction;
+  private readonly writeManyTransaction;
   private closed = false;
 
   constructor(file: string) {
@@ -132,6 +145,16 @@ export class SqliteDocumentStore implements DocumentStore {
           throw new ConflictError(collection, id);
         upsert.run(collection, id, current + 1, body);
         return current + 1;
+      },
+    );
+    // One commit for the whole set: each document's revision still goes up by one.
+    const upsertBumping = this.db.prepare<[string, string, string]>(
+      'INSERT INTO documents (collection, id, revision, body) VALUES (?, ?, 1, ?) ' +
+        'ON CONFLICT (collection, id) DO UPDATE SET revision = revision + 1, body = excluded.body',
+    );
+    this.writeManyTransaction = this.db.transaction(
+      (collection: string, docs: { id: string; body: string }[]) => {
+        for (const doc of docs) upsertBumping.run(collection, doc.id, doc.body);
       },
     );
   }
@@ -158,6 +181,11 @@ export class SqliteDocumentStore implements DocumentStore {
   write(collection: string, id: string, body: string, expectedRevision: number | undefined): number {
     this.assertOpen();
     return this.writeTransaction.immediate(collection, id, body, expectedRevision);
+  }
+
+  writeMany(collection: string, docs: { id: string; body: string }[]): void {
+    this.assertOpen();
+    this.writeManyTransaction.immediate(collection, docs);
   }
 
   all<Row>(sql: string, params: SqlValue[]): Row[] {

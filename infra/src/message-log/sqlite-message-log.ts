@@ -33,14 +33,6 @@ export interface SqliteMessageLogOptions {
   }) => void;
 }
 
-interface MessageRow {
-  seq: number;
-  topic: string;
-  key: string;
-  value: string;
-  timestamp: string;
-}
-
 interface GroupRow {
   committed: number;
   lease_owner: string | null;
@@ -66,14 +58,17 @@ CREATE TABLE IF NOT EXISTS consumer_groups (
 );
 `;
 
-function toConsumed(row: MessageRow): ConsumedMessage {
+/** Rows are fetched as arrays (seq, key, value, timestamp): cheaper than row objects, a sync reads millions. */
+type MessageTuple = [seq: number, key: string, value: string, timestamp: string];
+
+function toConsumed(topic: string, row: MessageTuple): ConsumedMessage {
   return {
-    topic: row.topic,
+    topic,
     partition: 0,
-    offset: String(row.seq),
-    key: row.key,
-    value: JSON.parse(row.value) as unknown,
-    timestamp: row.timestamp,
+    offset: String(row[0]),
+    key: row[1],
+    value: JSON.parse(row[2]) as unknown,
+    timestamp: row[3],
   };
 }
 
@@ -107,14 +102,18 @@ export class SqliteMessageLog implements MessageLog {
     private readonly options: SqliteMessageLogOptions = {},
   ) {
     this.db = openSqliteFile(file);
+    // Bulk publishing (a sync: ~1 KB per message): checkpoint every ~40 MB of WAL instead of 4 MB.
+    this.db.pragma('wal_autocheckpoint = 10000');
     this.db.exec(SCHEMA);
     this.statements = {
       insert: this.db.prepare<[string, string, string, string]>(
         'INSERT INTO messages (topic, key, value, timestamp) VALUES (?, ?, ?, ?)',
       ),
-      fetch: this.db.prepare<[string, number, number], MessageRow>(
-        'SELECT * FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
-      ),
+      fetch: this.db
+        .prepare<[string, number, number], MessageTuple>(
+          'SELECT seq, key, value, timestamp FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+        )
+        .raw(true),
       lastOffset: this.db.prepare<[string], { s: number | null }>(
         'SELECT MAX(seq) AS s FROM messages WHERE topic = ?',
       ),
@@ -223,7 +222,10 @@ export class SqliteMessageLog implements MessageLog {
   }
 
   fetch(topic: string, after: number, limit: number): ConsumedMessage[] {
-    return this.statements.fetch.all(topic, after, limit).map(toConsumed);
+    const rows = this.statements.fetch.all(topic, after, limit);
+    const messages = new Array<ConsumedMessage>(rows.length);
+    for (let i = 0; i < rows.length; i++) messages[i] = toConsumed(topic, rows[i] as MessageTuple);
+    return messages;
   }
 
   /** Exactly one commit wins: the row must still hold the offset the batch was read after. */

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { AidRecord } from '@rna/domain';
 import { decimalToCents, parseAidStream, RegisterFileFormatError } from './aid-parser';
 import { parseListingHtml } from './listing';
 
@@ -44,6 +45,46 @@ describe('parseAidStream', () => {
       }),
     ]);
     expect(report.truncatedTags).toEqual(['IMPORTO_NOMIN→IMPORTO_NOMINALE']);
+  });
+
+  it('gives the same records, batches and report on a worker thread as inline', async () => {
+    const aid = (id: number, tax: string) =>
+      `<ns:AIUTO><ns:CODICE_FISCALE_BENEFICIARIO>${tax}</ns:CODICE_FISCALE_BENEFICIARIO>` +
+      `<ns:DESCRIZIONE_PROGETTO>ignored \u0001 text</ns:DESCRIZIONE_PROGETTO><ns:COMPONENTI_AIUTO>` +
+      `<ns:COMPONENTE_AIUTO><ns:ID_COMPONENTE_AIUTO>${id}</ns:ID_COMPONENTE_AIUTO><ns:STRUMENTI_AIUTO>` +
+      `<ns:STRUMENTO_AIUTO><ns:ELEMENTO_DI_AIUTO>1.5</ns:ELEMENTO_DI_AIUTO></ns:STRUMENTO_AIUTO>` +
+      `</ns:STRUMENTI_AIUTO></ns:COMPONENTE_AIUTO></ns:COMPONENTI_AIUTO></ns:AIUTO>`;
+    const body = Array.from({ length: 7 }, (_, i) => aid(i + 1, `CF${i}`)).join('');
+    const run = async (inline: boolean) => {
+      const batches: AidRecord[][] = [];
+      const report = await parseAidStream(xml(body), {
+        sourceFile: 'f',
+        importId: 'x',
+        batchSize: 3,
+        inline,
+        onBatch: async (batch) => void batches.push(batch),
+      });
+      return { batches, report };
+    };
+    const inline = await run(true);
+    const threaded = await run(false);
+    expect(inline.batches.map((b) => b.length)).toEqual([3, 3, 1]);
+    expect(inline.report.controlBytesRemoved).toBe(7);
+    expect(inline.batches.flat()[6]).toMatchObject({ idComponenteAiuto: '7', elementoDiAiutoCents: 150 });
+    expect(threaded).toEqual(inline);
+  });
+
+  it('rejects ill-formed XML with the line, inline or not', async () => {
+    for (const inline of [true, false]) {
+      const error = await parseAidStream(xml('<ns:AIUTO>\n<ns:COR>1</ns:CO></ns:AIUTO>'), {
+        sourceFile: 'f',
+        importId: 'x',
+        inline,
+        onBatch: async () => undefined,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RegisterFileFormatError);
+      expect((error as RegisterFileFormatError).line).toBe(2);
+    }
   });
 
   it('rejects ill-formed XML with the line', async () => {

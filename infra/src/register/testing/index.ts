@@ -266,6 +266,12 @@ class InMemoryCollection<T extends Doc> implements Collection<T> {
     this.docs.set(doc.id, { doc: structuredClone(doc), revision: current + 1 });
     return current + 1;
   }
+  async putMany(docs: T[]): Promise<void> {
+    if (docs.some((doc) => typeof doc?.id !== 'string' || doc.id === '')) {
+      throw new TypeError(`A document of ${this.name} needs a string id`);
+    }
+    for (const doc of docs) await this.put(doc);
+  }
   async delete(id: string): Promise<boolean> {
     return this.docs.delete(id);
   }

@@ -23,6 +23,7 @@ export interface AidIndexProjectionDeps {
   /** Where touched tax codes are noted; without it no change is recorded. */
   documents?: DocumentStore;
   now?: () => number;
+  /** Messages per handled batch (default 5,000): fewer, bigger index commits during a sync. */
   batchSize?: number;
 }
 
@@ -58,9 +59,12 @@ export async function applyAidMessages(
     }
   }
   await flush();
-  if (changes) {
+  if (changes && touched.size > 0) {
     const changedAt = now();
-    for (const [taxCode, sourceFile] of touched) await changes.put({ id: taxCode, changedAt, sourceFile });
+    // One write for the batch's tax codes (thousands per batch during a sync), not one each.
+    await changes.putMany(
+      [...touched].map(([taxCode, sourceFile]) => ({ id: taxCode, changedAt, sourceFile })),
+    );
   }
 }
 
@@ -68,7 +72,7 @@ export function startAidIndexProjection(deps: AidIndexProjectionDeps): Consumer 
   return deps.messageLog.consume({
     topic: AIDS_TOPIC,
     groupId: AID_INDEX_GROUP,
-    batchSize: deps.batchSize ?? 2000,
+    batchSize: deps.batchSize ?? 5000,
     handler: (batch) => applyAidMessages(batch, deps),
   });
 }

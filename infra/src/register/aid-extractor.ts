@@ -1,0 +1,375 @@
+/**
+ * The synchronous core of the register parser: bytes in, AidRecords out. It has no I/O so that
+ * it runs the same inline or in a worker thread (see aid-parser.ts). Hot path: one event per tag,
+ * so element names are resolved once per (context, name) and only wanted text is collected.
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import type { AidRecord } from '@rna/domain';
+
+/** Concession (AIUTO) fields the product keeps, element name → record field. */
+const CONCESSION_FIELDS = {
+  CAR: 'car',
+  TITOLO_MISURA: 'titoloMisura',
+  DES_TIPO_MISURA: 'desTipoMisura',
+  SOGGETTO_CONCEDENTE: 'soggettoConcedente',
+  COR: 'cor',
+  TITOLO_PROGETTO: 'titoloProgetto',
+  DATA_CONCESSIONE: 'dataConcessione',
+  CUP: 'cup',
+  DENOMINAZIONE_BENEFICIARIO: 'denominazioneBeneficiario',
+  CODICE_FISCALE_BENEFICIARIO: 'codiceFiscaleBeneficiario',
+  DES_TIPO_BENEFICIARIO: 'desTipoBeneficiario',
+  REGIONE_BENEFICIARIO: 'regioneBeneficiario',
+} as const;
+/** Elements of AIUTO the product ignores; listed so that truncated names resolve unambiguously. */
+const OTHER_CONCESSION_ELEMENTS = [
+  'COD_CE_MISURA',
+  'BASE_GIURIDICA_NAZIONALE',
+  'LINK_TESTO_INTEGRALE_MISURA',
+  'IDENTIFICATIVO_UFFICIO',
+  'DESCRIZIONE_PROGETTO',
+  'LINK_TRASPARENZA_NAZIONALE',
+  'ATTO_CONCESSIONE',
+  'LINK_ATTO_CONCESSIONE',
+  'IDENTIFICATIVO_MISURA_ATTUATIVA',
+  'MISURA_ATTUATIVA_ENTE_COMPETENTE',
+  'MISURA_ATTUATIVA_TITOLO',
+  'MISURA_ATTUATIVA_BASE_GIURIDICA_NAZIONALE',
+  'COMPONENTI_AIUTO',
+];
+const COMPONENT_FIELDS = {
+  ID_COMPONENTE_AIUTO: 'idComponenteAiuto',
+  COD_PROCEDIMENTO: 'codProcedimento',
+  DES_PROCEDIMENTO: 'desProcedimento',
+  COD_REGOLAMENTO: 'codRegolamento',
+  DES_REGOLAMENTO: 'desRegolamento',
+  COD_OBIETTIVO: 'codObiettivo',
+  DES_OBIETTIVO: 'desObiettivo',
+  SETTORE_ATTIVITA: 'settoreAttivita',
+} as const;
+const OTHER_COMPONENT_ELEMENTS = ['SOGGETTO_INTERMEDIARIO', 'ENTITA_DELEGATA', 'STRUMENTI_AIUTO'];
+const INSTRUMENT_ELEMENTS = ['COD_STRUMENTO', 'DES_STRUMENTO', 'ELEMENTO_DI_AIUTO', 'IMPORTO_NOMINALE'];
+
+const CONTAINERS = new Set(['LISTA_AIUTI', 'COMPONENTI_AIUTO', 'STRUMENTI_AIUTO']);
+
+type ConcessionField = (typeof CONCESSION_FIELDS)[keyof typeof CONCESSION_FIELDS];
+type ComponentField = (typeof COMPONENT_FIELDS)[keyof typeof COMPONENT_FIELDS];
+type Context = 'ROOT' | 'AIUTO' | 'COMPONENTE_AIUTO' | 'STRUMENTO_AIUTO';
+
+const KNOWN_CHILDREN: Record<Context, readonly string[]> = {
+  ROOT: ['LISTA_AIUTI', 'AIUTO'],
+  AIUTO: [...Object.keys(CONCESSION_FIELDS), ...OTHER_CONCESSION_ELEMENTS, 'COMPONENTE_AIUTO'],
+  COMPONENTE_AIUTO: [...Object.keys(COMPONENT_FIELDS), ...OTHER_COMPONENT_ELEMENTS, 'STRUMENTO_AIUTO'],
+  STRUMENTO_AIUTO: INSTRUMENT_ELEMENTS,
+};
+
+/** Where the text of a leaf element goes; null = element the product ignores (its text is not kept). */
+type Target =
+  | { kind: 'concession'; field: ConcessionField }
+  | { kind: 'component'; field: ComponentField }
+  | { kind: 'aidElement' }
+  | { kind: 'nominal' }
+  | null;
+
+function targetOf(context: Context, name: string): Target {
+  if (context === 'AIUTO' && name in CONCESSION_FIELDS) {
+    return { kind: 'concession', field: CONCESSION_FIELDS[name as keyof typeof CONCESSION_FIELDS] };
+  }
+  if (context === 'COMPONENTE_AIUTO' && name in COMPONENT_FIELDS) {
+    return { kind: 'component', field: COMPONENT_FIELDS[name as keyof typeof COMPONENT_FIELDS] };
+  }
+  if (context === 'STRUMENTO_AIUTO' && name === 'ELEMENTO_DI_AIUTO') return { kind: 'aidElement' };
+  if (context === 'STRUMENTO_AIUTO' && name === 'IMPORTO_NOMINALE') return { kind: 'nominal' };
+  return null;
+}
+
+/** Converts a register decimal ("10000.00", "12,5", "-3") to integer cents without float drift. */
+export function decimalToCents(text: string): number {
+  const trimmed = text.trim().replace(',', '.');
+  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(trimmed);
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return 0;
+  const sign = match[1] === '-' ? -1 : 1;
+  const whole = Number(match[2] || '0');
+  const fraction = (match[3] ?? '').padEnd(3, '0');
+  // Round half up on the third decimal.
+  const cents = Number(fraction.slice(0, 2)) + (Number(fraction[2]) >= 5 ? 1 : 0);
+  return sign * (whole * 100 + cents);
+}
+
+const isControlByte = (b: number): boolean => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d;
+
+/**
+ * Removes the control bytes that make some register files ill-formed (0x00–0x1F except tab,
+ * newline, carriage return). They never occur inside UTF-8 multi-byte sequences. Returns the
+ * chunk itself when it is clean (the usual case: no copy).
+ */
+export function removeControlBytes(chunk: Uint8Array): { bytes: Uint8Array; removed: number } {
+  let firstBad = -1;
+  for (let i = 0; i < chunk.length; i++) {
+    if (isControlByte(chunk[i] as number)) {
+      firstBad = i;
+      break;
+    }
+  }
+  if (firstBad < 0) return { bytes: chunk, removed: 0 };
+  const out = new Uint8Array(chunk.length);
+  out.set(chunk.subarray(0, firstBad));
+  let length = firstBad;
+  let removed = 0;
+  for (let i = firstBad; i < chunk.length; i++) {
+    const b = chunk[i] as number;
+    if (isControlByte(b)) removed++;
+    else out[length++] = b;
+  }
+  return { bytes: out.subarray(0, length), removed };
+}
+
+/** A file that is not well-formed XML even after cleaning: the import of that file fails. */
+export class RegisterFileFormatError extends Error {
+  constructor(
+    message: string,
+    public readonly line: number | null,
+  ) {
+    super(message);
+    this.name = 'RegisterFileFormatError';
+  }
+}
+
+export interface ExtractorReport {
+  records: number;
+  controlBytesRemoved: number;
+  /** Truncated element names met, e.g. "IMPORTO_NOMIN→IMPORTO_NOMINALE". */
+  truncatedTags: string[];
+  xmlBytes: number;
+}
+
+function perContext<T>(): Record<Context, Map<string, T>> {
+  return { ROOT: new Map(), AIUTO: new Map(), COMPONENTE_AIUTO: new Map(), STRUMENTO_AIUTO: new Map() };
+}
+
+function emptyConcession(): Record<ConcessionField, string> {
+  return {
+    car: '',
+    titoloMisura: '',
+    desTipoMisura: '',
+    soggettoConcedente: '',
+    cor: '',
+    titoloProgetto: '',
+    dataConcessione: '',
+    cup: '',
+    denominazioneBeneficiario: '',
+    codiceFiscaleBeneficiario: '',
+    desTipoBeneficiario: '',
+    regioneBeneficiario: '',
+  };
+}
+function emptyComponent(): Record<ComponentField, string> {
+  return {
+    idComponenteAiuto: '',
+    codProcedimento: '',
+    desProcedimento: '',
+    codRegolamento: '',
+    desRegolamento: '',
+    codObiettivo: '',
+    desObiettivo: '',
+    settoreAttivita: '',
+  };
+}
+
+/**
+ * Feed it bytes with write(); finished records pile up until take(). The first XML error is
+ * thrown (as RegisterFileFormatError) by the write() or end() that met it.
+ */
+export class AidExtractor {
+  private readonly parser = new SaxesParser({ xmlns: false, position: true });
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly truncated = new Set<string>();
+  /** Per context, raw tag name → resolved name: the same few dozen names repeat millions of times. */
+  private readonly names = perContext<string>();
+  private readonly targets = perContext<Target>();
+  private readonly contexts: Context[] = ['ROOT'];
+  private pending: AidRecord[] = [];
+  private failure: RegisterFileFormatError | null = null;
+  private records = 0;
+  private xmlBytes = 0;
+  private controlBytesRemoved = 0;
+
+  private concession = emptyConcession();
+  private component = emptyComponent();
+  private aidElementCents = 0;
+  private nominalCents = 0;
+  /** Element whose text is being collected (leaf of a known container), and where that text goes. */
+  private field: string | null = null;
+  private target: Target = null;
+  private text = '';
+
+  constructor(
+    private readonly sourceFile: string,
+    private readonly importId: string,
+  ) {
+    const parser = this.parser;
+    parser.on('opentag', (tag) => this.openTag(tag));
+    parser.on('text', (value) => {
+      if (this.target !== null) this.text += value;
+    });
+    parser.on('cdata', (value) => {
+      if (this.target !== null) this.text += value;
+    });
+    parser.on('closetag', (tag) => this.closeTag(tag));
+    parser.on('error', (error) => {
+      // saxes keeps going after an error; the first one decides the file's fate.
+      this.failure ??= new RegisterFileFormatError(error.message, parser.line);
+    });
+  }
+
+  write(chunk: Uint8Array): void {
+    this.xmlBytes += chunk.length;
+    const { bytes, removed } = removeControlBytes(chunk);
+    this.controlBytesRemoved += removed;
+    this.parser.write(this.decoder.write(bytes as Buffer));
+    if (this.failure) throw this.failure;
+  }
+
+  end(): ExtractorReport {
+    this.parser.write(this.decoder.end()).close();
+    if (this.failure) throw this.failure;
+    return {
+      records: this.records,
+      controlBytesRemoved: this.controlBytesRemoved,
+      truncatedTags: [...this.truncated].sort(),
+      xmlBytes: this.xmlBytes,
+    };
+  }
+
+  /** Up to `limit` of the records finished and not taken yet, oldest first. */
+  take(limit: number): AidRecord[] {
+    if (this.pending.length <= limit) {
+      const out = this.pending;
+      this.pending = [];
+      return out;
+    }
+    return this.pending.splice(0, limit);
+  }
+
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
+  private context(): Context {
+    return this.contexts[this.contexts.length - 1] ?? 'ROOT';
+  }
+
+  private resolveName(raw: string): string {
+    const context = this.context();
+    const names = this.names[context];
+    let name = names.get(raw);
+    if (name === undefined) {
+      name = this.resolveUncached(context, raw);
+      names.set(raw, name);
+    }
+    return name;
+  }
+
+  private resolveUncached(context: Context, raw: string): string {
+    const colon = raw.indexOf(':');
+    const name = colon >= 0 ? raw.slice(colon + 1) : raw;
+    const known = KNOWN_CHILDREN[context];
+    if (known.includes(name)) return name;
+    const candidates = known.filter((k) => k.startsWith(name));
+    if (candidates.length === 1) {
+      const full = candidates[0] as string;
+      this.truncated.add(`${name}→${full}`);
+      return full;
+    }
+    return name;
+  }
+
+  private targetFor(name: string): Target {
+    const context = this.context();
+    const targets = this.targets[context];
+    let target = targets.get(name);
+    if (target === undefined) {
+      target = targetOf(context, name);
+      targets.set(name, target);
+    }
+    return target;
+  }
+
+  private openTag(tag: SaxesTagPlain): void {
+    const name = this.resolveName(tag.name);
+    if (name === 'AIUTO') {
+      this.contexts.push('AIUTO');
+      this.concession = emptyConcession();
+    } else if (name === 'COMPONENTE_AIUTO') {
+      this.contexts.push('COMPONENTE_AIUTO');
+      this.component = emptyComponent();
+      this.aidElementCents = 0;
+      this.nominalCents = 0;
+    } else if (name === 'STRUMENTO_AIUTO') {
+      this.contexts.push('STRUMENTO_AIUTO');
+    } else if (!CONTAINERS.has(name)) {
+      this.field = name;
+      this.target = this.targetFor(name);
+      this.text = '';
+    }
+  }
+
+  private closeTag(tag: SaxesTagPlain): void {
+    if (this.field !== null) {
+      const target = this.target;
+      if (target !== null) {
+        const value = this.text.trim();
+        if (target.kind === 'concession') this.concession[target.field] = value;
+        else if (target.kind === 'component') this.component[target.field] = value;
+        else if (target.kind === 'aidElement') this.aidElementCents += decimalToCents(value);
+        else this.nominalCents += decimalToCents(value);
+      }
+      this.field = null;
+      this.target = null;
+      this.text = '';
+      return;
+    }
+    const context = this.context();
+    const name = this.resolveName(tag.name);
+    if (name === 'COMPONENTE_AIUTO' && context === 'COMPONENTE_AIUTO') {
+      this.contexts.pop();
+      this.pending.push(this.record());
+      this.records++;
+    } else if (name === context) {
+      this.contexts.pop();
+    }
+  }
+
+  /** Field order as before (concession, component, amounts, provenance): stored JSON stays the same. */
+  private record(): AidRecord {
+    const c = this.concession;
+    const k = this.component;
+    return {
+      car: c.car,
+      titoloMisura: c.titoloMisura,
+      desTipoMisura: c.desTipoMisura,
+      soggettoConcedente: c.soggettoConcedente,
+      cor: c.cor,
+      titoloProgetto: c.titoloProgetto,
+      dataConcessione: c.dataConcessione,
+      cup: c.cup,
+      denominazioneBeneficiario: c.denominazioneBeneficiario,
+      codiceFiscaleBeneficiario: c.codiceFiscaleBeneficiario,
+      desTipoBeneficiario: c.desTipoBeneficiario,
+      regioneBeneficiario: c.regioneBeneficiario,
+      idComponenteAiuto: k.idComponenteAiuto,
+      codProcedimento: k.codProcedimento,
+      desProcedimento: k.desProcedimento,
+      codRegolamento: k.codRegolamento,
+      desRegolamento: k.desRegolamento,
+      codObiettivo: k.codObiettivo,
+      desObiettivo: k.desObiettivo,
+      settoreAttivita: k.settoreAttivita,
+      elementoDiAiutoCents: this.aidElementCents,
+      importoNominaleCents: this.nominalCents,
+      sourceFile: this.sourceFile,
+      importId: this.importId,
+    };
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Worker-thread side of parseAidStream: receives the file's raw bytes, parses them with the
+ * AidExtractor and posts records back in batches, so that parsing (the costliest step of an
+ * import) runs on its own core while the main thread publishes and projects.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { AidExtractor, RegisterFileFormatError } from './aid-extractor';
+import type { FromParseWorker, ParseWorkerData, ToParseWorker } from './aid-parse-protocol';
+
+function post(message: FromParseWorker): void {
+  parentPort?.postMessage(message);
+}
+
+if (parentPort) {
+  const { sourceFile, importId, batchSize } = workerData as ParseWorkerData;
+  const extractor = new AidExtractor(sourceFile, importId);
+  let failed = false;
+  const postBatches = (all: boolean) => {
+    while (extractor.pendingCount >= batchSize || (all && extractor.pendingCount > 0)) {
+      post({ type: 'batch', records: extractor.take(batchSize) });
+    }
+  };
+  parentPort.on('message', (message: ToParseWorker) => {
+    if (failed) return;
+    try {
+      if (message.type === 'chunk') {
+        extractor.write(message.bytes);
+        postBatches(false);
+        post({ type: 'ack', bytes: message.bytes.length });
+      } else {
+        const report = extractor.end();
+        postBatches(true);
+        post({ type: 'done', report });
+      }
+    } catch (error) {
+      failed = true;
+      const line = error instanceof RegisterFileFormatError ? error.line : null;
+      const formatError = error instanceof RegisterFileFormatError;
+      post({
+        type: 'error',
+        message: error instanceof Error ? error.message : String(error),
+        line,
+        formatError,
+      });
+    }
+  });
+}

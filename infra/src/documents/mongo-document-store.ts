@@ -131,6 +131,22 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  /**
+   * One ordered bulk write (later documents with the same id win). Without a replica-set transaction
+   * MongoDB cannot make it all-or-none; a failed batch is redelivered and rewritten whole, which is
+   * what the projections that use it rely on.
+   */
+  async putMany(docs: T[]): Promise<void> {
+    const lastById = new Map(docs.map((doc) => [doc.id, doc]));
+    if (lastById.size === 0) return;
+    await this.model.bulkWrite(
+      [...lastById.values()].map((doc) => ({
+        updateOne: { filter: { _id: doc.id }, update: replacementPipeline(doc) as never, upsert: true },
+      })),
+      { ordered: true },
+    );
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.model.deleteOne({ _id: id }).exec();
     return result.deletedCount > 0;

@@ -2,6 +2,7 @@
  * `npm run bench [suite…]`: runs the registered suites (all, or those named), prints one table and
  * writes every figure to .bench/results.json. Nothing is asserted: the figures are for people.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,8 +51,67 @@ export function formatTable(results: SuiteResult[]): string {
   return [render(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(render)].join('\n');
 }
 
+async function runSuite(suite: (typeof benchSuites)[number]): Promise<SuiteResult> {
+  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), `rna-bench-${suite.name}-`));
+  const started = performance.now();
+  const log = (message: string) => process.stderr.write(`[bench:${suite.name}] ${message}\n`);
+  try {
+    const rows = await suite.run({ tmpDir, log, env: process.env });
+    return {
+      suite: suite.name,
+      description: suite.description,
+      durationMs: performance.now() - started,
+      rows,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`failed: ${message}`);
+    return {
+      suite: suite.name,
+      description: suite.description,
+      durationMs: performance.now() - started,
+      rows: [],
+      error: message,
+    };
+  } finally {
+    fs.rmSync(tmpDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Each suite runs in a process of its own, so that memory figures (peak RSS) and warm caches of one
+ * suite do not leak into the next one's measurements.
+ */
+function runSuiteInChild(suite: (typeof benchSuites)[number]): Promise<SuiteResult> {
+  const resultFile = path.join(os.tmpdir(), `rna-bench-result-${suite.name}-${process.pid}.json`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [__filename, '--child-result', resultFile, suite.name], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.on('exit', (code) => {
+      try {
+        resolve(JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SuiteResult);
+      } catch {
+        resolve({
+          suite: suite.name,
+          description: suite.description,
+          durationMs: 0,
+          rows: [],
+          error: `exited with ${code}`,
+        });
+      } finally {
+        fs.rmSync(resultFile, { force: true });
+      }
+    });
+  });
+}
+
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const childResultAt = args.indexOf('--child-result');
+  const childResultFile = childResultAt >= 0 ? args[childResultAt + 1] : undefined;
+  const wanted =
+    childResultAt >= 0 ? args.filter((_, i) => i !== childResultAt && i !== childResultAt + 1) : args;
   const unknown = wanted.filter((name) => !benchSuites.some((s) => s.name === name));
   if (unknown.length > 0) {
     console.error(
@@ -61,33 +121,15 @@ async function main(): Promise<void> {
     return;
   }
   const suites = wanted.length > 0 ? benchSuites.filter((s) => wanted.includes(s.name)) : benchSuites;
+  if (childResultFile && suites[0]) {
+    fs.writeFileSync(childResultFile, JSON.stringify(await runSuite(suites[0])));
+    process.exit(0);
+  }
   const results: SuiteResult[] = [];
   for (const suite of suites) {
-    const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), `rna-bench-${suite.name}-`));
-    const started = performance.now();
-    const log = (message: string) => process.stderr.write(`[bench:${suite.name}] ${message}\n`);
-    try {
-      const rows = await suite.run({ tmpDir, log, env: process.env });
-      results.push({
-        suite: suite.name,
-        description: suite.description,
-        durationMs: performance.now() - started,
-        rows,
-      });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log(`failed: ${message}`);
-      results.push({
-        suite: suite.name,
-        description: suite.description,
-        durationMs: performance.now() - started,
-        rows: [],
-        error: message,
-      });
-      process.exitCode = 1;
-    } finally {
-      fs.rmSync(tmpDir, { recursive: true, force: true });
-    }
+    const result = suites.length > 1 ? await runSuiteInChild(suite) : await runSuite(suite);
+    if (result.error) process.exitCode = 1;
+    results.push(result);
   }
 
   console.log(formatTable(results));

@@ -26,6 +26,7 @@ const urlOf = (args: string | FetchArgs): string => (typeof args === 'string' ? 
 let lastRefusal: ErrorCode | null = null;
 
 async function refreshTokens(): Promise<boolean> {
+  lastRefusal = null; // a network failure below leaves nothing to tell
   const refreshToken = storage.getRefreshToken();
   if (!refreshToken) return false;
   const outcome = await requestRefresh(refreshToken);
@@ -33,7 +34,6 @@ async function refreshTokens(): Promise<boolean> {
     lastRefusal = outcome.code;
     return false;
   }
-  lastRefusal = null;
   storage.setTokens(outcome.tokens.accessToken, outcome.tokens.refreshToken);
   return true;
 }

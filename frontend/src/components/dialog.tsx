@@ -14,7 +14,14 @@ interface DialogProps {
   size?: 'small' | 'large';
 }
 
-/** A modal dialog: Escape closes it, Tab cycles inside it, focus returns to the opener on close. */
+/**
+ * The open dialogs, oldest first. Escape is heard on the whole document (focus may have left the dialog, e.g.
+ * to the body after a focused button was disabled), so only the top-most one may act on it.
+ */
+const openDialogs: symbol[] = [];
+const isTopMost = (id: symbol): boolean => openDialogs[openDialogs.length - 1] === id;
+
+/** A modal dialog: Escape closes the top-most one, Tab cycles inside it, focus returns to the opener on close. */
 export function Dialog({ title, onClose, children, footer, size = 'small' }: DialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -29,12 +36,23 @@ export function Dialog({ title, onClose, children, footer, size = 'small' }: Dia
     return () => opener?.focus?.();
   }, []);
 
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
+  useEffect(() => {
+    const id = Symbol('dialog');
+    openDialogs.push(id);
+    const onDocumentKeyDown = (event: KeyboardEvent) => {
+      // a menu or picker inside the dialog that handled Escape itself keeps the dialog open
+      if (event.key !== 'Escape' || event.defaultPrevented || !isTopMost(id)) return;
+      event.preventDefault();
       onCloseRef.current();
-      return;
-    }
+    };
+    document.addEventListener('keydown', onDocumentKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onDocumentKeyDown);
+      openDialogs.splice(openDialogs.indexOf(id), 1);
+    };
+  }, []);
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key !== 'Tab' || !panel.current) return;
     const items = Array.from(panel.current.querySelectorAll<HTMLElement>(FOCUSABLE));
     if (items.length === 0) return;

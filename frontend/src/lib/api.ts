@@ -1,8 +1,9 @@
 import { createApi, fetchBaseQuery, type FetchArgs } from '@reduxjs/toolkit/query/react';
-import type { AuthTokensDto } from '@rna/domain';
+import type { ErrorCode } from '@rna/domain';
 import { getRuntimeConfig } from './runtime-config';
 import { createReauthBaseQuery, type RawBaseQuery } from './reauth-base-query';
 import { sessionExpired } from './session-events';
+import { reasonToTell, requestRefresh } from './session/refresh';
 import { storage } from './storage';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -21,21 +22,23 @@ const rawBaseQuery: RawBaseQuery = (args, api, extra) =>
 
 const urlOf = (args: string | FetchArgs): string => (typeof args === 'string' ? args : args.url);
 
+/** why the last refresh was refused, told to the user when the session ends on it */
+let lastRefusal: ErrorCode | null = null;
+
 async function refreshTokens(): Promise<boolean> {
+  lastRefusal = null; // a network failure below leaves nothing to tell
   const refreshToken = storage.getRefreshToken();
   if (!refreshToken) return false;
-  const response = await fetch(`${getRuntimeConfig().apiBaseUrl}/auth/refresh`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ refreshToken }),
-  });
-  if (!response.ok) return false;
-  const tokens = (await response.json()) as AuthTokensDto;
-  storage.setTokens(tokens.accessToken, tokens.refreshToken);
+  const outcome = await requestRefresh(refreshToken);
+  if (!outcome.ok) {
+    lastRefusal = outcome.code;
+    return false;
+  }
+  storage.setTokens(outcome.tokens.accessToken, outcome.tokens.refreshToken);
   return true;
 }
 
-let expire: () => void = () => undefined;
+let expire: (reason: ErrorCode | undefined) => void = () => undefined;
 
 const baseQuery = createReauthBaseQuery({
   rawBaseQuery,
@@ -43,7 +46,7 @@ const baseQuery = createReauthBaseQuery({
   refreshTokens,
   onSessionExpired: () => {
     storage.clearTokens();
-    expire();
+    expire(reasonToTell(lastRefusal));
   },
   isAuthCall: (args) => urlOf(args).startsWith('/auth/'),
 });
@@ -52,7 +55,7 @@ const baseQuery = createReauthBaseQuery({
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: (args, queryApi, extra) => {
-    expire = () => queryApi.dispatch(sessionExpired());
+    expire = (reason) => queryApi.dispatch(sessionExpired(reason));
     return baseQuery(args, queryApi, extra);
   },
   tagTypes: [

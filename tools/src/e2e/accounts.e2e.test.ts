@@ -205,7 +205,11 @@ describe('accounts in a real browser', () => {
 
     await admin.getByRole('button', { name: `Impostazioni di ${CLIENT_EMAIL}` }).click();
     expect(await settings.getByLabel('Ricerche annuali rimanenti').inputValue()).toBe(remainingBefore);
+    // Escape closes the dialog even when focus is no longer inside it (SPEC: all dialogs)
+    await admin.evaluate('document.activeElement && document.activeElement.blur()');
+    expect(await admin.evaluate('document.activeElement === document.body')).toBe(true);
     await admin.keyboard.press('Escape');
+    await settings.waitFor({ state: 'detached' });
 
     await admin.getByRole('tab', { name: 'Loghi' }).click();
     await admin.getByText('Inserisci prima il nome del logo').waitFor();

@@ -70,8 +70,24 @@ describe('archive grid', () => {
     expect(within(cards[0]!).getByText('37,50%')).toBeInTheDocument();
     expect(cards[2]).toHaveClass('status--parsing');
     expect(within(cards[2]!).getByText('Elaborazione')).toBeInTheDocument();
-    // only the file outside the run is still a (disabled) selectable card
+    // only the file outside the run is still a selectable card, and it stays selectable (SPEC §4)
     expect(screen.getAllByRole('button')).toHaveLength(1);
-    expect(screen.getByRole('button', { name: /2024_02_002/ })).toBeDisabled();
+    expect(screen.getByRole('button', { name: /2024_02_002/ })).toBeEnabled();
+  });
+
+  it('while a sync runs, a file it has finished is a green card with its new date, not "Mai"', async () => {
+    const onToggle = jest.fn();
+    const done = file('2024_02_002', { status: 'SUCCESS', lastUpdate: UPDATED, progress: 100 });
+    const runFiles = new Map([
+      ['2024_02_002', done],
+      ['2024_02', file('2024_02', { status: 'DOWNLOADING', progress: 5 })],
+    ]);
+    const shown = [file('2024_03'), done, file('2024_02')];
+    render(<ArchiveGrid files={shown} runFiles={runFiles} running selected={[]} onToggle={onToggle} />);
+    const card = screen.getByRole('button', { name: `2024_02_002 ${formatDateTime(UPDATED)}` });
+    expect(card).toHaveClass('status--success');
+    expect(card).not.toHaveTextContent('Mai');
+    await userEvent.click(card);
+    expect(onToggle).toHaveBeenCalledWith('2024_02_002');
   });
 });

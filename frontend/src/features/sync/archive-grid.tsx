@@ -4,7 +4,7 @@ import { formatDateTime } from '../../lib/domain-rules';
 import { displayName, fileStatusView, finishedTone, isActiveStatus, type StatusTone } from './file-status';
 
 interface ArchiveGridProps {
-  /** in display order */
+  /** in display order: the archive list joined with the run's files (archiveView) */
   files: ArchiveFileDto[];
   /** the running (or last) sync's view of its files, by name */
   runFiles: ReadonlyMap<string, ArchiveFileDto>;
@@ -36,7 +36,8 @@ function ProgressCard({ file }: { file: ArchiveFileDto }) {
 
 /**
  * The archive list tab: one card per register file, selected by click. While a sync runs, files in an active
- * state show as progress cards instead; the others keep their card, coloured by their latest outcome.
+ * state show as progress cards instead; the others stay selectable cards (SPEC §4), coloured by their latest
+ * outcome, so a file the run has finished shows green with its new date straight away.
  */
 export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: ArchiveGridProps) {
   const { t } = useTranslation();
@@ -57,7 +58,6 @@ export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: Ar
               aria-pressed={isSelected}
               // the outcome as a tooltip: the button's name stays the file name and date
               title={tone && outcome ? t(fileStatusView(outcome, 100).labelKey) : undefined}
-              disabled={running}
               onClick={() => onToggle(file.name)}
             >
               <span className="archive-file__name">{displayName(file.name)}</span>

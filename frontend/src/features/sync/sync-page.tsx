@@ -14,7 +14,7 @@ import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
 import { ArchiveGrid } from './archive-grid';
-import { compareArchiveNames } from './file-status';
+import { archiveView, runSignature } from './archive-view';
 import {
   useGetArchiveFilesQuery,
   useGetArchiveStatsQuery,
@@ -59,7 +59,6 @@ export default function SyncPage() {
     } else {
       if (wasRunning.current) {
         wasRunning.current = false;
-        setSelected([]);
         dispatch(showSuccess('sync.completed'));
         dispatch(api.util.invalidateTags(['ArchiveFile', 'ArchiveStats', 'SyncResult', 'LastUpdate']));
       }
@@ -71,16 +70,28 @@ export default function SyncPage() {
     () => new Map((status.data?.run?.files ?? []).map((f) => [f.name, f])),
     [status.data],
   );
-  const sortedFiles = useMemo(
-    () => [...(files.data ?? [])].sort((a, b) => compareArchiveNames(a.name, b.name)),
-    [files.data],
-  );
+  const shownFiles = useMemo(() => archiveView(files.data ?? [], runFiles), [files.data, runFiles]);
+
+  // While a run goes, the list is read again when it starts and whenever its files or their states change, so
+  // that an imported file shows its new date at once (the run's own view has no date until it is projected).
+  const signature = useMemo(() => runSignature(status.data?.run?.files ?? []), [status.data]);
+  const seenSignature = useRef<string | null>(null);
+  useEffect(() => {
+    if (!running) {
+      seenSignature.current = null;
+      return;
+    }
+    if (seenSignature.current === signature) return;
+    seenSignature.current = signature;
+    dispatch(api.util.invalidateTags(['ArchiveFile', 'ArchiveStats']));
+  }, [running, signature, dispatch]);
 
   const start = async (body: { type: SyncScope; onlyDocuments?: string[] }) => {
     setConfirming(null);
     const result = await startSync(body);
     if (result.error) dispatch(showError(errorCodeOf(result.error)));
     else {
+      setSelected([]); // the selection went into this run; files picked during the run are kept for the next
       wasRunning.current = true;
       setTracking(true);
     }
@@ -197,7 +208,7 @@ export default function SyncPage() {
             <Spinner />
           ) : (
             <ArchiveGrid
-              files={sortedFiles}
+              files={shownFiles}
               runFiles={runFiles}
               running={running}
               selected={selected}

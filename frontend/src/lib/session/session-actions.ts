@@ -4,13 +4,15 @@ import { api } from '../api';
 import { broadcast, onTabMessage, TAB_ADOPTION_DELAY_MS } from '../broadcast';
 import type { AppDispatch } from '../hooks';
 import { getRuntimeConfig } from '../runtime-config';
-import { signedIn, signedOut } from '../session-events';
+import { sessionExpired, signedIn, signedOut } from '../session-events';
+import { reasonToTell, requestRefresh, type RefreshOutcome } from './refresh';
 import { userResolved } from './user-slice';
 import { storage } from '../storage';
 
 /**
  * SPEC §4 session start: restored only when "remember me" was chosen or this browser session already signed in,
- * and only with both tokens; they are refreshed first. Anything else ends signed out.
+ * and only with both tokens; they are refreshed first. Anything else ends signed out, with the refusal shown
+ * when it is one the user must know (A002).
  */
 export async function restoreSession(dispatch: AppDispatch): Promise<void> {
   const allowed = storage.getRemember() || storage.hasLoggedInThisSession();
@@ -20,21 +22,19 @@ export async function restoreSession(dispatch: AppDispatch): Promise<void> {
     dispatch(userResolved(null));
     return;
   }
-  try {
-    const response = await fetch(`${getRuntimeConfig().apiBaseUrl}/auth/refresh`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ refreshToken }),
-    });
-    if (!response.ok) throw new Error(String(response.status));
-    const tokens = (await response.json()) as AuthTokensDto;
-    storage.setTokens(tokens.accessToken, tokens.refreshToken);
+  const outcome = await requestRefresh(refreshToken).catch(
+    (): RefreshOutcome => ({ ok: false, code: null }), // offline: signed out, nothing to tell
+  );
+  if (outcome.ok) {
+    storage.setTokens(outcome.tokens.accessToken, outcome.tokens.refreshToken);
     storage.markLoggedInThisSession();
-    dispatch(signedIn(tokens.user));
-  } catch {
-    storage.clearTokens();
-    dispatch(userResolved(null));
+    dispatch(signedIn(outcome.tokens.user));
+    return;
   }
+  storage.clearTokens();
+  // an expired CLIENT learns why on the login screen (A002) instead of being silently signed out
+  const reason = reasonToTell(outcome.code);
+  dispatch(reason ? sessionExpired(reason) : userResolved(null));
 }
 
 /** Login success (SPEC §4): keep tokens and the remember choice, mark the session, tell the other tabs. */

@@ -1,11 +1,13 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { UserDto } from '@rna/domain';
+import type { ErrorCode, UserDto } from '@rna/domain';
 import { sessionExpired, signedIn, signedOut } from '../session-events';
 import { sessionApi } from './session-api';
 
 /** undefined until the session state is known, null when signed out (SPEC §3). */
 export interface AuthState {
   user: UserDto | null | undefined;
+  /** why the session ended without the user signing out (A002), shown on the login screen */
+  signedOutBecause?: ErrorCode;
 }
 
 const initialState: AuthState = { user: undefined };
@@ -22,12 +24,16 @@ export const userSlice = createSlice({
     builder
       .addCase(signedIn, (state, action) => {
         state.user = action.payload;
+        delete state.signedOutBecause;
       })
       .addCase(signedOut, (state) => {
         state.user = null;
+        delete state.signedOutBecause;
       })
-      .addCase(sessionExpired, (state) => {
+      .addCase(sessionExpired, (state, action) => {
         state.user = null;
+        if (action.payload) state.signedOutBecause = action.payload;
+        else delete state.signedOutBecause;
       })
       .addMatcher(sessionApi.endpoints.getMe.matchFulfilled, (state, action) => {
         if (state.user) state.user = action.payload;
@@ -38,3 +44,5 @@ export const userSlice = createSlice({
 export const { userResolved } = userSlice.actions;
 
 export const selectUser = (state: { auth: AuthState }): UserDto | null | undefined => state.auth.user;
+export const selectSignedOutBecause = (state: { auth: AuthState }): ErrorCode | undefined =>
+  state.auth.signedOutBecause;

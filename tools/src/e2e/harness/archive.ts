@@ -2,7 +2,8 @@
  * A small generated register archive and its ground truth: what the journeys expect to see
  * after a sync, computed from the generator's records, never from the portal's answers.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, utimes } from 'node:fs/promises';
+import path from 'node:path';
 import { generateArchive, type TruthRecord } from '../../generator/generate';
 
 export interface GeneratedArchive {
@@ -50,4 +51,15 @@ export function taxCodesByAidCount(truth: readonly TruthRecord[]): string[] {
 export function aidsOf(truth: readonly TruthRecord[], taxCodes: readonly string[]): TruthRecord[] {
   const wanted = new Set(taxCodes);
   return truth.filter((aid) => wanted.has(aid.codiceFiscaleBeneficiario));
+}
+
+/**
+ * The register publishes a new version of one file (same content, a later Last-Modified), so the next
+ * sync downloads it again instead of skipping it as unchanged.
+ */
+export async function republishFile(archive: GeneratedArchive, name: string): Promise<void> {
+  const now = new Date();
+  const entries = (await readdir(archive.dir)).filter((entry) => entry.includes(`_${name}.`));
+  if (entries.length === 0) throw new Error(`no register file ${name} in ${archive.dir}`);
+  for (const entry of entries) await utimes(path.join(archive.dir, entry), now, now);
 }

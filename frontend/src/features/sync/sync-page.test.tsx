@@ -1,0 +1,107 @@
+import { render, screen, within } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import type { ArchiveFileDto, SyncStatusDto } from '@rna/domain';
+import { createStore } from '../../app/store';
+import { formatDateTime } from '../../lib/domain-rules';
+import { installFakeServer, type FakeRoutes } from '../../test/fake-server';
+import { StatusToasts } from '../layout/status-toasts';
+import SyncPage from './sync-page';
+
+const file = (name: string, over: Partial<ArchiveFileDto> = {}): ArchiveFileDto => ({
+  name,
+  lastUpdate: null,
+  rnaLastUpdate: null,
+  status: null,
+  progress: 0,
+  records: 0,
+  error: null,
+  ...over,
+});
+
+const IMPORTED = new Date(2024, 3, 2, 9, 15).getTime();
+
+function running(files: ArchiveFileDto[]): SyncStatusDto {
+  const done = files.filter((f) => f.status === 'SUCCESS').length;
+  return {
+    running: true,
+    run: {
+      id: 'r1',
+      type: 'LAST_YEAR',
+      start: 1,
+      end: null,
+      status: 'RUNNING',
+      files,
+      done,
+      total: 2,
+      records: 0,
+    },
+  };
+}
+
+/** The first sync of an empty archive: the list answers [] until a file is imported. */
+function firstSyncRoutes(): FakeRoutes {
+  return {
+    'GET /api/sync/status': {
+      status: 200,
+      body: running([
+        file('2024_02', { status: 'DOWNLOADING', progress: 12.5 }),
+        file('2024_01', { status: 'PENDING' }),
+      ]),
+    },
+    'GET /api/sync/documents-update': { status: 200, body: [] },
+    'GET /api/sync/archive-stats': { status: 200, body: { totalDocuments: 0, lastSync: null } },
+    'GET /api/sync/results': { status: 200, body: [] },
+    'GET /api/documents/data-source-status': { status: 200, body: { useLiveData: false, lastUpdate: null } },
+  };
+}
+
+const POLL_WAIT = { timeout: 4000 };
+
+describe('archive screen during a first sync', () => {
+  it('shows the run’s files as they progress and finish, without reopening the screen', async () => {
+    const routes = firstSyncRoutes();
+    const calls = installFakeServer(routes);
+    render(
+      <Provider store={createStore()}>
+        <SyncPage />
+        <StatusToasts />
+      </Provider>,
+    );
+
+    // opening: the run is resumed and its files are progress cards, though the archive list is empty
+    await screen.findByRole('button', { name: /Sincronizzazione in corso \(0\/2\)/ });
+    const downloading = (await screen.findByText('12,50%')).closest('li');
+    expect(downloading).toHaveClass('archive-file--progress', 'status--downloading');
+    expect(within(downloading!).getByText('2024_02')).toBeInTheDocument();
+    expect(screen.getByText('In attesa').closest('li')).toHaveTextContent('2024_01');
+
+    // the first file is imported: a green card with its date at once, selectable; the second one parses
+    const imported = file('2024_02', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED });
+    routes['GET /api/sync/status'] = {
+      status: 200,
+      body: running([imported, file('2024_01', { status: 'PARSING' })]),
+    };
+    routes['GET /api/sync/documents-update'] = { status: 200, body: [imported] };
+    const card = await screen.findByRole(
+      'button',
+      { name: `2024_02 ${formatDateTime(IMPORTED)}` },
+      POLL_WAIT,
+    );
+    expect(card).toHaveClass('status--success');
+    expect(card).toBeEnabled();
+    expect(screen.getByText('Elaborazione').closest('li')).toHaveTextContent('2024_01');
+    // the list was read again during the run (on opening, and after the file changed state)
+    expect(calls.filter((c) => c === 'GET /api/sync/documents-update').length).toBeGreaterThanOrEqual(2);
+
+    // the end: 'Sync completata' and every file a card
+    const second = file('2024_01', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED + 1000 });
+    routes['GET /api/sync/status'] = {
+      status: 200,
+      body: { running: false, run: { ...running([imported, second]).run!, status: 'SUCCESS', end: 2 } },
+    };
+    routes['GET /api/sync/documents-update'] = { status: 200, body: [imported, second] };
+    await screen.findByText('Sync completata', undefined, POLL_WAIT);
+    await screen.findByRole('button', { name: `2024_01 ${formatDateTime(IMPORTED + 1000)}` });
+    expect(screen.queryByRole('button', { name: /Sincronizzazione in corso/ })).not.toBeInTheDocument();
+  }, 15_000);
+});

@@ -72,6 +72,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       documents: stores.documents,
       register: new HttpRegisterClient({ baseUrl: config.rnaBaseUrl }),
       logger: logger.child({ service: 'sync' }),
+      awaitIndexed: () => aidIndexProjection.caughtUp(),
     });
     const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
     const openedStores = stores;

@@ -65,6 +65,11 @@ export interface SyncWorkerDeps {
   retryDelayMs?: number;
   /** Prefer the zip flow (default true). */
   preferZip?: boolean;
+  /**
+   * Resolves once the aid index has applied everything published so far. When given (the
+   * standalone passes its index consumer's caughtUp), a file is SUCCESS only once it is searchable.
+   */
+  awaitIndexed?: () => Promise<void>;
 }
 
 export interface SyncWorker {
@@ -269,6 +274,8 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
       records: report.records,
     };
     await deps.messageLog.publish(AIDS_TOPIC, [{ key: `file:${file.name}`, value: marker }]);
+    if (deps.awaitIndexed) await deps.awaitIndexed();
+    checkStopped();
     if (report.controlBytesRemoved > 0 || report.truncatedTags.length > 0) {
       logger.warn(
         {

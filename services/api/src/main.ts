@@ -6,7 +6,7 @@
  * the JWT secret (JWT_SECRET, or the one kept in DATA_DIR/secrets).
  */
 import path from 'node:path';
-import { loadConfig } from '@rna/infra/config';
+import { loadConfig, stopOnSignals } from '@rna/infra/config';
 import { openStores, type Stores } from '@rna/infra/engines';
 import { createMailer } from '@rna/infra/mail';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
@@ -118,24 +118,12 @@ async function main(): Promise<void> {
   // A parent process (tests, supervisors) can read the bound port from this line when PORT=0.
   process.stdout.write(`API_LISTENING ${server.port}\n`);
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server
-      .close()
-      .then(() => notifier?.stop())
-      .then(() => pdfRenderer.close())
-      .then(() => stores.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  stopOnSignals(logger, async () => {
+    await server.close();
+    await notifier?.stop();
+    await pdfRenderer.close();
+    await stores.close();
+  });
 }
 
 main().catch((error: unknown) => {

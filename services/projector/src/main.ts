@@ -6,7 +6,7 @@
  * and checkpointed, and a consumer group hands each `aids` message to one member only.
  */
 import pino from 'pino';
-import { loadConfig } from '@rna/infra/config';
+import { loadConfig, stopOnSignals } from '@rna/infra/config';
 import { openStores } from '@rna/infra/engines';
 import { startAidIndexProjection } from './aids';
 import { ALL_PROJECTIONS } from './all-projections';
@@ -32,22 +32,11 @@ async function main(): Promise<void> {
     .then(() => logger.info('projections caught up'))
     .catch(() => undefined);
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // Each consumer finishes (and commits) the batch in hand before the stores close.
-    Promise.all([projections.stop(), aidIndex.stop()])
-      .then(() => stores.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // Each consumer finishes (and commits) the batch in hand before the stores close.
+  stopOnSignals(logger, async () => {
+    await Promise.all([projections.stop(), aidIndex.stop()]);
+    await stores.close();
+  });
 }
 
 main().catch((error: unknown) => {

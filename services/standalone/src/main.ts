@@ -1,7 +1,7 @@
 /** `npm start`: the portal on the embedded default, in one process. */
 import { createApiLogger } from '@rna/api';
 import { DataDirLockedError } from '@rna/infra/embedded';
-import { ConfigError, loadConfig } from '@rna/infra/config';
+import { ConfigError, loadConfig, stopOnSignals } from '@rna/infra/config';
 import { startPortal } from './portal';
 
 async function main(): Promise<void> {
@@ -33,24 +33,7 @@ async function main(): Promise<void> {
     );
   }
   logger.info({ url: portal.url, dataDir: config.dataDir, version: config.version }, 'portal started');
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    portal
-      .stop()
-      .then(() => {
-        logger.info('stopped cleanly');
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  stopOnSignals(logger, () => portal.stop());
 }
 
 main().catch((error: unknown) => {

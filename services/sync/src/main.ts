@@ -5,7 +5,7 @@
  * Run ONE sync process: a run's files are imported by the worker that picked the run up.
  */
 import pino from 'pino';
-import { loadConfig } from '@rna/infra/config';
+import { loadConfig, stopOnSignals } from '@rna/infra/config';
 import { openStores } from '@rna/infra/engines';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { startSyncWorker } from './worker';
@@ -23,23 +23,11 @@ async function main(): Promise<void> {
   });
   logger.info({ dataDir, engines: stores.engines, register: baseUrl }, 'sync worker started');
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // The file in progress is left unfinished, as in a crash: the next start resumes the run.
-    worker
-      .stop()
-      .then(() => stores.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // The file in progress is left unfinished, as in a crash: the next start resumes the run.
+  stopOnSignals(logger, async () => {
+    await worker.stop();
+    await stores.close();
+  });
 }
 
 main().catch((error: unknown) => {

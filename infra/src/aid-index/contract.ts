@@ -4,6 +4,7 @@
  */
 import type { AidRecord } from '@rna/domain';
 import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
+import { adaptersPerTest } from '../embedded/contract-lifecycle';
 import type { AidIndex } from './port';
 
 export type AidIndexHarness = ContractHarness<AidIndex>;
@@ -41,24 +42,11 @@ export function sampleAid(overrides: Partial<AidRecord> = {}): AidRecord {
 
 export function describeAidIndexContract(name: string, factory: HarnessFactory<AidIndex>): void {
   describe(`AidIndex contract: ${name}`, () => {
-    let harness: AidIndexHarness;
-    const opened: AidIndex[] = [];
+    const adapters = adaptersPerTest(factory);
+    const open = adapters.open;
     let index: AidIndex;
-
-    async function open(): Promise<AidIndex> {
-      const instance = await harness.open();
-      opened.push(instance);
-      return instance;
-    }
-
-    beforeEach(async () => {
-      harness = await factory();
-      index = await open();
-    });
-
-    afterEach(async () => {
-      for (const instance of opened.splice(0)) await instance.close().catch(() => undefined);
-      await harness.dispose();
+    beforeEach(() => {
+      index = adapters.first();
     });
 
     const ids = (records: AidRecord[]) => records.map((r) => r.idComponenteAiuto);

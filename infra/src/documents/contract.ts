@@ -3,6 +3,7 @@
  * Each test gets fresh storage from the factory; harness.open() opens further instances on it.
  */
 import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
+import { adaptersPerTest } from '../embedded/contract-lifecycle';
 import { ConflictError, type DocumentStore } from './port';
 
 export type DocumentStoreHarness = ContractHarness<DocumentStore>;
@@ -18,24 +19,11 @@ interface Client {
 
 export function describeDocumentStoreContract(name: string, factory: HarnessFactory<DocumentStore>): void {
   describe(`DocumentStore contract: ${name}`, () => {
-    let harness: DocumentStoreHarness;
-    const opened: DocumentStore[] = [];
+    const adapters = adaptersPerTest(factory);
+    const open = adapters.open;
     let store: DocumentStore;
-
-    async function open(): Promise<DocumentStore> {
-      const instance = await harness.open();
-      opened.push(instance);
-      return instance;
-    }
-
-    beforeEach(async () => {
-      harness = await factory();
-      store = await open();
-    });
-
-    afterEach(async () => {
-      for (const instance of opened.splice(0)) await instance.close().catch(() => undefined);
-      await harness.dispose();
+    beforeEach(() => {
+      store = adapters.first();
     });
 
     const client = (id: string, overrides: Partial<Client> = {}): Client => ({

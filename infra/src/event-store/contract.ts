@@ -9,30 +9,18 @@ import {
   type ContractHarness,
   type HarnessFactory,
 } from '../embedded/contract-helpers';
+import { adaptersPerTest } from '../embedded/contract-lifecycle';
 import { ConcurrencyError, type EventStore, type RecordedEvent } from './port';
 
 export type EventStoreHarness = ContractHarness<EventStore>;
 
 export function describeEventStoreContract(name: string, factory: HarnessFactory<EventStore>): void {
   describe(`EventStore contract: ${name}`, () => {
-    let harness: EventStoreHarness;
-    const opened: EventStore[] = [];
+    const adapters = adaptersPerTest(factory);
+    const open = adapters.open;
     let store: EventStore;
-
-    async function open(): Promise<EventStore> {
-      const instance = await harness.open();
-      opened.push(instance);
-      return instance;
-    }
-
-    beforeEach(async () => {
-      harness = await factory();
-      store = await open();
-    });
-
-    afterEach(async () => {
-      for (const instance of opened.splice(0)) await instance.close().catch(() => undefined);
-      await harness.dispose();
+    beforeEach(() => {
+      store = adapters.first();
     });
 
     const ev = (type: string, data: unknown = {}) => ({ type, data });

@@ -3,30 +3,18 @@
  * Each test gets fresh storage from the factory; harness.open() opens further instances on it.
  */
 import { eventually, sleep, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
+import { adaptersPerTest } from '../embedded/contract-lifecycle';
 import type { ConsumedMessage, MessageLog } from './port';
 
 export type MessageLogHarness = ContractHarness<MessageLog>;
 
 export function describeMessageLogContract(name: string, factory: HarnessFactory<MessageLog>): void {
   describe(`MessageLog contract: ${name}`, () => {
-    let harness: MessageLogHarness;
-    const opened: MessageLog[] = [];
+    const adapters = adaptersPerTest(factory);
+    const open = adapters.open;
     let log: MessageLog;
-
-    async function open(): Promise<MessageLog> {
-      const instance = await harness.open();
-      opened.push(instance);
-      return instance;
-    }
-
-    beforeEach(async () => {
-      harness = await factory();
-      log = await open();
-    });
-
-    afterEach(async () => {
-      for (const instance of opened.splice(0)) await instance.close().catch(() => undefined);
-      await harness.dispose();
+    beforeEach(() => {
+      log = adapters.first();
     });
 
     const msgs = (from: number, to: number, key = 'k') =>

@@ -1,26 +1,17 @@
 /**
- * An API over HTTP (supertest) on the embedded stores (openEmbeddedStores) in a temporary directory, with the account
- * projections running, a real local SMTP server, and a clock the test can move.
+ * The accounts features' harness: the composed test API (./compose) with a real local SMTP server
+ * and a clock the test can move.
  */
-import express from 'express';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type express from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import type { AuthTokensDto } from '@rna/domain';
-import { openEmbeddedStores } from '@rna/infra/embedded';
 import { createSmtpMailer } from '@rna/infra/mail';
 import { startTestSmtpServer, type TestSmtpServer } from '@rna/infra/mail/testing';
-import { startProjections, type RunningProjections } from '@rna/projector';
-import { accountProjections } from '@rna/projector/accounts';
-import { createApiRouter } from '../app';
-import { ensureFirstAdmin } from '../auth/first-admin';
 import type { ApiDeps, AuthLimits } from '../http/deps';
-import { ensureDefaultLogo } from '../logos/commands';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, composeTestApi } from './compose';
 
-export const ADMIN_EMAIL = 'admin@portale.test';
-export const ADMIN_PASSWORD = 'admin-password-1';
+export { ADMIN_EMAIL, ADMIN_PASSWORD };
 
 export interface TestApi {
   app: express.Express;
@@ -46,40 +37,17 @@ export function invitationCodeIn(text: string): string {
 export async function startTestApi(
   options: { limits?: Partial<AuthLimits>; logs?: string[] } = {},
 ): Promise<TestApi> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'api-'));
   const smtp = await startTestSmtpServer();
   let now = new Date('2026-03-10T09:00:00.000Z');
-  const stores = openEmbeddedStores(path.join(dir, 'data'));
-  const { eventStore, aidIndex, messageLog, documents, blobs } = stores;
   const logs = options.logs;
-  const logger = logs
-    ? pino({ level: 'info' }, { write: (line: string) => void logs.push(line) })
-    : pino({ level: 'silent' });
-  let projections: RunningProjections | null = null;
-  const deps: ApiDeps = {
-    eventStore,
-    aidIndex,
-    messageLog,
-    documents,
-    blobs,
+  const composed = await composeTestApi({
+    dirPrefix: 'api-',
     mailer: createSmtpMailer({ url: smtp.url, from: 'portale@test' }),
-    config: {
-      publicUrl: 'http://portale.test',
-      jwtSecret: 'x'.repeat(48),
-      version: '9.9.9-test',
-      dataDir: dir,
-    },
     clock: () => now,
-    logger,
-    awaitProjections: () => projections?.caughtUp() ?? Promise.resolve(),
-    limits: options.limits,
-  };
-  projections = startProjections(accountProjections, eventStore, { documents, aidIndex });
-  await ensureFirstAdmin(deps, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  await ensureDefaultLogo(deps);
-  await projections.caughtUp();
-  const app = express();
-  app.use('/api', createApiRouter(deps));
+    logger: logs ? pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }) : undefined,
+    overrides: { limits: options.limits },
+  });
+  const { app, deps, dir } = composed;
 
   const signIn = async (email: string, password: string) => {
     const res = await request(app).post('/api/auth/login').send({ email, password });
@@ -115,11 +83,8 @@ export async function startTestApi(
       return { id: (res.body as { id: string }).id, code: invitationCodeIn(mail.text) };
     },
     async close() {
-      await projections?.stop();
-      await deps.mailer.close();
+      await composed.close();
       await smtp.close();
-      await stores.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,24 +1,13 @@
 /**
- * Test harness of the search features over HTTP: the real API router on the embedded SQLite
- * stores, projections running, an administrator, and clients invited and signed in through the API.
+ * Test harness of the search features over HTTP: the composed test API (../../testing/compose) with
+ * mail collected in memory, and clients invited and signed in through the API.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import express from 'express';
-import pino from 'pino';
+import type express from 'express';
 import request from 'supertest';
 import type { AidRecord } from '@rna/domain';
-import { openEmbeddedStores } from '@rna/infra/embedded';
 import type { Mailer, MailMessage } from '@rna/infra/mail';
-import { accountProjections } from '@rna/projector/accounts';
-import { variationAlertsProjection } from '@rna/projector/alerts';
-import { startProjections } from '@rna/projector';
-import { savedSearchesProjection } from '@rna/projector/searches';
-import { createApiRouter } from '../../app';
-import { ensureFirstAdmin } from '../../auth/first-admin';
 import type { ApiDeps } from '../../http/deps';
-import { ensureDefaultLogo } from '../../logos/commands';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, composeTestApi } from '../../testing/compose';
 
 export interface ApiHarness {
   app: express.Express;
@@ -40,43 +29,21 @@ export interface ApiHarness {
 let clientNumber = 0;
 
 export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise<ApiHarness> {
-  const dir = mkdtempSync(join(tmpdir(), 'search-api-'));
-  const stores = openEmbeddedStores(join(dir, 'data'));
-  const { eventStore, documents, aidIndex, messageLog, blobs } = stores;
   const mails: MailMessage[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail), close: async () => undefined };
-  const projections = startProjections(
-    [...accountProjections, savedSearchesProjection, variationAlertsProjection],
-    eventStore,
-    { documents, aidIndex },
-  );
-  const deps: ApiDeps = {
-    eventStore,
-    documents,
-    aidIndex,
-    messageLog,
-    blobs,
+  const composed = await composeTestApi({
+    dirPrefix: 'search-api-',
     mailer,
-    config: {
-      publicUrl: 'http://portale.test',
-      jwtSecret: 'test-secret-of-enough-length',
-      version: 'test',
-      dataDir: dir,
-    },
     clock: () => new Date(),
-    logger: pino({ level: 'silent' }),
-    awaitProjections: () => projections.caughtUp(),
-    ...overrides,
-  };
-  await ensureDefaultLogo(deps);
-  await ensureFirstAdmin(deps, { email: 'admin@portale.test', password: 'admin-password-1' });
-  const app = express();
-  app.use('/api', createApiRouter(deps));
+    overrides,
+  });
+  const { app, deps, projections } = composed;
+  const { aidIndex } = composed.stores;
   const login = async (email: string, password: string) => {
     const response = await request(app).post('/api/auth/login').send({ email, password }).expect(200);
     return (response.body as { accessToken: string }).accessToken;
   };
-  const adminToken = await login('admin@portale.test', 'admin-password-1');
+  const adminToken = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
   const asAdmin = (test: request.Test) => test.set('Authorization', `Bearer ${adminToken}`);
 
   return {
@@ -115,10 +82,6 @@ export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise
     async indexAids(aids) {
       for (let i = 0; i < aids.length; i += 1000) await aidIndex.upsert(aids.slice(i, i + 1000));
     },
-    async close() {
-      await projections.stop();
-      await stores.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => composed.close(),
   };
 }

@@ -1,26 +1,15 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import type { ArchiveFileDto } from '@rna/domain';
 import { formatDateTime } from '../../lib/domain-rules';
 import { ArchiveGrid } from './archive-grid';
-
-const file = (name: string, over: Partial<ArchiveFileDto> = {}): ArchiveFileDto => ({
-  name,
-  lastUpdate: null,
-  rnaLastUpdate: null,
-  status: null,
-  progress: 0,
-  records: 0,
-  error: null,
-  ...over,
-});
+import { archiveFile } from '../../test/archive-files';
 
 const UPDATED = new Date(2024, 2, 5, 10, 30).getTime();
 const files = [
-  file('2024_03', { lastUpdate: UPDATED, status: 'SUCCESS' }),
-  file('2024_02_002', { status: 'ERROR' }),
-  file('2024_02'),
+  archiveFile('2024_03', { lastUpdate: UPDATED, status: 'SUCCESS' }),
+  archiveFile('2024_02_002', { status: 'ERROR' }),
+  archiveFile('2024_02'),
 ];
 
 function Selectable() {
@@ -61,8 +50,8 @@ describe('archive grid', () => {
 
   it('while a sync runs, shows active files as progress cards with the download percentage', () => {
     const runFiles = new Map([
-      ['2024_03', file('2024_03', { status: 'DOWNLOADING', progress: 37.5 })],
-      ['2024_02', file('2024_02', { status: 'PARSING' })],
+      ['2024_03', archiveFile('2024_03', { status: 'DOWNLOADING', progress: 37.5 })],
+      ['2024_02', archiveFile('2024_02', { status: 'PARSING' })],
     ]);
     render(<ArchiveGrid files={files} runFiles={runFiles} running selected={[]} onToggle={jest.fn()} />);
     const cards = screen.getAllByRole('listitem');
@@ -77,12 +66,12 @@ describe('archive grid', () => {
 
   it('while a sync runs, a file it has finished is a green card with its new date, not "Mai"', async () => {
     const onToggle = jest.fn();
-    const done = file('2024_02_002', { status: 'SUCCESS', lastUpdate: UPDATED, progress: 100 });
+    const done = archiveFile('2024_02_002', { status: 'SUCCESS', lastUpdate: UPDATED, progress: 100 });
     const runFiles = new Map([
       ['2024_02_002', done],
-      ['2024_02', file('2024_02', { status: 'DOWNLOADING', progress: 5 })],
+      ['2024_02', archiveFile('2024_02', { status: 'DOWNLOADING', progress: 5 })],
     ]);
-    const shown = [file('2024_03'), done, file('2024_02')];
+    const shown = [archiveFile('2024_03'), done, archiveFile('2024_02')];
     render(<ArchiveGrid files={shown} runFiles={runFiles} running selected={[]} onToggle={onToggle} />);
     const card = screen.getByRole('button', { name: `2024_02_002 ${formatDateTime(UPDATED)}` });
     expect(card).toHaveClass('status--success');

@@ -1,30 +1,23 @@
 import type { ArchiveFileDto } from '@rna/domain';
 import { archiveView, runSignature } from './archive-view';
-
-const file = (name: string, over: Partial<ArchiveFileDto> = {}): ArchiveFileDto => ({
-  name,
-  lastUpdate: null,
-  rnaLastUpdate: null,
-  status: null,
-  progress: 0,
-  records: 0,
-  error: null,
-  ...over,
-});
+import { archiveFile } from '../../test/archive-files';
 
 const byName = (files: ArchiveFileDto[]) => new Map(files.map((f) => [f.name, f]));
 
 describe('archive view', () => {
   it('on a first sync shows the run’s files, newest first, though the archive list is still empty', () => {
-    const run = [file('2024_01', { status: 'PENDING' }), file('2024_02_002', { status: 'DOWNLOADING' })];
+    const run = [
+      archiveFile('2024_01', { status: 'PENDING' }),
+      archiveFile('2024_02_002', { status: 'DOWNLOADING' }),
+    ];
     expect(archiveView([], byName(run)).map((f) => f.name)).toEqual(['2024_02_002', '2024_01']);
   });
 
   it('keeps files outside the run and takes the newer date of list and run', () => {
-    const list = [file('2023_12', { lastUpdate: 5 }), file('2024_01', { lastUpdate: 10 })];
+    const list = [archiveFile('2023_12', { lastUpdate: 5 }), archiveFile('2024_01', { lastUpdate: 10 })];
     const run = [
-      file('2024_01', { status: 'SUCCESS', lastUpdate: 20 }),
-      file('2024_02', { lastUpdate: null }),
+      archiveFile('2024_01', { status: 'SUCCESS', lastUpdate: 20 }),
+      archiveFile('2024_02', { lastUpdate: null }),
     ];
     const shown = archiveView(list, byName(run));
     expect(shown.map((f) => [f.name, f.lastUpdate])).toEqual([
@@ -33,16 +26,16 @@ describe('archive view', () => {
       ['2023_12', 5],
     ]);
     // a run file not projected yet keeps the list's date
-    expect(archiveView(list, byName([file('2024_01')]))[0]?.lastUpdate).toBe(10);
+    expect(archiveView(list, byName([archiveFile('2024_01')]))[0]?.lastUpdate).toBe(10);
   });
 
   it('the run signature changes when a file joins, changes state or gets its date, not on progress', () => {
-    const a = [file('2024_01', { status: 'DOWNLOADING', progress: 10 })];
-    const progressed = [file('2024_01', { status: 'DOWNLOADING', progress: 60 })];
-    const parsed = [file('2024_01', { status: 'PARSING' })];
-    const imported = [file('2024_01', { status: 'SUCCESS' })];
-    const dated = [file('2024_01', { status: 'SUCCESS', lastUpdate: 1 })];
-    const joined = [...a, file('2024_02', { status: 'PENDING' })];
+    const a = [archiveFile('2024_01', { status: 'DOWNLOADING', progress: 10 })];
+    const progressed = [archiveFile('2024_01', { status: 'DOWNLOADING', progress: 60 })];
+    const parsed = [archiveFile('2024_01', { status: 'PARSING' })];
+    const imported = [archiveFile('2024_01', { status: 'SUCCESS' })];
+    const dated = [archiveFile('2024_01', { status: 'SUCCESS', lastUpdate: 1 })];
+    const joined = [...a, archiveFile('2024_02', { status: 'PENDING' })];
     expect(runSignature(progressed)).toBe(runSignature(a));
     const all = [a, parsed, imported, dated, joined].map(runSignature);
     expect(new Set(all).size).toBe(all.length);

@@ -6,17 +6,7 @@ import { formatDateTime } from '../../lib/domain-rules';
 import { installFakeServer, type FakeRoutes } from '../../test/fake-server';
 import { StatusToasts } from '../layout/status-toasts';
 import SyncPage from './sync-page';
-
-const file = (name: string, over: Partial<ArchiveFileDto> = {}): ArchiveFileDto => ({
-  name,
-  lastUpdate: null,
-  rnaLastUpdate: null,
-  status: null,
-  progress: 0,
-  records: 0,
-  error: null,
-  ...over,
-});
+import { archiveFile } from '../../test/archive-files';
 
 const IMPORTED = new Date(2024, 3, 2, 9, 15).getTime();
 
@@ -44,8 +34,8 @@ function firstSyncRoutes(): FakeRoutes {
     'GET /api/sync/status': {
       status: 200,
       body: running([
-        file('2024_02', { status: 'DOWNLOADING', progress: 12.5 }),
-        file('2024_01', { status: 'PENDING' }),
+        archiveFile('2024_02', { status: 'DOWNLOADING', progress: 12.5 }),
+        archiveFile('2024_01', { status: 'PENDING' }),
       ]),
     },
     'GET /api/sync/documents-update': { status: 200, body: [] },
@@ -76,10 +66,10 @@ describe('archive screen during a first sync', () => {
     expect(screen.getByText('In attesa').closest('li')).toHaveTextContent('2024_01');
 
     // the first file is imported: a green card with its date at once, selectable; the second one parses
-    const imported = file('2024_02', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED });
+    const imported = archiveFile('2024_02', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED });
     routes['GET /api/sync/status'] = {
       status: 200,
-      body: running([imported, file('2024_01', { status: 'PARSING' })]),
+      body: running([imported, archiveFile('2024_01', { status: 'PARSING' })]),
     };
     routes['GET /api/sync/documents-update'] = { status: 200, body: [imported] };
     const card = await screen.findByRole(
@@ -94,7 +84,7 @@ describe('archive screen during a first sync', () => {
     expect(calls.filter((c) => c === 'GET /api/sync/documents-update').length).toBeGreaterThanOrEqual(2);
 
     // the end: 'Sync completata' and every file a card
-    const second = file('2024_01', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED + 1000 });
+    const second = archiveFile('2024_01', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED + 1000 });
     routes['GET /api/sync/status'] = {
       status: 200,
       body: { running: false, run: { ...running([imported, second]).run!, status: 'SUCCESS', end: 2 } },

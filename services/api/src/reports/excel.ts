@@ -23,9 +23,6 @@ const ROW_COLUMNS = [
   { header: 'Elemento di aiuto', key: 'elementoDiAiuto', width: 18 },
 ] as const;
 
-/** dd-mm-yyyy hh:mm in Europe/Rome. */
-export const romeDateTimeLabel = (at: Date): string => formatItalianDateTime(at);
-
 export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
   const { result } = input;
   const workbook = new ExcelJS.Workbook();
@@ -58,7 +55,7 @@ export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
     ['Fonte dati', dataSourceLabel(result.dataSource)],
-    ['Data generazione', romeDateTimeLabel(input.generatedAt)],
+    ['Data generazione', formatItalianDateTime(input.generatedAt)],
     ['Numero documenti', result.stats.totalDocuments],
   ];
   for (const [label, value] of parameters) summary.addRow({ label, value });

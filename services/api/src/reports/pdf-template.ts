@@ -2,8 +2,7 @@
  * The HTML of report.pdf. Every value that came from the register or from a user is escaped:
  * register texts are free text, and a client's footer must not be able to inject markup.
  */
-import type { DeMinimisPointDto } from '@rna/domain';
-import { romeDateTimeLabel } from './excel';
+import { formatItalianDateTime, type DeMinimisPointDto } from '@rna/domain';
 import { formatEuroAmount } from './format';
 import {
   dataSourceLabel,
@@ -98,7 +97,7 @@ export function pdfReportHtml(input: ReportInput): string {
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
     ['Fonte dati', dataSourceLabel(result.dataSource)],
-    ['Data generazione', romeDateTimeLabel(input.generatedAt)],
+    ['Data generazione', formatItalianDateTime(input.generatedAt)],
   ];
   const cards: [string, string][] = [
     ['Numero documenti', String(stats.totalDocuments)],

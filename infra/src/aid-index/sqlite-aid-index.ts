@@ -62,8 +62,7 @@ export class SqliteAidIndex implements AidIndex {
   private closed = false;
 
   constructor(private readonly file: string) {
-    this.db = openSqliteFile(file, { cacheMb: 64 });
-    this.db.exec(AID_INDEX_SCHEMA);
+    this.db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
     tuneForBulkWrites(this.db);
     this.writes = aidIndexWrites(this.db);
     this.statements = {

@@ -128,8 +128,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private closed = false;
 
   constructor(file: string) {
-    this.db = openSqliteFile(file);
-    this.db.exec(SCHEMA);
+    this.db = openSqliteFile(file, { schema: SCHEMA });
     const readRevision = this.db.prepare<[string, string], { revision: number }>(
       'SELECT revision FROM documents WHERE collection = ? AND id = ?',
     );

@@ -108,8 +108,7 @@ export class SqliteEventStore implements EventStore {
     file: string,
     private readonly options: SqliteEventStoreOptions = {},
   ) {
-    this.db = openSqliteFile(file);
-    this.db.exec(SCHEMA);
+    this.db = openSqliteFile(file, { schema: SCHEMA });
     this.statements = {
       currentVersion: this.db.prepare<[string], { v: number | null }>(
         'SELECT MAX(stream_version) AS v FROM events WHERE stream_name = ?',

@@ -101,10 +101,9 @@ export class SqliteMessageLog implements MessageLog {
     file: string,
     private readonly options: SqliteMessageLogOptions = {},
   ) {
-    this.db = openSqliteFile(file);
+    this.db = openSqliteFile(file, { schema: SCHEMA });
     // Bulk publishing (a sync: ~1 KB per message): checkpoint every ~40 MB of WAL instead of 4 MB.
     this.db.pragma('wal_autocheckpoint = 10000');
-    this.db.exec(SCHEMA);
     this.statements = {
       insert: this.db.prepare<[string, string, string, string]>(
         'INSERT INTO messages (topic, key, value, timestamp) VALUES (?, ?, ?, ?)',
@@ -323,7 +322,17 @@ class PollingConsumer implements Consumer {
           await this.waker.wait(pollIntervalMs);
           continue;
         }
-        const renewal = setInterval(() => this.log.renewLease(topic, groupId, owner, leaseMs), leaseMs / 3);
+        // A renewal runs on a timer, outside the loop's try: a busy or closing file must not crash the
+        // process. A missed renewal is safe, as the commit below only succeeds while the lease is ours.
+        const renewal = setInterval(() => {
+          try {
+            this.log.renewLease(topic, groupId, owner, leaseMs);
+          } catch (error) {
+            console.error(
+              `[message-log] group ${groupId} on ${topic}: lease renewal failed: ${errorMessage(error)}`,
+            );
+          }
+        }, leaseMs / 3);
         try {
           await handler(batch);
         } catch (error) {

@@ -190,5 +190,11 @@ it('api ×2, projector ×2 and sync as separate processes: a sync then a search,
   // Every process stops cleanly on SIGTERM.
   for (const service of services) service.child.kill('SIGTERM');
   const codes = await Promise.all(services.map((s) => s.exited));
-  expect(codes).toEqual(services.map(() => 0));
+  // On failure the message names the process and shows what it logged while stopping.
+  const stops = services.map((s, i) => ({
+    name: s.name,
+    code: codes[i],
+    log: codes[i] === 0 ? '' : s.output.join('').slice(-3000),
+  }));
+  expect(stops).toEqual(services.map((s) => ({ name: s.name, code: 0, log: '' })));
 });

@@ -40,6 +40,15 @@ describe('today in Rome', () => {
     expect(romeMonth(new Date('2024-01-31T23:00:00Z'))).toEqual({ year: 2024, month: 2 });
   });
 
+  it('changes day at the last second before and the first second after midnight in Rome, asked in a row', () => {
+    // the day is reused within a minute: the minute before Rome's midnight must not leak past it
+    expect(todayInRome(new Date('2024-12-31T22:59:59.999Z'))).toBe('2024-12-31');
+    expect(todayInRome(new Date('2024-12-31T23:00:00.000Z'))).toBe('2025-01-01');
+    expect(todayInRome(new Date('2024-12-31T22:59:30.000Z'))).toBe('2024-12-31');
+    expect(romeMonth(new Date('2024-07-31T21:59:59.999Z'))).toEqual({ year: 2024, month: 7 });
+    expect(romeMonth(new Date('2024-07-31T22:00:00.000Z'))).toEqual({ year: 2024, month: 8 });
+  });
+
   it('refuses an invalid date with J001', () => {
     expect(() => todayInRome(new Date('nope'))).toThrow(DomainError);
     expect(() => todayInRome(new Date('nope'))).toThrow(expect.objectContaining({ code: 'J001' }));

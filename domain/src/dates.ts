@@ -70,7 +70,21 @@ export function formatIsoDay({ year, month, day }: CalendarDay): string {
 
 /** The calendar day in Rome of an instant, as 'YYYY-MM-DD'. */
 export function romeDay(instant: Date | number): string {
-  return formatIsoDay(romeDateTime(instant));
+  return formatIsoDay(romeCalendarDay(instant));
+}
+
+// Every search asks for today in Rome (often twice); Intl formatting is costly under load. Rome's
+// offset from UTC is a whole number of hours, so one UTC minute never straddles a Rome midnight:
+// the day found for a minute holds for the whole minute.
+let lastRomeDay: { minute: number; day: { year: number; month: number; day: number } } | null = null;
+function romeCalendarDay(instant: Date | number): { year: number; month: number; day: number } {
+  const ms = toEpochMs(instant);
+  const minute = Math.floor(ms / 60_000);
+  if (lastRomeDay?.minute !== minute) {
+    const { year, month, day } = romeDateTime(ms);
+    lastRomeDay = { minute, day: { year, month, day } };
+  }
+  return lastRomeDay.day;
 }
 
 /** Today in Rome as 'YYYY-MM-DD'. */
@@ -80,7 +94,7 @@ export function todayInRome(now: Date | number): string {
 
 /** The calendar month in Rome of an instant. */
 export function romeMonth(instant: Date | number): YearMonth {
-  const { year, month } = romeDateTime(instant);
+  const { year, month } = romeCalendarDay(instant);
   return { year, month };
 }
 

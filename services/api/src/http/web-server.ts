@@ -28,6 +28,9 @@ export interface RunningWebServer {
 export function createWebApp(options: Omit<WebServerOptions, 'port' | 'host'>): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // API answers are no-store and the static files carry their own validators: hashing every JSON
+  // body for an ETag nobody can use is wasted work on each search.
+  app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -62,6 +62,7 @@ export async function composeTestApi(options: {
   await ensureDefaultLogo(deps);
   await projections.caughtUp();
   const app = express();
+  app.set('etag', false); // as the web server does
   app.use('/api', createApiRouter(deps));
   return {
     app,

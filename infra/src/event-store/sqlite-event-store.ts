@@ -262,6 +262,8 @@ interface SubscriptionSettings {
   onStopped: (subscription: PollingSubscription) => void;
 }
 
+const CHECKPOINT_INTERVAL_MS = 250;
+
 /** Catch-up then live: reads after the checkpoint, hands over a batch, stores the checkpoint, repeats. */
 class PollingSubscription implements Subscription {
   private readonly waker = new Waker();
@@ -303,14 +305,29 @@ class PollingSubscription implements Subscription {
   private async run(): Promise<void> {
     const { subscriberId, handler, batchSize, pollIntervalMs, retry } = this.settings;
     let attempt = 0;
+    let position = -1;
+    let storedPosition = -1;
+    let storedAt = 0;
+    const storeIfDue = async () => {
+      if (position === storedPosition || Date.now() - storedAt < CHECKPOINT_INTERVAL_MS) return;
+      await this.store.storeCheckpoint(subscriberId, position);
+      storedPosition = position;
+      storedAt = Date.now();
+    };
     try {
-      let position = this.store.getCheckpointSync(subscriberId);
+      position = this.store.getCheckpointSync(subscriberId);
+      storedPosition = position;
       while (!this.stopping) {
         const batch = this.store.readAllSync(position, batchSize);
         const last = batch[batch.length - 1];
         if (!last) {
           this.markHandled(position);
-          await this.waker.wait(pollIntervalMs);
+          await storeIfDue();
+          // A checkpoint still to write is written once its interval is over, even when idle.
+          const pendingFor = CHECKPOINT_INTERVAL_MS - (Date.now() - storedAt);
+          await this.waker.wait(
+            position === storedPosition ? pollIntervalMs : Math.min(pollIntervalMs, pendingFor),
+          );
           continue;
         }
         try {
@@ -324,9 +341,14 @@ class PollingSubscription implements Subscription {
         }
         attempt = 0;
         position = last.globalPosition;
-        await this.store.storeCheckpoint(subscriberId, position);
         this.markHandled(position);
+        // Every search appends an event that each projection reads: writing each one's checkpoint
+        // after every batch was a write transaction per projection per search. Delivery is
+        // at-least-once and projections are idempotent, so the checkpoint is written at most every
+        // CHECKPOINT_INTERVAL_MS, and once more on stop.
+        await storeIfDue();
       }
+      if (position !== storedPosition) await this.store.storeCheckpoint(subscriberId, position);
     } catch (error) {
       // Only the store itself failing lands here (e.g. the file vanished): stop, do not crash.
       console.error(`[event-store] subscription ${subscriberId} stopped: ${errorMessage(error)}`);

@@ -103,6 +103,14 @@ export class SqliteEventStore implements EventStore {
   private readonly appendTransaction;
   private readonly subscriptions = new Set<PollingSubscription>();
   private closed = false;
+  private localAppends = 0;
+  private sharedRead: {
+    after: number;
+    maxCount: number;
+    localAppends: number;
+    at: number;
+    events: RecordedEvent[];
+  } | null = null;
 
   constructor(
     file: string,
@@ -166,7 +174,10 @@ export class SqliteEventStore implements EventStore {
     const expected = options.expectedVersion ?? 'any';
     validateAppend(stream, events, expected);
     const result = this.appendTransaction.immediate(stream, events, expected);
-    if (events.length > 0) for (const subscription of this.subscriptions) subscription.wake();
+    if (events.length > 0) {
+      this.localAppends += 1;
+      for (const subscription of this.subscriptions) subscription.wake();
+    }
     return result;
   }
 
@@ -190,6 +201,28 @@ export class SqliteEventStore implements EventStore {
 
   readAllSync(after: number, maxCount: number): RecordedEvent[] {
     return this.statements.readAll.all(after, Math.max(0, Math.floor(maxCount))).map(toRecorded);
+  }
+
+  /**
+   * The subscriptions of this process, woken by the same append, all read the same new events: one
+   * query and one parse serve them all (a metered search appends an event that every projection
+   * reads). A shared read is reused only until this process appends again and for at most
+   * SHARED_READ_MS; events from other processes are picked up by the next read, as with polling.
+   * Handlers receive the shared events and must not modify them.
+   */
+  readForSubscription(after: number, maxCount: number): RecordedEvent[] {
+    const shared = this.sharedRead;
+    if (
+      shared &&
+      shared.after === after &&
+      shared.maxCount === maxCount &&
+      shared.localAppends === this.localAppends &&
+      Date.now() - shared.at < SHARED_READ_MS
+    )
+      return shared.events;
+    const events = this.readAllSync(after, maxCount);
+    this.sharedRead = { after, maxCount, localAppends: this.localAppends, at: Date.now(), events };
+    return events;
   }
 
   lastGlobalPosition(): number {
@@ -263,6 +296,7 @@ interface SubscriptionSettings {
 }
 
 const CHECKPOINT_INTERVAL_MS = 250;
+const SHARED_READ_MS = 50;
 
 /** Catch-up then live: reads after the checkpoint, hands over a batch, stores the checkpoint, repeats. */
 class PollingSubscription implements Subscription {
@@ -318,7 +352,7 @@ class PollingSubscription implements Subscription {
       position = this.store.getCheckpointSync(subscriberId);
       storedPosition = position;
       while (!this.stopping) {
-        const batch = this.store.readAllSync(position, batchSize);
+        const batch = this.store.readForSubscription(position, batchSize);
         const last = batch[batch.length - 1];
         if (!last) {
           this.markHandled(position);

@@ -4,8 +4,9 @@ import { buildChartOptions } from './chart-options';
 const points = [
   { month: '01/25', total: 10_000, remaining: 290_000 },
   { month: '02/25', total: 20_000, remaining: 280_000 },
-  { month: '03/25', total: 310_000, remaining: -10_000 },
+  { month: '03/25', total: 290_000, remaining: 10_000 },
 ];
+const exceeded = [...points, { month: '04/25', total: 310_000, remaining: -10_000 }];
 const labels = { title: 'T', used: 'Utilizzato', remaining: 'Residuo', axis: 'Euro' };
 
 describe('de minimis chart data mapping', () => {
@@ -19,9 +20,18 @@ describe('de minimis chart data mapping', () => {
     const y = options.yAxis as YAxisOptions;
     expect([y.min, y.max, y.tickInterval]).toEqual([0, 300_000, 50_000]);
     const series = options.series as SeriesBarOptions[];
-    expect(series.find((s) => s.name === 'Utilizzato')?.data).toEqual([10_000, 20_000, 310_000]);
+    expect(series.find((s) => s.name === 'Utilizzato')?.data).toEqual([10_000, 20_000, 290_000]);
+    expect(series.find((s) => s.name === 'Residuo')?.data).toEqual([290_000, 280_000, 10_000]);
+  });
+
+  it('draws an exceeded allowance whole: the axis goes to the next tick above the highest month', () => {
+    const options = buildChartOptions(exceeded, false, labels);
+    const y = options.yAxis as YAxisOptions;
+    expect([y.min, y.max, y.tickInterval]).toEqual([0, 350_000, 50_000]);
+    const series = options.series as SeriesBarOptions[];
+    expect(series.find((s) => s.name === 'Utilizzato')?.data).toEqual([10_000, 20_000, 290_000, 310_000]);
     // an exceeded ceiling shows no remaining allowance rather than a negative bar
-    expect(series.find((s) => s.name === 'Residuo')?.data).toEqual([290_000, 280_000, 0]);
+    expect(series.find((s) => s.name === 'Residuo')?.data).toEqual([290_000, 280_000, 10_000, 0]);
   });
 
   it('uses horizontal bars with the newest month on top at 768 px or less', () => {
@@ -33,7 +43,7 @@ describe('de minimis chart data mapping', () => {
       reversed: true,
     });
     expect((options.series as SeriesBarOptions[]).find((s) => s.name === 'Utilizzato')?.data).toEqual([
-      310_000, 20_000, 10_000,
+      290_000, 20_000, 10_000,
     ]);
   });
 });

@@ -22,6 +22,10 @@ export function buildChartOptions(
   labels: ChartLabels,
 ): Options {
   const ordered = narrow ? [...points].reverse() : [...points];
+  // The axis ends at the ceiling, unless a month has used more: then at the next tick above it, so an
+  // exceeded allowance is drawn whole instead of cut off at 300,000.
+  const highestUsed = Math.max(0, ...points.map((p) => p.total));
+  const axisMax = Math.max(DE_MINIMIS_CEILING, Math.ceil(highestUsed / CHART_TICK) * CHART_TICK);
   return {
     chart: {
       type: narrow ? 'bar' : 'column',
@@ -36,7 +40,7 @@ export function buildChartOptions(
     xAxis: { categories: ordered.map((p) => p.month), reversed: narrow },
     yAxis: {
       min: 0,
-      max: DE_MINIMIS_CEILING,
+      max: axisMax,
       tickInterval: CHART_TICK,
       title: { text: labels.axis },
       labels: { formatter: (ctx) => formatEuro(Number(ctx.value)).replace(',00', '') },

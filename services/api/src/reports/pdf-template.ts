@@ -2,7 +2,11 @@
  * The HTML of report.pdf. Every value that came from the register or from a user is escaped:
  * register texts are free text, and a client's footer must not be able to inject markup.
  */
-import { formatItalianDateTime, type DeMinimisPointDto } from '@rna/domain';
+import {
+  DE_MINIMIS_CEILING_EURO as DE_MINIMIS_CEILING,
+  formatItalianDateTime,
+  type DeMinimisPointDto,
+} from '@rna/domain';
 import { formatEuroAmount } from './format';
 import {
   dataSourceLabel,
@@ -13,8 +17,6 @@ import {
   type ReportBranding,
   type ReportInput,
 } from './report-input';
-
-const DE_MINIMIS_CEILING = 300_000;
 
 export function escapeHtml(value: string): string {
   return value

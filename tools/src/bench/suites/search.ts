@@ -4,7 +4,8 @@
  * index look-up of the same codes in the same run; then Excel and PDF times for 100 and 1,000 rows.
  * Two loads per code: autocannon's closed loop at saturation (throughput; its latency is the queue,
  * about connections ÷ throughput) and a paced open-model load at BENCH_SEARCH_RATE requests/s
- * (default 200) over the same 50 connections, timed from each request's due instant.
+ * (default 200; half the saturation throughput when that is lower) over the same 50 connections,
+ * timed from each request's due instant.
  * Targets: p99 < 25 ms for codes with ≤ 100 aids; PDF < 400 ms warm for 100 rows.
  * BENCH_SEARCH_SECONDS (default 8) per load run.
  */
@@ -153,26 +154,6 @@ export const searchSuite: BenchSuite = {
           const url = `http://127.0.0.1:${port}/api/documents?taxCodes=${code}&deMinimis=false&last3Years=false`;
           const headers = { authorization: `Bearer ${token}` };
           const target = size <= 100 ? 'target p99 < 25 ms' : undefined;
-          const load = { url, headers, connections: 50, ratePerSecond: pacedRate };
-          // One second of the same load first, not counted: connections opened and code paths compiled.
-          await pacedLoad({ ...load, durationSeconds: 1 });
-          const paced = await pacedLoad({ ...load, durationSeconds: seconds });
-          const pacedNote = (extra?: string) =>
-            [extra, paced.failures ? `${paced.failures} failures` : undefined].filter(Boolean).join('; ');
-          rows.push({
-            metric: `search p50 at ${pacedRate} req/s paced, ${size} aids, ${who}`,
-            value: paced.p50,
-            unit: 'ms',
-            baseline: percentile(bare, 50),
-            note: pacedNote('baseline: bare index look-up'),
-          });
-          rows.push({
-            metric: `search p99 at ${pacedRate} req/s paced, ${size} aids, ${who}`,
-            value: paced.p99,
-            unit: 'ms',
-            baseline: percentile(bare, 99),
-            note: pacedNote(target) || undefined,
-          });
           const result = await autocannon({
             url,
             connections: 50,
@@ -204,8 +185,31 @@ export const searchSuite: BenchSuite = {
             baseline: rate(1, percentile(bare, 50)),
             note: 'baseline: sequential bare look-ups/s',
           });
+          // Paced at the stated rate, or at half the saturation throughput for codes the server cannot
+          // answer that often (a load beyond capacity measures only an ever-growing queue).
+          const offered = Math.max(1, Math.min(pacedRate, Math.floor(result.requests.average / 2)));
+          const load = { url, headers, connections: 50, ratePerSecond: offered };
+          // One second of the same load first, not counted: connections opened and code paths compiled.
+          await pacedLoad({ ...load, durationSeconds: 1 });
+          const paced = await pacedLoad({ ...load, durationSeconds: seconds });
+          const pacedNote = (extra?: string) =>
+            [extra, paced.failures ? `${paced.failures} failures` : undefined].filter(Boolean).join('; ');
+          rows.push({
+            metric: `search p50 at ${offered} req/s paced, ${size} aids, ${who}`,
+            value: paced.p50,
+            unit: 'ms',
+            baseline: percentile(bare, 50),
+            note: pacedNote('baseline: bare index look-up'),
+          });
+          rows.push({
+            metric: `search p99 at ${offered} req/s paced, ${size} aids, ${who}`,
+            value: paced.p99,
+            unit: 'ms',
+            baseline: percentile(bare, 99),
+            note: pacedNote(target) || undefined,
+          });
           ctx.log(
-            `load on ${size} aids as ${who}: p99 ${paced.p99.toFixed(1)} ms at ${pacedRate} req/s, ${result.requests.average} req/s at saturation`,
+            `load on ${size} aids as ${who}: ${result.requests.average} req/s at saturation, p99 ${paced.p99.toFixed(1)} ms at ${offered} req/s`,
           );
         }
       }

@@ -98,8 +98,13 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
     withdrawFile: db.prepare<[string], { tax_code: string }>(
       'DELETE FROM aids WHERE source_file = ? RETURNING tax_code',
     ),
-    withdrawFileExcept: db.prepare<[string, string], { tax_code: string }>(
-      'DELETE FROM aids WHERE source_file = ? AND import_id <> ? RETURNING tax_code',
+    // Two ranges of the (source_file, import_id) index instead of `import_id <> ?`: a re-import that
+    // kept every aid then reads a few index pages, not the file's whole range (and cache).
+    withdrawFileBefore: db.prepare<[string, string], { tax_code: string }>(
+      'DELETE FROM aids WHERE source_file = ? AND import_id < ? RETURNING tax_code',
+    ),
+    withdrawFileAfter: db.prepare<[string, string], { tax_code: string }>(
+      'DELETE FROM aids WHERE source_file = ? AND import_id > ? RETURNING tax_code',
     ),
     clear: db.prepare('DELETE FROM aids'),
   };
@@ -155,6 +160,11 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
     return { count, taxCodes: [...taxCodes] };
   });
 
+  const withdrawFileExceptTransaction = db.transaction((sourceFile: string, keepImportId: string) => [
+    ...statements.withdrawFileBefore.all(sourceFile, keepImportId),
+    ...statements.withdrawFileAfter.all(sourceFile, keepImportId),
+  ]);
+
   return {
     upsert: (records) => {
       const { changed, changedTaxCodes } = upsertTransaction.immediate(
@@ -178,7 +188,7 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
       const rows =
         keepImportId === undefined
           ? statements.withdrawFile.all(sourceFile)
-          : statements.withdrawFileExcept.all(sourceFile, keepImportId);
+          : withdrawFileExceptTransaction.immediate(sourceFile, keepImportId);
       return { count: rows.length, taxCodes: [...new Set(rows.map((r) => r.tax_code))] };
     },
     clear: () => void statements.clear.run(),

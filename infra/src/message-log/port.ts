@@ -17,7 +17,8 @@ export interface ConsumedMessage<Value = unknown> {
   value: Value;
   /**
    * The value's JSON text, where the adapter has it: a consumer can hand it on (to an index that
-   * stores JSON) without decoding and encoding it again. Adapters that have it decode `value` lazily.
+   * stores JSON) without decoding and encoding it again. Adapters that have it decode `value` lazily,
+   * through an accessor: copy a message field by field, not with a spread.
    */
   json?: string;
   timestamp: string;

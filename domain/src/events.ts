@@ -221,3 +221,21 @@ export type AidMessage =
   | { type: 'AidRecorded'; aid: AidRecord }
   | { type: 'AidWithdrawn'; idComponenteAiuto: string; codiceFiscaleBeneficiario: string; sourceFile: string }
   | { type: 'SourceFileImported'; sourceFile: string; importId: string; runId: string; records: number };
+
+/** JSON.stringify({ type: 'AidRecorded', aid }) begins with this, followed by the aid's own JSON. */
+const AID_RECORDED_PREFIX = '{"type":"AidRecorded","aid":';
+
+/**
+ * The AidRecorded message for an aid already encoded as JSON (by the parser's thread): the same
+ * text as JSON.stringify({ type: 'AidRecorded', aid }), without decoding and encoding it again.
+ */
+export function encodeAidRecorded(aidJson: string): string {
+  return `${AID_RECORDED_PREFIX}${aidJson}}`;
+}
+
+/** The aid's JSON inside an AidRecorded message's text, or null when the text is any other message. */
+export function aidJsonOfAidRecorded(messageJson: string): string | null {
+  return messageJson.startsWith(AID_RECORDED_PREFIX) && messageJson.endsWith('}')
+    ? messageJson.slice(AID_RECORDED_PREFIX.length, -1)
+    : null;
+}

@@ -5,7 +5,9 @@ import { openSqliteFile } from '../embedded/sqlite';
 import { aidIndexWrites, tuneForBulkWrites } from './aid-index-writes';
 
 export type ToAidIndexWriter =
-  { id: number; op: 'upsert'; records: AidRecord[] } | { id: number; op: 'close' };
+  | { id: number; op: 'upsert'; records: AidRecord[] }
+  | { id: number; op: 'upsertEncoded'; aidsJson: string[] }
+  | { id: number; op: 'close' };
 export type FromAidIndexWriter = { id: number; result?: unknown; error?: string };
 
 if (parentPort) {
@@ -19,6 +21,7 @@ if (parentPort) {
     const reply: FromAidIndexWriter = { id: message.id };
     try {
       if (message.op === 'upsert') reply.result = writes.upsert(message.records);
+      else if (message.op === 'upsertEncoded') reply.result = writes.upsertEncoded(message.aidsJson);
       else db.close();
     } catch (error) {
       reply.error = error instanceof Error ? error.message : String(error);

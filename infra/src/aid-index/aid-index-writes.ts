@@ -44,6 +44,28 @@ export interface UpsertResult {
   changedTaxCodes: string[];
 }
 
+/** `sourceFiles[i]`: the source file of the aid that changed `changedTaxCodes[i]`. */
+export interface EncodedUpsertResult extends UpsertResult {
+  sourceFiles: string[];
+}
+
+export function validate(record: AidRecord): void {
+  const problems: string[] = [];
+  if (typeof record.idComponenteAiuto !== 'string' || record.idComponenteAiuto.trim() === '') {
+    problems.push('idComponenteAiuto is missing');
+  }
+  if (typeof record.codiceFiscaleBeneficiario !== 'string')
+    problems.push('codiceFiscaleBeneficiario is missing');
+  if (typeof record.dataConcessione !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(record.dataConcessione)) {
+    problems.push('dataConcessione must be YYYY-MM-DD');
+  }
+  if (typeof record.sourceFile !== 'string') problems.push('sourceFile is missing');
+  if (typeof record.importId !== 'string') problems.push('importId is missing');
+  if (problems.length > 0) {
+    throw new TypeError(`Invalid aid record ${String(record.idComponenteAiuto)}: ${problems.join(', ')}`);
+  }
+}
+
 export interface WithdrawResult {
   count: number;
   taxCodes: string[];
@@ -51,6 +73,8 @@ export interface WithdrawResult {
 
 export interface AidIndexWrites {
   upsert(records: AidRecord[]): UpsertResult;
+  /** Aids as the JSON text of their AidRecord: decoded and validated here, stored as given. */
+  upsertEncoded(aidsJson: string[]): EncodedUpsertResult;
   withdraw(ids: string[]): WithdrawResult;
   withdrawBySourceFile(sourceFile: string, keepImportId?: string): WithdrawResult;
   clear(): void;
@@ -74,19 +98,26 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
     withdrawFile: db.prepare<[string], { tax_code: string }>(
       'DELETE FROM aids WHERE source_file = ? RETURNING tax_code',
     ),
-    withdrawFileExcept: db.prepare<[string, string], { tax_code: string }>(
-      'DELETE FROM aids WHERE source_file = ? AND import_id <> ? RETURNING tax_code',
+    // Two ranges of the (source_file, import_id) index instead of `import_id <> ?`: a re-import that
+    // kept every aid then reads a few index pages, not the file's whole range (and cache).
+    withdrawFileBefore: db.prepare<[string, string], { tax_code: string }>(
+      'DELETE FROM aids WHERE source_file = ? AND import_id < ? RETURNING tax_code',
+    ),
+    withdrawFileAfter: db.prepare<[string, string], { tax_code: string }>(
+      'DELETE FROM aids WHERE source_file = ? AND import_id > ? RETURNING tax_code',
     ),
     clear: db.prepare('DELETE FROM aids'),
   };
 
-  const upsertTransaction = db.transaction((records: AidRecord[]): UpsertResult => {
-    const changedTaxCodes = new Set<string>();
+  /** Tax code → source file of each changed aid; `contents[i]` is the JSON of `records[i]`. */
+  const upsertTransaction = db.transaction((records: AidRecord[], contents: string[]) => {
+    const changedTaxCodes = new Map<string, string>();
     let changed = 0;
-    for (const record of records) {
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!;
+      const content = contents[i]!;
       const id = record.idComponenteAiuto.trim();
       const taxCode = normalizeTaxCode(record.codiceFiscaleBeneficiario);
-      const content = JSON.stringify(record);
       const deMinimis = isDeMinimis(record) ? 1 : 0;
       const fields = [
         taxCode,
@@ -98,7 +129,7 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
       ] as const;
       if (statements.insertNew.run(id, ...fields).changes === 1) {
         changed += 1;
-        changedTaxCodes.add(taxCode);
+        changedTaxCodes.set(taxCode, record.sourceFile);
         continue;
       }
       const previous = statements.existing.get(id);
@@ -110,10 +141,10 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
       }
       statements.update.run(...fields, id);
       changed += 1;
-      changedTaxCodes.add(previous.tax_code);
-      changedTaxCodes.add(taxCode);
+      changedTaxCodes.set(previous.tax_code, record.sourceFile);
+      changedTaxCodes.set(taxCode, record.sourceFile);
     }
-    return { changed, changedTaxCodes: [...changedTaxCodes] };
+    return { changed, changedTaxCodes };
   });
 
   const withdrawTransaction = db.transaction((ids: string[]): WithdrawResult => {
@@ -129,14 +160,35 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
     return { count, taxCodes: [...taxCodes] };
   });
 
+  const withdrawFileExceptTransaction = db.transaction((sourceFile: string, keepImportId: string) => [
+    ...statements.withdrawFileBefore.all(sourceFile, keepImportId),
+    ...statements.withdrawFileAfter.all(sourceFile, keepImportId),
+  ]);
+
   return {
-    upsert: (records) => upsertTransaction.immediate(records),
+    upsert: (records) => {
+      const { changed, changedTaxCodes } = upsertTransaction.immediate(
+        records,
+        records.map((record) => JSON.stringify(record)),
+      );
+      return { changed, changedTaxCodes: [...changedTaxCodes.keys()] };
+    },
+    upsertEncoded: (aidsJson) => {
+      const records = aidsJson.map((json) => JSON.parse(json) as AidRecord);
+      records.forEach(validate);
+      const { changed, changedTaxCodes } = upsertTransaction.immediate(records, aidsJson);
+      return {
+        changed,
+        changedTaxCodes: [...changedTaxCodes.keys()],
+        sourceFiles: [...changedTaxCodes.values()],
+      };
+    },
     withdraw: (ids) => withdrawTransaction.immediate(ids),
     withdrawBySourceFile: (sourceFile, keepImportId) => {
       const rows =
         keepImportId === undefined
           ? statements.withdrawFile.all(sourceFile)
-          : statements.withdrawFileExcept.all(sourceFile, keepImportId);
+          : withdrawFileExceptTransaction.immediate(sourceFile, keepImportId);
       return { count: rows.length, taxCodes: [...new Set(rows.map((r) => r.tax_code))] };
     },
     clear: () => void statements.clear.run(),

@@ -222,8 +222,15 @@ export function describeAidIndexContract(name: string, factory: HarnessFactory<A
             importId: 'old',
             codiceFiscaleBeneficiario: B,
           }),
+          // Import ids on both sides of the kept one.
+          sampleAid({
+            idComponenteAiuto: '5',
+            sourceFile: 'f1',
+            importId: 'earlier',
+            codiceFiscaleBeneficiario: A,
+          }),
         ]);
-        await expect(index.withdrawBySourceFile('f1', 'new')).resolves.toEqual({ count: 2, taxCodes: [A] });
+        await expect(index.withdrawBySourceFile('f1', 'new')).resolves.toEqual({ count: 3, taxCodes: [A] });
         expect(ids(await index.search({ taxCodes: [A, B] })).sort()).toEqual(['2', '4']);
 
         const all = await index.withdrawBySourceFile('f2');

@@ -21,6 +21,14 @@ export interface AidIndex {
    * changed in content (a different importId alone is not a change), for variation alerts.
    */
   upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }>;
+  /**
+   * Optional fast path of upsert for adapters that store JSON: each aid as the JSON text of its
+   * AidRecord (as published on the `aids` topic), kept as is instead of decoded and encoded again.
+   * `sourceFiles[i]` is the source file of the aid that changed `changedTaxCodes[i]`.
+   */
+  upsertEncoded?(
+    aidsJson: string[],
+  ): Promise<{ changed: number; changedTaxCodes: string[]; sourceFiles: string[] }>;
   /** Removes the given ids; returns the tax codes of those that existed. */
   withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }>;
   /** Removes every aid of a source file (optionally only those not written by keepImportId). */

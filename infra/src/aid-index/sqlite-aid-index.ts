@@ -17,7 +17,9 @@ import {
   aidIndexWrites,
   normalizeTaxCode,
   tuneForBulkWrites,
+  validate,
   type AidIndexWrites,
+  type EncodedUpsertResult,
   type UpsertResult,
 } from './aid-index-writes';
 import type { FromAidIndexWriter, ToAidIndexWriter } from './aid-index-writer.worker';
@@ -44,23 +46,6 @@ function newestFirstRow(a: FoundRow, b: FoundRow): number {
   if (a.grant_date !== b.grant_date) return a.grant_date < b.grant_date ? 1 : -1;
   if (a.id.length !== b.id.length) return b.id.length - a.id.length;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-function validate(record: AidRecord): void {
-  const problems: string[] = [];
-  if (typeof record.idComponenteAiuto !== 'string' || record.idComponenteAiuto.trim() === '') {
-    problems.push('idComponenteAiuto is missing');
-  }
-  if (typeof record.codiceFiscaleBeneficiario !== 'string')
-    problems.push('codiceFiscaleBeneficiario is missing');
-  if (typeof record.dataConcessione !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(record.dataConcessione)) {
-    problems.push('dataConcessione must be YYYY-MM-DD');
-  }
-  if (typeof record.sourceFile !== 'string') problems.push('sourceFile is missing');
-  if (typeof record.importId !== 'string') problems.push('importId is missing');
-  if (problems.length > 0) {
-    throw new TypeError(`Invalid aid record ${String(record.idComponenteAiuto)}: ${problems.join(', ')}`);
-  }
 }
 
 export class SqliteAidIndex implements AidIndex {
@@ -94,6 +79,15 @@ export class SqliteAidIndex implements AidIndex {
       if (writer) return this.enqueue(() => writer.upsert(records));
     }
     return this.enqueue(() => this.writes.upsert(records));
+  }
+
+  async upsertEncoded(aidsJson: string[]): Promise<EncodedUpsertResult> {
+    this.assertOpen();
+    if (aidsJson.length >= BULK_UPSERT) {
+      const writer = this.bulkWriter();
+      if (writer) return this.enqueue(() => writer.upsertEncoded(aidsJson));
+    }
+    return this.enqueue(() => this.writes.upsertEncoded(aidsJson));
   }
 
   async withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }> {
@@ -242,6 +236,10 @@ class BulkWriter {
 
   upsert(records: AidRecord[]): Promise<UpsertResult> {
     return this.call({ id: this.nextId++, op: 'upsert', records }) as Promise<UpsertResult>;
+  }
+
+  upsertEncoded(aidsJson: string[]): Promise<EncodedUpsertResult> {
+    return this.call({ id: this.nextId++, op: 'upsertEncoded', aidsJson }) as Promise<EncodedUpsertResult>;
   }
 
   async close(): Promise<void> {

@@ -21,6 +21,7 @@ import {
   type Producer,
 } from 'kafkajs';
 import { backoffDelay, defaultRetryPolicy, errorMessage, type RetryPolicy } from '../embedded/polling';
+import { messageJson } from './port';
 import type { BatchHandler, ConsumedMessage, Consumer, MessageLog, MessageToPublish } from './port';
 
 export interface KafkaMessageLogOptions {
@@ -68,9 +69,9 @@ export function encodeMessages(messages: MessageToPublish[]): { key: string; val
     if (typeof message.key !== 'string' || message.key.length === 0) {
       throw new Error(`Message ${index} has no key (a tax code is required)`);
     }
-    if (message.value === undefined) throw new Error(`Message ${index} has no value`);
+    if (!('json' in message) && message.value === undefined) throw new Error(`Message ${index} has no value`);
   });
-  return messages.map((message) => ({ key: message.key, value: JSON.stringify(message.value) }));
+  return messages.map((message) => ({ key: message.key, value: messageJson(message) }));
 }
 
 export function decodeMessage(

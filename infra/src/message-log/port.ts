@@ -1,8 +1,11 @@
 /** Message log port: topics of keyed messages, consumer groups with committed offsets. */
 
-export interface MessageToPublish {
-  key: string;
-  value: unknown;
+/** A value to be encoded as JSON, or one already encoded (`json`), which is stored as is. */
+export type MessageToPublish = { key: string; value: unknown } | { key: string; json: string };
+
+/** The JSON text a message is stored as. */
+export function messageJson(message: MessageToPublish): string {
+  return 'json' in message ? message.json : JSON.stringify(message.value ?? null);
 }
 
 export interface ConsumedMessage<Value = unknown> {
@@ -12,6 +15,12 @@ export interface ConsumedMessage<Value = unknown> {
   offset: string;
   key: string;
   value: Value;
+  /**
+   * The value's JSON text, where the adapter has it: a consumer can hand it on (to an index that
+   * stores JSON) without decoding and encoding it again. Adapters that have it decode `value` lazily,
+   * through an accessor: copy a message field by field, not with a spread.
+   */
+  json?: string;
   timestamp: string;
 }
 

@@ -16,6 +16,7 @@ import {
   type RetryPolicy,
   Waker,
 } from '../embedded/polling';
+import { messageJson } from './port';
 import type { BatchHandler, ConsumedMessage, Consumer, MessageLog, MessageToPublish } from './port';
 
 export interface SqliteMessageLogOptions {
@@ -61,15 +62,29 @@ CREATE TABLE IF NOT EXISTS consumer_groups (
 /** Rows are fetched as arrays (seq, key, value, timestamp): cheaper than row objects, a sync reads millions. */
 type MessageTuple = [seq: number, key: string, value: string, timestamp: string];
 
-function toConsumed(topic: string, row: MessageTuple): ConsumedMessage {
-  return {
-    topic,
-    partition: 0,
-    offset: String(row[0]),
-    key: row[1],
-    value: JSON.parse(row[2]) as unknown,
-    timestamp: row[3],
-  };
+/** A fetched message whose value is decoded on first use: a consumer that passes `json` on never pays for it. */
+class StoredMessage implements ConsumedMessage {
+  readonly partition = 0;
+  readonly offset: string;
+  readonly key: string;
+  readonly json: string;
+  readonly timestamp: string;
+  private decoded: { value: unknown } | null = null;
+
+  constructor(
+    readonly topic: string,
+    row: MessageTuple,
+  ) {
+    this.offset = String(row[0]);
+    this.key = row[1];
+    this.json = row[2];
+    this.timestamp = row[3];
+  }
+
+  get value(): unknown {
+    this.decoded ??= { value: JSON.parse(this.json) as unknown };
+    return this.decoded.value;
+  }
 }
 
 /** Owner ids carry host and pid so that a lease left by a crashed process on this host is taken over at once. */
@@ -141,7 +156,7 @@ export class SqliteMessageLog implements MessageLog {
     this.publishTransaction = this.db.transaction((topic: string, messages: MessageToPublish[]) => {
       const timestamp = new Date().toISOString();
       for (const message of messages) {
-        this.statements.insert.run(topic, message.key, JSON.stringify(message.value ?? null), timestamp);
+        this.statements.insert.run(topic, message.key, messageJson(message), timestamp);
       }
     });
     /** Returns the committed offset if `owner` now holds the group's lease, else null. */
@@ -223,7 +238,7 @@ export class SqliteMessageLog implements MessageLog {
   fetch(topic: string, after: number, limit: number): ConsumedMessage[] {
     const rows = this.statements.fetch.all(topic, after, limit);
     const messages = new Array<ConsumedMessage>(rows.length);
-    for (let i = 0; i < rows.length; i++) messages[i] = toConsumed(topic, rows[i] as MessageTuple);
+    for (let i = 0; i < rows.length; i++) messages[i] = new StoredMessage(topic, rows[i] as MessageTuple);
     return messages;
   }
 

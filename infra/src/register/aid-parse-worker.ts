@@ -5,19 +5,25 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { AidExtractor, RegisterFileFormatError } from './aid-extractor';
-import type { FromParseWorker, ParseWorkerData, ToParseWorker } from './aid-parse-protocol';
+import {
+  encodeAidBatch,
+  type FromParseWorker,
+  type ParseWorkerData,
+  type ToParseWorker,
+} from './aid-parse-protocol';
 
 function post(message: FromParseWorker): void {
   parentPort?.postMessage(message);
 }
 
 if (parentPort) {
-  const { sourceFile, importId, batchSize } = workerData as ParseWorkerData;
+  const { sourceFile, importId, batchSize, encoded } = workerData as ParseWorkerData;
   const extractor = new AidExtractor(sourceFile, importId);
   let failed = false;
   const postBatches = (all: boolean) => {
     while (extractor.pendingCount >= batchSize || (all && extractor.pendingCount > 0)) {
-      post({ type: 'batch', records: extractor.take(batchSize) });
+      const records = extractor.take(batchSize);
+      post(encoded ? { type: 'encoded', batch: encodeAidBatch(records) } : { type: 'batch', records });
     }
   };
   parentPort.on('message', (message: ToParseWorker) => {

@@ -15,9 +15,16 @@ import {
   removeControlBytes,
   type ExtractorReport,
 } from './aid-extractor';
-import type { FromParseWorker, ParseWorkerData, ToParseWorker } from './aid-parse-protocol';
+import {
+  encodeAidBatch,
+  type EncodedAidBatch,
+  type FromParseWorker,
+  type ParseWorkerData,
+  type ToParseWorker,
+} from './aid-parse-protocol';
 
 export { decimalToCents, RegisterFileFormatError } from './aid-extractor';
+export type { EncodedAidBatch } from './aid-parse-protocol';
 
 /** XML bytes handed to the worker and not parsed yet: bounds memory and how far it runs ahead. */
 const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
@@ -32,14 +39,24 @@ export class ControlByteFilter extends Transform {
   }
 }
 
-export interface ParseOptions {
+interface CommonParseOptions {
   sourceFile: string;
   importId: string;
   batchSize?: number;
-  /** Awaited before the parser reads on. */
-  onBatch: (records: AidRecord[]) => Promise<void>;
   /** Parse on this thread instead of a worker thread (default: worker when available). */
   inline?: boolean;
+}
+
+/** Batches as records, or already encoded as JSON (what a publisher stores); awaited before the parser reads on. */
+export type ParseOptions = CommonParseOptions &
+  (
+    | { onBatch: (records: AidRecord[]) => Promise<void> }
+    | { onEncodedBatch: (batch: EncodedAidBatch) => Promise<void> }
+  );
+
+/** Hands `records` to whichever handler the caller gave. */
+function deliver(options: ParseOptions, records: AidRecord[]): Promise<void> {
+  return 'onBatch' in options ? options.onBatch(records) : options.onEncodedBatch(encodeAidBatch(records));
 }
 
 export type ParseReport = ExtractorReport;
@@ -75,10 +92,10 @@ async function parseInline(xml: Readable, options: ParseOptions, batchSize: numb
   const extractor = new AidExtractor(options.sourceFile, options.importId);
   for await (const chunk of iterable(xml)) {
     extractor.write(toBytes(chunk));
-    while (extractor.pendingCount >= batchSize) await options.onBatch(extractor.take(batchSize));
+    while (extractor.pendingCount >= batchSize) await deliver(options, extractor.take(batchSize));
   }
   const report = extractor.end();
-  while (extractor.pendingCount > 0) await options.onBatch(extractor.take(batchSize));
+  while (extractor.pendingCount > 0) await deliver(options, extractor.take(batchSize));
   return report;
 }
 
@@ -122,6 +139,7 @@ async function parseInWorker(
     sourceFile: options.sourceFile,
     importId: options.importId,
     batchSize,
+    encoded: !('onBatch' in options),
   };
   const worker = new Worker(script.code, {
     eval: script.eval,
@@ -136,8 +154,11 @@ async function parseInWorker(
   let report: ParseReport | null = null;
   const handle = async (message: FromParseWorker): Promise<void> => {
     if (message.type === 'ack') inFlightBytes -= message.bytes;
-    else if (message.type === 'batch') await options.onBatch(message.records);
-    else if (message.type === 'done') report = message.report;
+    else if (message.type === 'batch') await deliver(options, message.records);
+    else if (message.type === 'encoded') {
+      // Posted only when the caller asked for encoded batches (workerData.encoded).
+      if ('onEncodedBatch' in options) await options.onEncodedBatch(message.batch);
+    } else if (message.type === 'done') report = message.report;
     else if (message.formatError) throw new RegisterFileFormatError(message.message, message.line);
     else throw new Error(message.message);
   };

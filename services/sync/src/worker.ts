@@ -9,15 +9,16 @@ import { randomUUID } from 'node:crypto';
 import {
   AIDS_TOPIC,
   DomainError,
+  encodeAidRecorded,
   streams,
   type AidMessage,
-  type AidRecord,
   type SyncEvent,
 } from '@rna/domain';
 import type { AidIndex, DocumentStore, EventStore, MessageLog, Subscription } from '@rna/infra';
 import {
   parseAidStream,
   RegisterFileFormatError,
+  type EncodedAidBatch,
   type RegisterClient,
   type RegisterFileInfo,
 } from '@rna/infra/register';
@@ -242,10 +243,11 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
       );
       await append(runId, { type: 'RegisterFileParsing', data: { runId, name: file.name, at: at() } });
     };
-    const publish = async (records: AidRecord[]) => {
-      const messages = records.map((aid) => ({
-        key: aid.codiceFiscaleBeneficiario,
-        value: { type: 'AidRecorded', aid } satisfies AidMessage,
+    // The aids come encoded by the parser's thread; each message is stored with that very text.
+    const publish = async (batch: EncodedAidBatch) => {
+      const messages = batch.json.map((aidJson, i) => ({
+        key: batch.taxCodes[i]!,
+        json: encodeAidRecorded(aidJson),
       }));
       await deps.messageLog.publish(AIDS_TOPIC, messages);
     };
@@ -255,10 +257,10 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
         sourceFile: file.name,
         importId,
         batchSize,
-        onBatch: async (records) => {
+        onEncodedBatch: async (batch) => {
           checkStopped();
           if (downloaded) await markParsing();
-          await publish(records); // awaited: the parser reads on only after the log took the batch
+          await publish(batch); // awaited: the parser reads on only after the log took the batch
         },
       });
     } finally {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchRow } from './bench-suite';
-import { benchSuites } from './suites';
+import { benchSuites, type BenchSuiteEntry } from './suites';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 
@@ -51,7 +51,8 @@ export function formatTable(results: SuiteResult[]): string {
   return [render(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(render)].join('\n');
 }
 
-async function runSuite(suite: (typeof benchSuites)[number]): Promise<SuiteResult> {
+async function runSuite(entry: BenchSuiteEntry): Promise<SuiteResult> {
+  const suite = await entry.load();
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), `rna-bench-${suite.name}-`));
   const started = performance.now();
   const log = (message: string) => process.stderr.write(`[bench:${suite.name}] ${message}\n`);
@@ -82,7 +83,7 @@ async function runSuite(suite: (typeof benchSuites)[number]): Promise<SuiteResul
  * Each suite runs in a process of its own, so that memory figures (peak RSS) and warm caches of one
  * suite do not leak into the next one's measurements.
  */
-function runSuiteInChild(suite: (typeof benchSuites)[number]): Promise<SuiteResult> {
+function runSuiteInChild(suite: BenchSuiteEntry): Promise<SuiteResult> {
   const resultFile = path.join(os.tmpdir(), `rna-bench-result-${suite.name}-${process.pid}.json`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [__filename, '--child-result', resultFile, suite.name], {
@@ -94,7 +95,7 @@ function runSuiteInChild(suite: (typeof benchSuites)[number]): Promise<SuiteResu
       } catch {
         resolve({
           suite: suite.name,
-          description: suite.description,
+          description: '', // the child died before it could tell (the parent does not load suites)
           durationMs: 0,
           rows: [],
           error: `exited with ${code}`,

@@ -21,11 +21,23 @@ export interface ServedFile extends RegisterFileName {
   size: number;
 }
 
-export interface Representation {
-  path: string;
+export interface RepresentationHeaders {
   size: number;
   etag: string;
   lastModified: Date;
+}
+
+export interface Representation extends RepresentationHeaders {
+  path: string;
+}
+
+function headersOf(file: ServedFile, ext: string, size: number): RepresentationHeaders {
+  const tag = hashString(`${version(file)}:${ext}:${size}`).toString(16);
+  return {
+    size,
+    etag: `"${tag}-${Math.floor(file.mtimeMs).toString(16)}"`,
+    lastModified: new Date(Math.floor(file.mtimeMs / 1000) * 1000),
+  };
 }
 
 export const nidOf = (name: string): string => String(100000 + (hashString(`nid:${name}`) % 900000));
@@ -108,14 +120,20 @@ export class RepresentationCache {
     return this.describe(file, filePath, 'zip');
   }
 
+  /**
+   * The xml representation's headers without deriving it: a HEAD (every listing does one per file)
+   * must not unzip a whole month. The size comes from the zip's directory; the same headers follow.
+   */
+  async xmlHeaders(file: ServedFile): Promise<RepresentationHeaders> {
+    if (file.xmlPath || !file.zipPath) return this.xml(file);
+    const directory = await unzipper.Open.file(file.zipPath);
+    const entry = directory.files.find((f) => /\.xml$/i.test(f.path));
+    if (!entry) return this.xml(file); // deriving reports the broken zip
+    return headersOf(file, 'xml', entry.uncompressedSize);
+  }
+
   private async describe(file: ServedFile, filePath: string, ext: string): Promise<Representation> {
     const info = await stat(filePath);
-    const tag = hashString(`${version(file)}:${ext}:${info.size}`).toString(16);
-    return {
-      path: filePath,
-      size: info.size,
-      etag: `"${tag}-${Math.floor(file.mtimeMs).toString(16)}"`,
-      lastModified: new Date(Math.floor(file.mtimeMs / 1000) * 1000),
-    };
+    return { path: filePath, ...headersOf(file, ext, info.size) };
   }
 }

@@ -11,7 +11,13 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { LISTING_PATH, XML_PATH_PREFIX, ZIP_REQUEST_PATH } from '@rna/infra/register';
 import { hashString } from '../generator/random';
-import { RepresentationCache, scanFolder, type Representation, type ServedFile } from './archive-folder';
+import {
+  RepresentationCache,
+  scanFolder,
+  type Representation,
+  type RepresentationHeaders,
+  type ServedFile,
+} from './archive-folder';
 import { renderListing } from './listing-page';
 import { LiveIndex } from './live-lookup';
 
@@ -67,7 +73,7 @@ async function readBody(request: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function isNotModified(request: http.IncomingMessage, representation: Representation): boolean {
+function isNotModified(request: http.IncomingMessage, representation: RepresentationHeaders): boolean {
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch) return ifNoneMatch.split(',').some((tag) => tag.trim() === representation.etag);
   const ifModifiedSince = request.headers['if-modified-since'];
@@ -94,7 +100,7 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
   async function sendFile(
     request: http.IncomingMessage,
     response: http.ServerResponse,
-    representation: Representation,
+    representation: Representation | RepresentationHeaders,
     contentType: string,
     truncate: boolean,
   ): Promise<void> {
@@ -115,6 +121,7 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
       response.end();
       return;
     }
+    if (!('path' in representation)) throw new Error('representation without a body');
     stats.downloads++;
     const resetAt = faults.resetAfterBytes !== null && faults.resetTimes > 0 ? faults.resetAfterBytes : null;
     if (resetAt !== null) faults.resetTimes--;
@@ -198,7 +205,8 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
         response.writeHead(404).end();
         return;
       }
-      await sendFile(request, response, await cache.xml(file), 'application/xml', false);
+      const xml = request.method === 'HEAD' ? await cache.xmlHeaders(file) : await cache.xml(file);
+      await sendFile(request, response, xml, 'application/xml', false);
       return;
     }
     if (request.method === 'POST' && url.pathname === LIVE_LOOKUP_PATH) {

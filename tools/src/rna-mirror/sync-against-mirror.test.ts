@@ -295,7 +295,9 @@ describe('sync against the register mirror', () => {
     const first = harness.worker;
     harness.messageLog.publish = async (topic, messages) => {
       await publish(topic, messages);
-      if (messages.some((m) => (m.value as { type: string }).type === 'SourceFileImported')) markers++;
+      const isMarker = (m: (typeof messages)[number]) =>
+        'value' in m && (m.value as { type: string }).type === 'SourceFileImported';
+      if (messages.some(isMarker)) markers++;
       else if (markers === 2 && ++batchesInThirdFile === 2) void first.stop();
     };
     const { runId } = await requestSync(harness.eventStore, {

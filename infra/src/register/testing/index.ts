@@ -136,7 +136,7 @@ export class InMemoryMessageLog implements MessageLog {
         partition: 0,
         offset: String(log.length),
         key: message.key,
-        value: structuredClone(message.value),
+        value: 'json' in message ? JSON.parse(message.json) : structuredClone(message.value),
         timestamp: new Date().toISOString(),
       });
       this.published++;

@@ -1,5 +1,9 @@
-import type { AidMessage, AidRecord } from '@rna/domain';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encodeAidRecorded, type AidMessage, type AidRecord } from '@rna/domain';
 import type { ConsumedMessage } from '@rna/infra';
+import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { InMemoryAidIndex, InMemoryDocumentStore } from '@rna/infra/register/testing';
 import { AID_CHANGES_COLLECTION, applyAidMessages } from './aid-index-projection';
 
@@ -50,5 +54,64 @@ describe('aid index projection', () => {
     expect([...aidIndex.aids.keys()].sort()).toEqual(['1', '3']);
     expect((await changes.find()).map((c) => c.id).sort()).toEqual(['BBB', 'CCC']);
     expect(await changes.get('BBB')).toEqual({ id: 'BBB', changedAt: 1234, sourceFile: '2024_01' });
+  });
+});
+
+describe('aid index projection on an index that stores JSON', () => {
+  /** As the SQLite message log hands them over: the stored text beside the value. */
+  const stored = (...values: AidMessage[]): ConsumedMessage[] =>
+    messages(...values).map((message) => {
+      const value = message.value as AidMessage;
+      const json =
+        value.type === 'AidRecorded' ? encodeAidRecorded(JSON.stringify(value.aid)) : JSON.stringify(value);
+      return { ...message, json };
+    });
+
+  it('indexes the published aids as they are, withdraws what a re-import left out and notes their files', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-projection-'));
+    const aidIndex = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    const documents = new InMemoryDocumentStore();
+    const deps = { aidIndex, documents, now: () => 1234 };
+    const changes = documents.collection<{ id: string; changedAt: number; sourceFile: string }>(
+      AID_CHANGES_COLLECTION,
+    );
+    try {
+      await applyAidMessages(
+        stored(
+          { type: 'AidRecorded', aid: aid('1', 'AAA', 'i1') },
+          { type: 'AidRecorded', aid: aid('2', 'BBB', 'i1') },
+          { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i1', runId: 'r', records: 2 },
+        ),
+        deps,
+      );
+      expect(await changes.get('AAA')).toEqual({ id: 'AAA', changedAt: 1234, sourceFile: '2024_01' });
+      await changes.clear();
+      // Second import: aid 2 disappeared, aid 1 unchanged, aid 3 new; one message without its text
+      // (another adapter) in between must keep its place in the order.
+      const [first, , marker] = stored(
+        { type: 'AidRecorded', aid: aid('1', 'AAA', 'i2') },
+        { type: 'AidRecorded', aid: aid('3', 'CCC', 'i2') },
+        { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i2', runId: 'r', records: 3 },
+      );
+      const decodedOnly = messages(
+        { type: 'AidRecorded', aid: aid('3', 'CCC', 'i2', 200) },
+        { type: 'AidRecorded', aid: aid('3', 'CCC', 'i2', 100) },
+      );
+      const second = [
+        first!,
+        ...decodedOnly,
+        ...stored({ type: 'AidRecorded', aid: aid('3', 'CCC', 'i2', 300) }),
+        marker!,
+      ];
+      await applyAidMessages(second, deps);
+      expect((await aidIndex.get('3'))?.importoNominaleCents).toBe(300);
+      expect(await aidIndex.get('2')).toBeNull();
+      expect(await aidIndex.get('1')).toEqual(aid('1', 'AAA', 'i2'));
+      expect((await changes.find()).map((c) => c.id).sort()).toEqual(['BBB', 'CCC']);
+      expect(await changes.get('CCC')).toEqual({ id: 'CCC', changedAt: 1234, sourceFile: '2024_01' });
+    } finally {
+      await aidIndex.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@
  * Every tax code touched (new, changed or withdrawn aid) is noted in `aid-changes` for alerts.
  */
 import type { AidMessage, AidRecord } from '@rna/domain';
-import { AIDS_TOPIC } from '@rna/domain';
+import { aidJsonOfAidRecorded, AIDS_TOPIC } from '@rna/domain';
 import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageLog } from '@rna/infra';
 
 export const AID_INDEX_GROUP = 'projection:aid-index';
@@ -35,8 +35,16 @@ export async function applyAidMessages(
   const now = deps.now ?? Date.now;
   const changes = deps.documents?.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
   const touched = new Map<string, string>(); // tax code → source file
+  // An index that stores JSON takes the aids as the text they were published as (not decoded here).
+  const upsertEncoded = deps.aidIndex.upsertEncoded?.bind(deps.aidIndex);
   let pending: AidRecord[] = [];
+  let pendingJson: string[] = [];
   const flush = async () => {
+    if (pendingJson.length > 0 && upsertEncoded) {
+      const { changedTaxCodes, sourceFiles } = await upsertEncoded(pendingJson);
+      changedTaxCodes.forEach((taxCode, i) => touched.set(taxCode, sourceFiles[i] ?? ''));
+      pendingJson = [];
+    }
     if (pending.length === 0) return;
     const { changedTaxCodes } = await deps.aidIndex.upsert(pending);
     const fileOf = new Map(pending.map((aid) => [aid.codiceFiscaleBeneficiario, aid.sourceFile]));
@@ -44,8 +52,15 @@ export async function applyAidMessages(
     pending = [];
   };
   for (const message of messages) {
+    const aidJson = upsertEncoded && message.json !== undefined ? aidJsonOfAidRecorded(message.json) : null;
+    if (aidJson !== null) {
+      if (pending.length > 0) await flush(); // keeps the upserts in message order
+      pendingJson.push(aidJson);
+      continue;
+    }
     const value = message.value as AidMessage;
     if (value.type === 'AidRecorded') {
+      if (pendingJson.length > 0) await flush();
       pending.push(value.aid);
       continue;
     }

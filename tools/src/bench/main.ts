@@ -86,9 +86,13 @@ async function runSuite(entry: BenchSuiteEntry): Promise<SuiteResult> {
 function runSuiteInChild(suite: BenchSuiteEntry): Promise<SuiteResult> {
   const resultFile = path.join(os.tmpdir(), `rna-bench-result-${suite.name}-${process.pid}.json`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [__filename, '--child-result', resultFile, suite.name], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, __filename, '--child-result', resultFile, suite.name],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     child.on('exit', (code) => {
       try {
         resolve(JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SuiteResult);

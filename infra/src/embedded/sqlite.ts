@@ -25,11 +25,10 @@ export interface OpenSqliteOptions {
  */
 export function openSqliteFile(file: string, options: OpenSqliteOptions = {}): SqliteDatabase {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file, { timeout: 10_000 });
+  const db = new Database(file, { timeout: 10_000 }); // the busy timeout
   retryWhileBusy(() => {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 10000');
     // A bigger page cache keeps the upper index levels of large tables (millions of aids) in memory.
     if (options.cacheMb !== undefined) db.pragma(`cache_size = -${Math.round(options.cacheMb * 1024)}`);
     if (options.schema) db.exec(options.schema);
@@ -37,7 +36,7 @@ export function openSqliteFile(file: string, options: OpenSqliteOptions = {}): S
   return db;
 }
 
-export function isBusyError(error: unknown): boolean {
+function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }

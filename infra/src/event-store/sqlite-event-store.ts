@@ -342,8 +342,9 @@ class PollingSubscription implements Subscription {
     let position = -1;
     let storedPosition = -1;
     let storedAt = 0;
-    const storeIfDue = async () => {
-      if (position === storedPosition || Date.now() - storedAt < CHECKPOINT_INTERVAL_MS) return;
+    /** Writes the checkpoint if it moved and its interval is over (or at once when `now`). */
+    const storeIfDue = async (now = false) => {
+      if (position === storedPosition || (!now && Date.now() - storedAt < CHECKPOINT_INTERVAL_MS)) return;
       await this.store.storeCheckpoint(subscriberId, position);
       storedPosition = position;
       storedAt = Date.now();
@@ -382,7 +383,7 @@ class PollingSubscription implements Subscription {
         // CHECKPOINT_INTERVAL_MS, and once more on stop.
         await storeIfDue();
       }
-      if (position !== storedPosition) await this.store.storeCheckpoint(subscriberId, position);
+      await storeIfDue(true);
     } catch (error) {
       // Only the store itself failing lands here (e.g. the file vanished): stop, do not crash.
       console.error(`[event-store] subscription ${subscriberId} stopped: ${errorMessage(error)}`);

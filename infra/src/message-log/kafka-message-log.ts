@@ -21,8 +21,14 @@ import {
   type Producer,
 } from 'kafkajs';
 import { backoffDelay, defaultRetryPolicy, errorMessage, type RetryPolicy } from '../embedded/polling';
-import { messageJson } from './port';
-import type { BatchHandler, ConsumedMessage, Consumer, MessageLog, MessageToPublish } from './port';
+import {
+  messageJson,
+  type BatchHandler,
+  type ConsumedMessage,
+  type Consumer,
+  type MessageLog,
+  type MessageToPublish,
+} from './port';
 
 export interface KafkaMessageLogOptions {
   brokers: string[];

@@ -16,8 +16,14 @@ import {
   type RetryPolicy,
   Waker,
 } from '../embedded/polling';
-import { messageJson } from './port';
-import type { BatchHandler, ConsumedMessage, Consumer, MessageLog, MessageToPublish } from './port';
+import {
+  messageJson,
+  type BatchHandler,
+  type ConsumedMessage,
+  type Consumer,
+  type MessageLog,
+  type MessageToPublish,
+} from './port';
 
 export interface SqliteMessageLogOptions {
   /** How often consumers look for messages published by other processes (default 150 ms). */

@@ -101,6 +101,7 @@ export class SqliteEventStore implements EventStore {
   private readonly db: SqliteDatabase;
   private readonly statements;
   private readonly appendTransaction;
+  private readonly readStreamTransaction;
   private readonly subscriptions = new Set<PollingSubscription>();
   private closed = false;
   private localAppends = 0;
@@ -163,6 +164,11 @@ export class SqliteEventStore implements EventStore {
         return { nextExpectedVersion: version, lastGlobalPosition };
       },
     );
+    // The version and the events come from one snapshot; made once, as wrapping is not free.
+    this.readStreamTransaction = this.db.transaction((stream: string, fromVersion: number) => ({
+      currentVersion: this.statements.currentVersion.get(stream)?.v ?? -1,
+      rows: this.statements.readStream.all(stream, fromVersion),
+    }));
   }
 
   async appendToStream(
@@ -186,11 +192,7 @@ export class SqliteEventStore implements EventStore {
     options: { fromVersion?: number } = {},
   ): Promise<ReadStreamResult<Data>> {
     this.assertOpen();
-    const read = this.db.transaction(() => ({
-      currentVersion: this.statements.currentVersion.get(stream)?.v ?? -1,
-      rows: this.statements.readStream.all(stream, options.fromVersion ?? 0),
-    }));
-    const { currentVersion, rows } = read();
+    const { currentVersion, rows } = this.readStreamTransaction(stream, options.fromVersion ?? 0);
     return { currentVersion, events: rows.map(toRecorded) as RecordedEvent<Data>[] };
   }
 

@@ -20,7 +20,7 @@ import type { ApiDeps } from './http/deps';
 import { createApiLogger } from './http/logger';
 import { startWebServer } from './http/web-server';
 import { ensureDefaultLogo } from './logos/commands';
-import { lastSuccessfulSync } from './sync/handlers';
+import { archiveLastUpdateReader } from './sync/handlers';
 
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     requestSync: (input) => requestSync(stores.eventStore, input),
     pdfRenderer,
     liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
-    archiveLastUpdate: () => lastSuccessfulSync(stores.documents),
+    archiveLastUpdate: archiveLastUpdateReader(stores.documents),
   };
 
   // The admin check reads a read model: let the projector catch up first (bounded, it may not be up yet).

@@ -11,7 +11,7 @@ import {
   createApiRouter,
   ensureDefaultLogo,
   ensureFirstAdmin,
-  lastSuccessfulSync,
+  archiveLastUpdateReader,
   startVariationAlertNotifier,
   startWebServer,
   type ApiDeps,
@@ -95,7 +95,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       requestSync: (input) => requestSync(eventStore, input),
       pdfRenderer,
       liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
-      archiveLastUpdate: () => lastSuccessfulSync(openedStores.documents),
+      archiveLastUpdate: archiveLastUpdateReader(openedStores.documents),
     };
     const alertNotifier = startVariationAlertNotifier({
       eventStore,

@@ -26,6 +26,23 @@ export async function readDataSource(eventStore: EventStore): Promise<DataSource
   return (await readSetting(eventStore)).setting;
 }
 
+/**
+ * How long a search may rely on the setting it read: every search needs it and it changes a few times
+ * a year, so it is read at most once a second. A switch made by this process is seen at once; one
+ * made by another API process within this time.
+ */
+export const DATA_SOURCE_REUSE_MS = 1_000;
+const recentSettings = new WeakMap<EventStore, { setting: DataSourceSetting; readAt: number }>();
+
+export async function dataSourceForSearch(eventStore: EventStore): Promise<DataSourceSetting> {
+  const recent = recentSettings.get(eventStore);
+  if (recent && Date.now() - recent.readAt < DATA_SOURCE_REUSE_MS) return recent.setting;
+  const readAt = Date.now();
+  const setting = await readDataSource(eventStore);
+  recentSettings.set(eventStore, { setting, readAt });
+  return setting;
+}
+
 export const dataSourceOf = (setting: DataSourceSetting): DataSource =>
   setting.useLiveData ? 'LIVE' : 'ARCHIVE';
 
@@ -45,7 +62,9 @@ export async function toggleDataSource(
       await eventStore.appendToStream(streams.settings, [event], {
         expectedVersion: version === -1 ? 'no_stream' : version,
       });
-      return evolveDataSource(setting, event);
+      const switched = evolveDataSource(setting, event);
+      recentSettings.set(eventStore, { setting: switched, readAt: Date.now() });
+      return switched;
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
     }

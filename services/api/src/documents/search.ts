@@ -21,7 +21,7 @@ import {
 } from '@rna/domain';
 import type { AidIndex, EventStore } from '@rna/infra';
 import { LiveRegisterUnavailableError, type LiveRegister } from '@rna/infra/register-live';
-import { dataSourceOf, readDataSource } from '../data-source/settings';
+import { dataSourceForSearch, dataSourceOf } from '../data-source/settings';
 import { metered, reportDownloaded, searchPerformed, type MeteringContext } from './quota-metering';
 import { aidToRow, newestFirst } from './rows';
 
@@ -124,7 +124,7 @@ export async function performSearch(
 ): Promise<SearchResultDto> {
   assertMaySearch(searcher, request);
   const now = deps.clock();
-  const source = dataSourceOf(await readDataSource(deps.eventStore));
+  const source = dataSourceOf(await dataSourceForSearch(deps.eventStore));
   const lastUpdate = source === 'ARCHIVE' && deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
   const find = () => findAids(deps, request, source, now);
   if (searcher.actor.role !== 'CLIENT') return searchResult(request, source, await find(), now, lastUpdate);

@@ -27,18 +27,44 @@ export function signAccessToken(deps: ApiDeps, principal: Principal): string {
   );
 }
 
+/**
+ * Tokens already verified, per secret, with their expiry: every call of a signed-in user presents
+ * the same token, and checking its HMAC again each time was the largest cost of a search after the
+ * look-up itself. Bounded: when full it is emptied, and tokens are simply verified again.
+ */
+const VERIFIED_CACHE_SIZE = 10_000;
+const verifiedTokens = new Map<string, Map<string, { principal: Principal; expiresAt: number }>>();
+
+function verifiedCache(secret: string) {
+  let cache = verifiedTokens.get(secret);
+  if (!cache) {
+    cache = new Map();
+    verifiedTokens.set(secret, cache);
+  }
+  return cache;
+}
+
 /** The principal of a valid, unexpired token; null for anything else. */
 export function verifyAccessToken(deps: ApiDeps, token: string): Principal | null {
+  const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
+  const cache = verifiedCache(deps.config.jwtSecret);
+  const known = cache.get(token);
+  if (known) return nowSeconds < known.expiresAt ? known.principal : null;
   try {
     const payload = jwt.verify(token, secretKey(deps.config.jwtSecret), {
       algorithms: ['HS256'],
-      clockTimestamp: Math.floor(deps.clock().getTime() / 1000),
+      clockTimestamp: nowSeconds,
     });
     if (typeof payload !== 'object' || payload === null) return null;
-    const { sub, email, role } = payload as Record<string, unknown>;
+    const { sub, email, role, exp } = payload as Record<string, unknown>;
     if (typeof sub !== 'string' || typeof email !== 'string') return null;
     if (role !== 'ADMIN' && role !== 'CLIENT') return null;
-    return { userId: sub, email, role };
+    const principal: Principal = { userId: sub, email, role };
+    if (typeof exp === 'number') {
+      if (cache.size >= VERIFIED_CACHE_SIZE) cache.clear();
+      cache.set(token, { principal, expiresAt: exp });
+    }
+    return principal;
   } catch {
     return null;
   }

@@ -1,6 +1,7 @@
 import { DomainError, streams, type Actor } from '@rna/domain';
 import { InMemoryAidIndex, InMemoryDocumentStore, InMemoryEventStore } from '@rna/infra/register/testing';
 import {
+  archiveLastUpdateReader,
   getArchiveStats,
   getDocumentsUpdate,
   getLastRnaSync,
@@ -90,6 +91,29 @@ describe('read side', () => {
     ]);
     expect(await getLastRnaSync(d)).toEqual({ lastUpdate: -1 });
     expect(await getArchiveStats(d)).toEqual({ totalDocuments: 0, lastSync: 5000 });
+  });
+
+  it('gives searches the last successful sync, read again once the reuse time has passed', async () => {
+    const d = deps();
+    const history = d.documents.collection<Record<string, unknown> & { id: string }>('sync-history');
+    const finished = (id: string, end: number) =>
+      history.put({
+        id,
+        type: 'ALL',
+        start: end - 10,
+        end,
+        status: 'SUCCESS',
+        succeeded: 1,
+        failed: 0,
+        skipped: 0,
+        records: 1,
+      });
+    const lastUpdate = archiveLastUpdateReader(d.documents, 50);
+    expect(await lastUpdate()).toBeNull();
+    await finished('r0', 5000);
+    expect(await lastUpdate()).toBeNull(); // still the value read a moment ago
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await lastUpdate()).toBe(5000);
   });
 
   it('shows the running run with the live download percentage', async () => {

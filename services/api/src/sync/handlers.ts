@@ -203,6 +203,28 @@ export async function lastSuccessfulSync(documents: DocumentStore): Promise<numb
   return latest?.end ?? null;
 }
 
+/**
+ * lastSuccessfulSync as every search reports it: read at most once a second (a run ends a few times
+ * a day), so that the read is not part of each search's cost.
+ */
+export function archiveLastUpdateReader(
+  documents: DocumentStore,
+  reuseMs = 1_000,
+): () => Promise<number | null> {
+  let recent: { value: Promise<number | null>; readAt: number } | null = null;
+  return () => {
+    if (!recent || Date.now() - recent.readAt >= reuseMs) {
+      const value = lastSuccessfulSync(documents);
+      recent = { value, readAt: Date.now() };
+      // A failed read is not kept: the next search asks again.
+      value.catch(() => {
+        recent = null;
+      });
+    }
+    return recent.value;
+  };
+}
+
 async function usesLiveData(eventStore: EventStore): Promise<boolean> {
   const { events } = await eventStore.readStream(streams.settings);
   let live = false;

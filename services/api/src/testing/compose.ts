@@ -15,6 +15,7 @@ import { createApiRouter } from '../app';
 import { ensureFirstAdmin } from '../auth/first-admin';
 import type { ApiDeps } from '../http/deps';
 import { ensureDefaultLogo } from '../logos/commands';
+import { archiveLastUpdateReader } from '../sync/handlers';
 
 export const ADMIN_EMAIL = 'admin@portale.test';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -56,6 +57,7 @@ export async function composeTestApi(options: {
     clock: options.clock,
     logger: options.logger ?? pino({ level: 'silent' }),
     awaitProjections: () => projections.caughtUp(),
+    archiveLastUpdate: archiveLastUpdateReader(documents),
     ...options.overrides,
   };
   await ensureFirstAdmin(deps, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });

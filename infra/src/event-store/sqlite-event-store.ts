@@ -105,6 +105,7 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<PollingSubscription>();
   private closed = false;
   private localAppends = 0;
+  private wakeTimer: NodeJS.Timeout | null = null;
   private sharedRead: {
     after: number;
     maxCount: number;
@@ -182,9 +183,22 @@ export class SqliteEventStore implements EventStore {
     const result = this.appendTransaction.immediate(stream, events, expected);
     if (events.length > 0) {
       this.localAppends += 1;
-      for (const subscription of this.subscriptions) subscription.wake();
+      this.wakeSubscriptionsSoon();
     }
     return result;
+  }
+
+  /**
+   * Subscriptions are woken once for all the appends of the current turn of the event loop, not once
+   * per append: under load (a metered search appends an event) each projection then handles a batch
+   * per wake-up instead of going round its loop for every single event.
+   */
+  private wakeSubscriptionsSoon(): void {
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      for (const subscription of this.subscriptions) subscription.wake();
+    }, 0);
   }
 
   async readStream<Data = unknown>(
@@ -266,6 +280,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.closed = true;
     this.db.close();

@@ -2,6 +2,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
+import { checkpointInBackground } from '../embedded/wal-checkpointer';
 import { ConflictError, type Collection, type Doc, type DocumentStore, type FindOptions } from './port';
 
 const SCHEMA = `
@@ -126,11 +127,14 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly writeTransaction;
   private readonly writeManyTransaction;
   private closed = false;
+  private readonly stopBackgroundCheckpoints: () => void;
 
   constructor(file: string) {
     this.db = openSqliteFile(file, { schema: SCHEMA });
+    this.stopBackgroundCheckpoints = checkpointInBackground(file);
     // A sync notes thousands of touched tax codes per batch (aid-changes), ~5 MB of pages per commit:
     // with the default 4 MB threshold every one of those commits also checkpointed (copy + fsync).
+    // The background checkpointer normally keeps the WAL well below this; it is the safety net.
     this.db.pragma('wal_autocheckpoint = 10000');
     const readRevision = this.db.prepare<[string, string], { revision: number }>(
       'SELECT revision FROM documents WHERE collection = ? AND id = ?',
@@ -169,6 +173,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopBackgroundCheckpoints();
     this.db.close();
   }
 

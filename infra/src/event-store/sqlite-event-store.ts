@@ -1,6 +1,7 @@
 /** Embedded event store: one SQLite file (WAL), an append-only table whose rowid is the global position. */
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
+import { checkpointInBackground } from '../embedded/wal-checkpointer';
 import {
   backoffDelay,
   CatchUpWaiters,
@@ -33,6 +34,8 @@ export interface SqliteEventStoreOptions {
     retryInMs: number;
     error: unknown;
   }) => void;
+  /** WAL checkpoints on a worker thread instead of inside a commit (default true). */
+  backgroundCheckpoints?: boolean;
 }
 
 interface EventRow {
@@ -106,6 +109,7 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private localAppends = 0;
   private wakeTimer: NodeJS.Timeout | null = null;
+  private readonly stopBackgroundCheckpoints: () => void;
   private sharedRead: {
     after: number;
     maxCount: number;
@@ -119,6 +123,8 @@ export class SqliteEventStore implements EventStore {
     private readonly options: SqliteEventStoreOptions = {},
   ) {
     this.db = openSqliteFile(file, { schema: SCHEMA });
+    this.stopBackgroundCheckpoints =
+      options.backgroundCheckpoints === false ? () => undefined : checkpointInBackground(file);
     this.statements = {
       currentVersion: this.db.prepare<[string], { v: number | null }>(
         'SELECT MAX(stream_version) AS v FROM events WHERE stream_name = ?',
@@ -283,6 +289,7 @@ export class SqliteEventStore implements EventStore {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.closed = true;
+    this.stopBackgroundCheckpoints();
     this.db.close();
   }
 

@@ -12,7 +12,7 @@
  * Every load also runs against a bare Express handler (one small JSON answer, no work) in the same
  * process: the baseline column, i.e. what the machine, the load generator and Express alone cost.
  * Targets: p99 < 25 ms for codes with ≤ 100 aids; PDF < 400 ms warm for 100 rows.
- * BENCH_SEARCH_SECONDS (default 5) per load run, after one second of warm-up.
+ * BENCH_SEARCH_SECONDS (default 8) per load run, after one second of warm-up.
  */
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -186,7 +186,7 @@ export const searchSuite: BenchSuite = {
   description: 'GET /api/documents under load vs the bare aid index look-up; Excel and PDF report times',
   async run(ctx: BenchContext): Promise<BenchRow[]> {
     const total = envInt(ctx.env, 'BENCH_SEARCH_AIDS', 2_000_000);
-    const seconds = envInt(ctx.env, 'BENCH_SEARCH_SECONDS', 5);
+    const seconds = envInt(ctx.env, 'BENCH_SEARCH_SECONDS', 8);
     const rates = parseRates(ctx.env.BENCH_SEARCH_RATES, DEFAULT_RATES);
     const aidIndex = openSqliteAidIndex(path.join(ctx.tmpDir, 'bench-aids.db'));
     const rows: BenchRow[] = [];

@@ -88,7 +88,7 @@ function runSuiteInChild(suite: BenchSuiteEntry): Promise<SuiteResult> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [...process.execArgv, __filename, '--child-result', resultFile, suite.name],
+      [...process.execArgv, ...(suite.nodeFlags ?? []), __filename, '--child-result', resultFile, suite.name],
       {
         stdio: ['ignore', 'inherit', 'inherit'],
       },

@@ -8,10 +8,22 @@ import type { BenchSuite } from '../bench-suite';
 export interface BenchSuiteEntry {
   name: string;
   load(): Promise<BenchSuite>;
+  /** Node flags of the process the suite measures, added to the bench's own. */
+  nodeFlags?: readonly string[];
 }
+
+/**
+ * The API process's young generation (`npm run start:api`, the compose `api` service): see the
+ * README's Performance section. The search suite measures that process.
+ */
+export const API_NODE_FLAGS = ['--max-semi-space-size=32'] as const;
 
 export const benchSuites: BenchSuiteEntry[] = [
   { name: 'storage', load: () => import('./storage.js').then((m) => m.storageSuite) },
   { name: 'ingestion', load: () => import('./ingestion.js').then((m) => m.ingestionSuite) },
-  { name: 'search', load: () => import('./search.js').then((m) => m.searchSuite) },
+  {
+    name: 'search',
+    load: () => import('./search.js').then((m) => m.searchSuite),
+    nodeFlags: API_NODE_FLAGS,
+  },
 ];

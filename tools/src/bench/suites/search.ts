@@ -6,7 +6,7 @@
  * Two kinds of load, both over 50 keep-alive connections:
  * - autocannon's closed loop at saturation: throughput. Its latency is the queue (about
  *   connections ÷ throughput), so its p99 says more about the machine than about the search.
- * - a paced open-model load at rising rates (BENCH_SEARCH_RATES, default 200,500,1000,1500,2000
+ * - a paced open-model load at rising rates (BENCH_SEARCH_RATES, default 100,200,500,1000,1500,2000
  *   requests/s, timed from each request's due instant): the p99 at each rate, and the highest rate
  *   whose p99 stays under the 25 ms target.
  * Every load also runs against a bare Express handler (one small JSON answer, no work) in the same
@@ -51,7 +51,7 @@ const SIZES = [1, 10, 100, 1_000, 5_000] as const;
 const BATCH = 5_000;
 const CONNECTIONS = 50;
 const TARGET_P99_MS = 25;
-const DEFAULT_RATES = [200, 500, 1_000, 1_500, 2_000] as const;
+const DEFAULT_RATES = [100, 200, 500, 1_000, 1_500, 2_000] as const;
 
 interface LoadTarget {
   url: string;

@@ -12,7 +12,9 @@ import { workerScript } from './worker-script';
 
 export const BACKGROUND_CHECKPOINT_INTERVAL_MS = 200;
 
-export type CheckpointerMessage = { kind: 'add'; file: string } | { kind: 'remove'; file: string };
+/** What the checkpointer's thread is told: a file to checkpoint, one to forget, or to end. */
+export type CheckpointerMessage =
+  { kind: 'add'; file: string } | { kind: 'remove'; file: string } | { kind: 'stop' };
 
 let worker: Worker | null = null;
 /** Registrations per file: two adapters on one file share one connection in the worker. */
@@ -64,7 +66,7 @@ export function checkpointInBackground(file: string): () => void {
       // The last file is gone: let the worker close its connections and end.
       const ending = worker;
       worker = null;
-      ending.postMessage({ kind: 'stop' });
+      ending.postMessage({ kind: 'stop' } satisfies CheckpointerMessage);
     }
   };
 }

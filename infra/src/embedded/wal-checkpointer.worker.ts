@@ -5,8 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-
-type Message = { kind: 'add'; file: string } | { kind: 'remove'; file: string } | { kind: 'stop' };
+import type { CheckpointerMessage } from './wal-checkpointer';
 
 const connections = new Map<string, Database.Database>();
 const { intervalMs } = workerData as { intervalMs: number };
@@ -31,7 +30,7 @@ const ticker = setInterval(() => {
   }
 }, intervalMs);
 
-parentPort?.on('message', (message: Message) => {
+parentPort?.on('message', (message: CheckpointerMessage) => {
   if (message.kind === 'add') {
     if (connections.has(message.file)) return;
     try {

@@ -1,6 +1,7 @@
 /** The portal-wide data source (archive or the register's live look-up), kept on the `settings` stream. */
 import { streams, type Actor, type DataSource, type SettingsEvent } from '@rna/domain';
 import { ConcurrencyError, type EventStore } from '@rna/infra';
+import { recentValue, type RecentValue } from '../http/recent-value';
 
 export interface DataSourceSetting {
   useLiveData: boolean;
@@ -32,15 +33,19 @@ export async function readDataSource(eventStore: EventStore): Promise<DataSource
  * made by another API process within this time.
  */
 export const DATA_SOURCE_REUSE_MS = 1_000;
-const recentSettings = new WeakMap<EventStore, { setting: DataSourceSetting; readAt: number }>();
+const forSearches = new WeakMap<EventStore, RecentValue<DataSourceSetting>>();
 
-export async function dataSourceForSearch(eventStore: EventStore): Promise<DataSourceSetting> {
-  const recent = recentSettings.get(eventStore);
-  if (recent && Date.now() - recent.readAt < DATA_SOURCE_REUSE_MS) return recent.setting;
-  const readAt = Date.now();
-  const setting = await readDataSource(eventStore);
-  recentSettings.set(eventStore, { setting, readAt });
+function settingForSearches(eventStore: EventStore): RecentValue<DataSourceSetting> {
+  let setting = forSearches.get(eventStore);
+  if (!setting) {
+    setting = recentValue(DATA_SOURCE_REUSE_MS, () => readDataSource(eventStore));
+    forSearches.set(eventStore, setting);
+  }
   return setting;
+}
+
+export function dataSourceForSearch(eventStore: EventStore): Promise<DataSourceSetting> {
+  return settingForSearches(eventStore).get();
 }
 
 export const dataSourceOf = (setting: DataSourceSetting): DataSource =>
@@ -63,7 +68,7 @@ export async function toggleDataSource(
         expectedVersion: version === -1 ? 'no_stream' : version,
       });
       const switched = evolveDataSource(setting, event);
-      recentSettings.set(eventStore, { setting: switched, readAt: Date.now() });
+      settingForSearches(eventStore).set(switched);
       return switched;
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;

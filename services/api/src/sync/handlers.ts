@@ -18,6 +18,7 @@ import {
   type SyncStatusDto,
 } from '@rna/domain';
 import type { AidIndex, DocumentStore, EventStore } from '@rna/infra';
+import { recentValue } from '../http/recent-value';
 
 // Collection names written by @rna/projector/archive and @rna/sync (kept in step by tests).
 export const ARCHIVE_FILES = 'archive-files';
@@ -211,18 +212,8 @@ export function archiveLastUpdateReader(
   documents: DocumentStore,
   reuseMs = 1_000,
 ): () => Promise<number | null> {
-  let recent: { value: Promise<number | null>; readAt: number } | null = null;
-  return () => {
-    if (!recent || Date.now() - recent.readAt >= reuseMs) {
-      const value = lastSuccessfulSync(documents);
-      recent = { value, readAt: Date.now() };
-      // A failed read is not kept: the next search asks again.
-      value.catch(() => {
-        recent = null;
-      });
-    }
-    return recent.value;
-  };
+  const lastUpdate = recentValue(reuseMs, () => lastSuccessfulSync(documents));
+  return () => lastUpdate.get();
 }
 
 async function usesLiveData(eventStore: EventStore): Promise<boolean> {

@@ -30,6 +30,8 @@ const common = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   moduleNameMapper: workspaceModules,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Every test file runs with the clock a year ahead: see the file for why.
+  setupFiles: ['<rootDir>/tools/setup/jest-clock-horizon.js'],
 };
 module.exports = {
   // Two workers even on two cores: the slowest suites (Kafka mock, child processes) mostly wait.

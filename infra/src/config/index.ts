@@ -1,2 +1,3 @@
+export * from './clock';
 export * from './config';
 export * from './shutdown';

@@ -6,7 +6,7 @@
  * the JWT secret (JWT_SECRET, or the one kept in DATA_DIR/secrets).
  */
 import path from 'node:path';
-import { loadConfig, stopOnSignals } from '@rna/infra/config';
+import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { openStores, type Stores } from '@rna/infra/engines';
 import { createMailer } from '@rna/infra/mail';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       version: config.version,
       dataDir: config.dataDir,
     },
-    clock: () => new Date(),
+    clock: processClock(),
     logger,
     awaitProjections: awaitProjectorCheckpoints(stores, Number(process.env.PROJECTION_WAIT_MS ?? 5000)),
     requestSync: (input) => requestSync(stores.eventStore, input),

@@ -6,7 +6,7 @@
  * and checkpointed, and a consumer group hands each `aids` message to one member only.
  */
 import pino from 'pino';
-import { loadConfig, stopOnSignals } from '@rna/infra/config';
+import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { openStores } from '@rna/infra/engines';
 import { startAidIndexProjection } from './aids';
 import { ALL_PROJECTIONS } from './all-projections';
@@ -15,6 +15,7 @@ import { startProjections } from './projection';
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });
   const { dataDir, engines } = loadConfig();
+  const clock = processClock();
   const stores = openStores({ dataDir, engines });
   const readModels = { documents: stores.documents, aidIndex: stores.aidIndex };
   const projections = startProjections(ALL_PROJECTIONS, stores.eventStore, readModels);
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     messageLog: stores.messageLog,
     aidIndex: stores.aidIndex,
     documents: stores.documents,
+    now: () => clock().getTime(),
   });
   logger.info(
     { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },

@@ -1,7 +1,7 @@
 /** `npm start`: the portal on the embedded default, in one process. */
 import { createApiLogger } from '@rna/api';
 import { DataDirLockedError } from '@rna/infra/embedded';
-import { ConfigError, loadConfig, stopOnSignals } from '@rna/infra/config';
+import { ConfigError, loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { startPortal } from './portal';
 
 async function main(): Promise<void> {
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }
   let portal;
   try {
-    portal = await startPortal(config, { logger });
+    portal = await startPortal(config, { logger, clock: processClock() });
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       logger.fatal({ dataDir: config.dataDir }, error.message);

@@ -23,7 +23,7 @@ import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/project
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { requestSync, startSyncWorker } from '@rna/sync';
-import type { PortalConfig } from '@rna/infra/config';
+import { systemClock, type PortalConfig } from '@rna/infra/config';
 
 export interface PortalOptions {
   logger?: Logger;
@@ -59,11 +59,13 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
   try {
     stores = openEmbeddedStores(config.dataDir);
     const projectionStores = { documents: stores.documents, aidIndex: stores.aidIndex };
+    const clock = options.clock ?? systemClock;
     const projections = startProjections(allProjections(), stores.eventStore, projectionStores);
     const aidIndexProjection = startAidIndexProjection({
       messageLog: stores.messageLog,
       aidIndex: stores.aidIndex,
       documents: stores.documents,
+      now: () => clock().getTime(),
     });
     const eventStore = stores.eventStore;
     const syncWorker = startSyncWorker({
@@ -72,6 +74,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       documents: stores.documents,
       register: new HttpRegisterClient({ baseUrl: config.rnaBaseUrl }),
       logger: logger.child({ service: 'sync' }),
+      clock: { now: clock },
       awaitIndexed: () => aidIndexProjection.caughtUp(),
     });
     const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
@@ -89,7 +92,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
         version: config.version,
         dataDir: config.dataDir,
       },
-      clock: options.clock ?? (() => new Date()),
+      clock,
       logger,
       awaitProjections: () => projections.caughtUp(),
       requestSync: (input) => requestSync(eventStore, input),

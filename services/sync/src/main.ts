@@ -5,7 +5,7 @@
  * Run ONE sync process: a run's files are imported by the worker that picked the run up.
  */
 import pino from 'pino';
-import { loadConfig, stopOnSignals } from '@rna/infra/config';
+import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { openStores } from '@rna/infra/engines';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { startSyncWorker } from './worker';
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     documents: stores.documents,
     register: new HttpRegisterClient({ baseUrl }),
     logger,
+    clock: { now: processClock() },
   });
   logger.info({ dataDir, engines: stores.engines, register: baseUrl }, 'sync worker started');
 

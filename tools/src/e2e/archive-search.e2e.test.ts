@@ -373,7 +373,7 @@ describe('archive sync and search in a real browser', () => {
     await client.waitForURL((url) => url.pathname === '/');
 
     // the admin gives searches back but sets the end date in the past
-    const yesterday = new Date(Date.now() - 86_400_000);
+    const yesterday = new Date(world.now().getTime() - 86_400_000);
     const typed = `${String(yesterday.getDate()).padStart(2, '0')}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${yesterday.getFullYear()}`;
     await admin.getByRole('button', { name: `Impostazioni di ${invited.email}` }).click();
     await settings.getByLabel('Ricerche annuali rimanenti').fill('5');

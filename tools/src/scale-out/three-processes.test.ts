@@ -9,6 +9,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PINNED_TEST_INSTANT, TEST_NOW_ENV } from '@rna/infra/config';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
 
@@ -39,6 +40,10 @@ function start(name: string, service: 'api' | 'sync' | 'projector', env: Record<
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
+      // Every process reads the same pinned date: the aids of 2024 stay inside the 3-year totals
+      // whatever day the suite runs.
+      NODE_ENV: 'test',
+      [TEST_NOW_ENV]: PINNED_TEST_INSTANT,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,15 +8,15 @@ import {
   type AidChangeDoc,
 } from './notifier';
 
-/** Lets the wall clock move on, so that "before" and "after" are different milliseconds. */
-const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
-
 describe('/api/variation-alerts and their notifications', () => {
   let api: ApiHarness;
   beforeAll(async () => {
     api = await startApiHarness();
   });
   afterAll(() => api.close());
+
+  /** Moves the API's pinned clock on, so that "before" and "after" are different instants. */
+  const tick = () => api.setNow(new Date(api.now().getTime() + 1_000));
 
   const as = (token: string) => ({
     list: () => request(api.app).get('/api/variation-alerts').set('Authorization', `Bearer ${token}`),
@@ -53,14 +53,14 @@ describe('/api/variation-alerts and their notifications', () => {
     const watched = (await as(client.token).add(['11111111111']).expect(201)).body as VariationAlertDto;
     const untouched = (await as(client.token).add(['22222222222']).expect(201)).body as VariationAlertDto;
     const changes = api.deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
-    await pause();
-    await changes.put({ id: '11111111111', changedAt: Date.now(), sourceFile: '2025_05' });
-    await pause();
+    tick();
+    await changes.put({ id: '11111111111', changedAt: api.now().getTime(), sourceFile: '2025_05' });
+    tick();
     const completed: SyncEvent = {
       type: 'SyncCompleted',
       data: {
         runId: 'run-1',
-        at: new Date().toISOString(),
+        at: api.now().toISOString(),
         succeeded: 1,
         failed: 0,
         skipped: 0,
@@ -86,8 +86,8 @@ describe('/api/variation-alerts and their notifications', () => {
     expect(listed.find((a) => a.id === untouched.id)?.lastNotification).toBeNull();
 
     // nothing changed since the last check: the next sync stays silent
-    await pause();
-    expect(await notifyVariations(notifierDeps, { runId: 'run-2', at: new Date().toISOString() })).toBe(0);
+    tick();
+    expect(await notifyVariations(notifierDeps, { runId: 'run-2', at: api.now().toISOString() })).toBe(0);
   });
 
   it('runs by itself on every SyncCompleted once started', async () => {
@@ -97,14 +97,14 @@ describe('/api/variation-alerts and their notifications', () => {
     try {
       await api.deps.documents
         .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-        .put({ id: '33333333333', changedAt: Date.now() + 1, sourceFile: '2025_06' });
-      await pause();
+        .put({ id: '33333333333', changedAt: api.now().getTime() + 1, sourceFile: '2025_06' });
+      tick();
       await api.deps.eventStore.appendToStream(streams.sync('run-auto'), [
         {
           type: 'SyncCompleted',
           data: {
             runId: 'run-auto',
-            at: new Date().toISOString(),
+            at: api.now().toISOString(),
             succeeded: 1,
             failed: 0,
             skipped: 0,

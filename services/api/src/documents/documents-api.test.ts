@@ -9,7 +9,7 @@ describe('GET /api/documents', () => {
   let api: ApiHarness;
   beforeAll(async () => {
     api = await startApiHarness();
-    const thisYear = new Date().getFullYear();
+    const thisYear = api.now().getUTCFullYear();
     await api.indexAids([
       anAid({
         idComponenteAiuto: 'A1',
@@ -43,7 +43,7 @@ describe('GET /api/documents', () => {
     expect(first.id).toBe('A2-0');
     expect(second).toMatchObject({
       id: 'A1-1',
-      dataConcessione: `01-02-${new Date().getFullYear() - 1}`,
+      dataConcessione: `01-02-${api.now().getUTCFullYear() - 1}`,
       elementoDiAiuto: '1234.56',
       importoNominale: '20000.00',
       isDeMinimis: true,
@@ -94,7 +94,7 @@ describe('GET /api/documents', () => {
     await request(api.app)
       .put(`/api/clients/${client.id}/limits`)
       .set('Authorization', `Bearer ${api.adminToken}`)
-      .send({ availableYearlySearches: 5, remainingSearches: 5, endDate: Date.now() - 86_400_000 })
+      .send({ availableYearlySearches: 5, remainingSearches: 5, endDate: api.now().getTime() - 86_400_000 })
       .expect(200);
     expect((await search(client.token, `taxCodes=${CODE}`).expect(403)).body).toMatchObject({ code: 'A002' });
     const { events } = await api.deps.eventStore.readStream(streams.quota(client.id));

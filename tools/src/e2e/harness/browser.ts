@@ -27,6 +27,17 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+let browserClock: (() => Date) | null = null;
+
+/**
+ * Pins the date every browser context made from now on starts at (read when the context opens; time
+ * then runs on): the pages then compute "today" (expiry badges, year lists) on the same day as the
+ * pinned server, whatever day the suite runs.
+ */
+export function pinBrowserClock(clock: () => Date): void {
+  browserClock = clock;
+}
+
 export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL,
@@ -36,6 +47,7 @@ export async function newContext(browser: Browser, baseURL: string): Promise<Bro
     acceptDownloads: true,
   });
   context.setDefaultTimeout(10_000); // a missing label fails the step fast, with its name
+  if (browserClock) await context.clock.install({ time: browserClock() });
   return context;
 }
 

@@ -7,10 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { PINNED_TEST_INSTANT, runningClockFrom } from '@rna/infra/config';
 import { startTestSmtpServer, type TestSmtpServer } from '@rna/infra/mail/testing';
 import { startMirror, type RunningMirror } from '../../rna-mirror/server';
 import { generateSmallArchive, type GeneratedArchive } from './archive';
-import { launchBrowser, type AccessibilityReport } from './browser';
+import { launchBrowser, pinBrowserClock, type AccessibilityReport } from './browser';
 import { startFullPortal, type FullPortal } from './full-portal';
 
 export const ADMIN = { email: 'admin@portale.test', password: 'Admin-password-1' } as const;
@@ -22,6 +23,8 @@ export interface World {
   archive: GeneratedArchive;
   browser: Browser;
   accessibility: AccessibilityReport;
+  /** The pinned date the world runs from (server and browsers), whatever day the suite runs. */
+  now(): Date;
   /** Moves the server clock forward by ms (the browser's clock is not touched). */
   advanceServerClock(ms: number): void;
   stop(): Promise<void>;
@@ -29,7 +32,9 @@ export interface World {
 
 export async function startWorld(): Promise<World> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'rna-e2e-'));
-  const archive = await generateSmallArchive(path.join(root, 'register'));
+  const now = runningClockFrom(new Date(PINNED_TEST_INSTANT));
+  pinBrowserClock(now);
+  const archive = await generateSmallArchive(path.join(root, 'register'), now());
   const mirror = await startMirror({ dir: archive.dir, host: '127.0.0.1' });
   const smtp = await startTestSmtpServer();
   let offsetMs = 0;
@@ -44,7 +49,7 @@ export async function startWorld(): Promise<World> {
       JWT_SECRET: 'e2e-secret-that-is-long-enough-for-hs256-tokens',
       CHROMIUM_PATH: process.env.CHROMIUM_PATH,
     },
-    clock: () => new Date(Date.now() + offsetMs),
+    clock: () => new Date(now().getTime() + offsetMs),
   });
   const browser = await launchBrowser();
   return {
@@ -54,6 +59,7 @@ export async function startWorld(): Promise<World> {
     archive,
     browser,
     accessibility: new Map(),
+    now,
     advanceServerClock(ms) {
       offsetMs += ms;
     },

@@ -5,6 +5,7 @@
 import type express from 'express';
 import request from 'supertest';
 import type { AidRecord } from '@rna/domain';
+import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import type { Mailer, MailMessage } from '@rna/infra/mail';
 import type { ApiDeps } from '../../http/deps';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, composeTestApi } from '../../testing/compose';
@@ -14,6 +15,9 @@ export interface ApiHarness {
   deps: ApiDeps;
   mails: MailMessage[];
   adminToken: string;
+  /** The API's clock: pinned (PINNED_TEST_INSTANT unless `now` is given), moved only by the test. */
+  now(): Date;
+  setNow(date: Date): void;
   /** Invites a client (limits and flags set through the API) and signs it in. */
   client(options: {
     remainingSearches?: number;
@@ -28,13 +32,17 @@ export interface ApiHarness {
 
 let clientNumber = 0;
 
-export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise<ApiHarness> {
+export async function startApiHarness(
+  overrides: Partial<ApiDeps> = {},
+  options: { now?: Date } = {},
+): Promise<ApiHarness> {
+  let now = options.now ?? new Date(PINNED_TEST_INSTANT);
   const mails: MailMessage[] = [];
   const mailer: Mailer = { send: async (mail) => void mails.push(mail), close: async () => undefined };
   const composed = await composeTestApi({
     dirPrefix: 'search-api-',
     mailer,
-    clock: () => new Date(),
+    clock: () => now,
     overrides,
   });
   const { app, deps, projections } = composed;
@@ -51,6 +59,10 @@ export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise
     deps,
     mails,
     adminToken,
+    now: () => now,
+    setNow(date) {
+      now = date;
+    },
     async client(options) {
       clientNumber += 1;
       const email = `cliente${clientNumber}@example.com`;
@@ -63,7 +75,7 @@ export async function startApiHarness(overrides: Partial<ApiDeps> = {}): Promise
           .send({
             availableYearlySearches: Math.max(options.remainingSearches ?? 100, 100),
             remainingSearches: options.remainingSearches ?? 100,
-            endDate: options.endDate ?? Date.now() + 365 * 86_400_000,
+            endDate: options.endDate ?? now.getTime() + 365 * 86_400_000,
           })
           .expect(200);
       }

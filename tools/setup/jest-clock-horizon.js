@@ -10,6 +10,9 @@ const shiftDays = Number(process.env.RNA_TEST_CLOCK_SHIFT_DAYS ?? 365);
 if (!Number.isFinite(shiftDays)) throw new Error('RNA_TEST_CLOCK_SHIFT_DAYS must be a number of days');
 const shiftMs = Math.round(shiftDays * 86_400_000);
 
+// Processes the tests start with this environment move their clocks the same way (processClock).
+process.env.RNA_TEST_CLOCK_SHIFT_DAYS = String(shiftDays);
+
 if (shiftMs !== 0 && !globalThis.Date.__rnaShifted) {
   const RealDate = globalThis.Date;
   const now = () => RealDate.now() + shiftMs;

@@ -1,4 +1,11 @@
-import { PINNED_TEST_INSTANT, processClock, runningClockFrom, systemClock, TEST_NOW_ENV } from './clock';
+import {
+  PINNED_TEST_INSTANT,
+  processClock,
+  runningClockFrom,
+  systemClock,
+  TEST_CLOCK_SHIFT_ENV,
+  TEST_NOW_ENV,
+} from './clock';
 
 describe('the process clock', () => {
   it('is the wall clock unless a test harness pins it', () => {
@@ -23,5 +30,28 @@ describe('the process clock', () => {
     const clock = runningClockFrom(new Date('2026-01-01T00:00:00.000Z'), () => monotonic);
     monotonic += 2_500;
     expect(clock().toISOString()).toBe('2026-01-01T00:00:02.500Z');
+  });
+});
+
+describe('the suite-wide clock horizon', () => {
+  const realNow = () => performance.timeOrigin + performance.now();
+
+  it('runs this suite a year ahead, so that fixed data about to leave a window fails a year early', () => {
+    const shiftDays = Number(process.env[TEST_CLOCK_SHIFT_ENV]);
+    expect(shiftDays).toBeGreaterThanOrEqual(365);
+    const aheadMs = Date.now() - realNow();
+    expect(aheadMs / 86_400_000).toBeCloseTo(shiftDays, 1);
+    expect(new Date().getTime() - realNow()).toBeGreaterThan(364 * 86_400_000);
+  });
+
+  it('moves the processes a test starts too, unless they are pinned', () => {
+    const ahead = processClock({ NODE_ENV: 'test', [TEST_CLOCK_SHIFT_ENV]: '365' })().getTime() - realNow();
+    expect(ahead / 86_400_000).toBeGreaterThan(364);
+    const pinned = processClock({
+      NODE_ENV: 'test',
+      [TEST_CLOCK_SHIFT_ENV]: '365',
+      [TEST_NOW_ENV]: PINNED_TEST_INSTANT,
+    })().getTime();
+    expect(pinned - Date.parse(PINNED_TEST_INSTANT)).toBeLessThan(60_000);
   });
 });

@@ -8,6 +8,11 @@ export type Clock = () => Date;
 
 /** The environment variable a test harness sets to an ISO instant to start a process's clock at. */
 export const TEST_NOW_ENV = 'RNA_TEST_NOW';
+/**
+ * Days the test suite moves unpinned clocks ahead (tools/setup/jest-clock-horizon.js sets it for the
+ * test processes and, through their environment, for the processes they start).
+ */
+export const TEST_CLOCK_SHIFT_ENV = 'RNA_TEST_CLOCK_SHIFT_DAYS';
 
 type Env = Record<string, string | undefined>;
 
@@ -23,14 +28,23 @@ export function runningClockFrom(start: Date, monotonicMs: () => number = () => 
   return () => new Date(startMs + (monotonicMs() - t0));
 }
 
-/** The process's clock: the wall clock, or the pinned one a test harness asked for. */
+/**
+ * The process's clock: the wall clock; under NODE_ENV=test, the pinned one a test harness asked for,
+ * or else the wall clock moved as far ahead as the test suite runs.
+ */
 export function processClock(env: Env = process.env): Clock {
+  if (env.NODE_ENV !== 'test') return systemClock;
   const pinned = env[TEST_NOW_ENV]?.trim();
-  if (!pinned || env.NODE_ENV !== 'test') return systemClock;
-  const start = new Date(pinned);
-  if (Number.isNaN(start.getTime()))
-    throw new Error(`${TEST_NOW_ENV} must be an ISO instant, got "${pinned}"`);
-  return runningClockFrom(start);
+  if (pinned) {
+    const start = new Date(pinned);
+    if (Number.isNaN(start.getTime()))
+      throw new Error(`${TEST_NOW_ENV} must be an ISO instant, got "${pinned}"`);
+    return runningClockFrom(start);
+  }
+  const shiftDays = Number(env[TEST_CLOCK_SHIFT_ENV] ?? 0);
+  if (!Number.isFinite(shiftDays) || shiftDays === 0) return systemClock;
+  const shiftMs = Math.round(shiftDays * 86_400_000);
+  return () => new Date(Date.now() + shiftMs);
 }
 
 /**

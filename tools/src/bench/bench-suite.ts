@@ -46,3 +46,51 @@ export function percentile(sortedValues: number[], p: number): number {
 export function rate(count: number, ms: number): number {
   return ms > 0 ? (count * 1000) / ms : Number.POSITIVE_INFINITY;
 }
+
+/** Samples per measured figure: one sample is an anecdote on a shared VM. */
+export const SAMPLES = 3;
+
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+  count: number;
+}
+
+export function spread(values: readonly number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    min: sorted[0] ?? Number.NaN,
+    median: percentile(sorted, 50),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    count: sorted.length,
+  };
+}
+
+/** "min 1.2 / median 1.4 / max 1.9 (3 samples)", the note that goes with a row's median. */
+export function describeSpread(s: Spread, digits = 1): string {
+  const f = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: digits });
+  return `min ${f(s.min)} / median ${f(s.median)} / max ${f(s.max)} (${s.count} samples)`;
+}
+
+/**
+ * Runs the baseline and the subject `samples` times each, alternating which goes first (warm caches,
+ * a page cache filled by the one before, thermal state), so that neither always has the advantage.
+ */
+export async function alternating<B, S>(
+  samples: number,
+  baseline: (sample: number) => Promise<B>,
+  subject: (sample: number) => Promise<S>,
+): Promise<{ baseline: B[]; subject: S[] }> {
+  const result = { baseline: [] as B[], subject: [] as S[] };
+  for (let i = 0; i < samples; i++) {
+    if (i % 2 === 0) {
+      result.baseline.push(await baseline(i));
+      result.subject.push(await subject(i));
+    } else {
+      result.subject.push(await subject(i));
+      result.baseline.push(await baseline(i));
+    }
+  }
+  return result;
+}

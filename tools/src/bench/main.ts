@@ -37,7 +37,9 @@ export function formatTable(results: SuiteResult[]): string {
           formatNumber(row.value),
           row.unit,
           formatNumber(row.baseline),
-          row.baseline ? `${(row.value / row.baseline).toFixed(2)}×` : '',
+          row.baseline && Number.isFinite(row.value / row.baseline)
+            ? `${(row.value / row.baseline).toFixed(2)}×`
+            : '',
           row.note ?? '',
         ]),
   );
@@ -132,7 +134,9 @@ async function main(): Promise<void> {
   }
   const results: SuiteResult[] = [];
   for (const suite of suites) {
-    const result = suites.length > 1 ? await runSuiteInChild(suite) : await runSuite(suite);
+    // Always in a child, also when one suite is named: its Node flags (e.g. the API's) are then the
+    // same whichever way the bench was started.
+    const result = await runSuiteInChild(suite);
     if (result.error) process.exitCode = 1;
     results.push(result);
   }

@@ -46,6 +46,30 @@ describe('paced load generator (bench)', () => {
     }
   });
 
+  it('sends each request to the next of several addresses when given a list', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(200).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const result = await pacedLoad({
+        url: `${base}/unused`,
+        urls: [`${base}/a`, `${base}/b`, `${base}/c`],
+        headers: {},
+        connections: 2,
+        ratePerSecond: 30,
+        durationSeconds: 0.3,
+      });
+      expect(result.failures).toBe(0);
+      expect([...seen].sort()).toEqual(['/a', '/a', '/a', '/b', '/b', '/b', '/c', '/c', '/c']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('counts answers other than 200 as failures, not as latencies', async () => {
     const server = await slowServer(1, 503);
     try {

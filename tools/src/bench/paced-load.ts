@@ -10,6 +10,8 @@ import { percentile } from './bench-suite';
 
 export interface PacedLoadOptions {
   url: string;
+  /** Requests go to these in turn instead (e.g. a different tax code each, so none is a free repeat). */
+  urls?: readonly string[];
   headers: Record<string, string>;
   connections: number;
   ratePerSecond: number;

@@ -30,7 +30,8 @@ function run(options: PacedLoadOptions): Promise<PacedLoadSamples> {
       if (settled === total) finish();
     };
     const send = (dueAt: number) => {
-      const request = http.get(options.url, { agent, headers: options.headers }, (response) => {
+      const url = options.urls?.length ? options.urls[sent % options.urls.length]! : options.url;
+      const request = http.get(url, { agent, headers: options.headers }, (response) => {
         response.resume();
         response.on('end', () => done(dueAt, response.statusCode === 200));
         response.on('error', () => done(dueAt, false));

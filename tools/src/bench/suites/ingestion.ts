@@ -3,6 +3,9 @@
  * searchable aid index (embedded SQLite adapters), next to parse-only throughput of the same
  * files in the same run. Size: BENCH_INGEST_AIDS components (default 1,000,000).
  * Targets: end to end ≥ 70 % of parse-only records/s; peak RSS < 400 MB.
+ * Each side runs SAMPLES times, alternating which goes first; the figures are medians with their
+ * spread. A figure counts only when every record arrived: records in the files = records parsed =
+ * aids indexed, else the row says INCOMPLETE.
  * Standalone: node tools/dist/bench/suites/ingestion.js
  */
 import { createReadStream, existsSync } from 'node:fs';
@@ -17,7 +20,16 @@ import { openSqliteMessageLog } from '@rna/infra/message-log';
 import { HttpRegisterClient, parseAidStream } from '@rna/infra/register';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { requestSync, startSyncWorker } from '@rna/sync';
-import { envInt, type BenchSuite } from '../bench-suite';
+import {
+  alternating,
+  describeSpread,
+  envInt,
+  SAMPLES,
+  spread,
+  type BenchRow,
+  type BenchSuite,
+  type Spread,
+} from '../bench-suite';
 import { generateArchive } from '../../generator/generate';
 import { startMirror } from '../../rna-mirror/server';
 
@@ -34,11 +46,18 @@ export interface IngestionMeasure {
 
 export interface IngestionResult {
   aids: number;
+  /** Aid components the generator wrote into the files: what every run must find. */
+  expectedRecords: number;
   zipMegabytes: number;
   xmlMegabytes: number;
+  /** The median sample of each side (by records/s), and every sample. */
   parseOnly: IngestionMeasure;
   endToEnd: IngestionMeasure;
+  parseOnlySamples: IngestionMeasure[];
+  endToEndSamples: IngestionMeasure[];
   ratio: number;
+  /** Samples whose record count differs from the files': their speed is not a figure. */
+  incomplete: string[];
   targets: { ratio: boolean; rss: boolean };
 }
 
@@ -79,8 +98,9 @@ function measure(
 /** Generates the files once per size (kept under .bench/, which git ignores). */
 async function prepareFiles(
   aids: number,
-): Promise<{ dir: string; xmlBytes: number; zipBytes: number; files: string[] }> {
-  const dir = path.resolve('.bench', `ingestion-${aids}`);
+): Promise<{ dir: string; xmlBytes: number; zipBytes: number; components: number; files: string[] }> {
+  // v2: the manifest also counts the components written (completeness check).
+  const dir = path.resolve('.bench', `ingestion-${aids}-v2`);
   const manifest = path.join(dir, 'manifest.json');
   if (!existsSync(manifest)) {
     await rm(dir, { recursive: true, force: true });
@@ -102,6 +122,7 @@ async function prepareFiles(
       JSON.stringify({
         xmlBytes: result.files.reduce((sum, f) => sum + f.xmlBytes, 0),
         zipBytes,
+        components: result.components,
         files: result.files.map((f) => f.path),
       }),
     );
@@ -111,6 +132,7 @@ async function prepareFiles(
     ...(JSON.parse(await readFile(manifest, 'utf8')) as {
       xmlBytes: number;
       zipBytes: number;
+      components: number;
       files: string[];
     }),
   };
@@ -178,40 +200,102 @@ async function endToEnd(dir: string, xmlBytes: number): Promise<IngestionMeasure
   }
 }
 
+const medianSample = (samples: IngestionMeasure[]): IngestionMeasure =>
+  [...samples].sort((a, b) => a.recordsPerSecond - b.recordsPerSecond)[Math.floor(samples.length / 2)]!;
+
 export async function runIngestionBench(
   aids = Number(process.env.BENCH_INGEST_AIDS ?? 1_000_000),
+  samples = SAMPLES,
 ): Promise<IngestionResult> {
   const prepared = await prepareFiles(aids);
   // The process carries the code `npm start` runs (API, reports, every engine's client), so the
   // peak RSS measured is the standalone portal's during a sync, not a slimmer process's.
   await import('@rna/standalone');
-  const parse = await parseOnly(prepared.files, prepared.xmlBytes);
-  const e2e = await endToEnd(prepared.dir, prepared.xmlBytes);
+  const runs = await alternating(
+    samples,
+    () => parseOnly(prepared.files, prepared.xmlBytes),
+    () => endToEnd(prepared.dir, prepared.xmlBytes),
+  );
+  const incomplete = [...runs.baseline, ...runs.subject]
+    .filter((m) => m.records !== prepared.components)
+    .map((m) => `${m.label}: ${m.records} of ${prepared.components} records`);
+  const parse = medianSample(runs.baseline);
+  const e2e = medianSample(runs.subject);
   const ratio = Math.round((e2e.recordsPerSecond / parse.recordsPerSecond) * 100) / 100;
+  const peakRss = Math.max(...[...runs.baseline, ...runs.subject].map((m) => m.peakRssMb));
   return {
     aids,
+    expectedRecords: prepared.components,
     zipMegabytes: Math.round(prepared.zipBytes / 1e6),
     xmlMegabytes: Math.round(prepared.xmlBytes / 1e6),
     parseOnly: parse,
     endToEnd: e2e,
+    parseOnlySamples: runs.baseline,
+    endToEndSamples: runs.subject,
     ratio,
-    targets: { ratio: ratio >= 0.7, rss: Math.max(parse.peakRssMb, e2e.peakRssMb) < 400 },
+    incomplete,
+    targets: { ratio: incomplete.length === 0 && ratio >= 0.7, rss: peakRss < 400 },
   };
 }
 
+const spreadOf = (samples: IngestionMeasure[], pick: (m: IngestionMeasure) => number): Spread =>
+  spread(samples.map(pick));
+
 export function formatIngestionTable(result: IngestionResult): string {
-  const rows = [result.parseOnly, result.endToEnd].map(
+  const rows = [...result.parseOnlySamples, ...result.endToEndSamples].map(
     (m) =>
       `| ${m.label} | ${m.records} | ${m.seconds} | ${m.recordsPerSecond} | ${m.xmlMegabytesPerSecond} | ${m.peakRssMb} | ${Math.round(m.mainThreadBusy * 100)} % |`,
   );
   return [
-    `Ingestion: ${result.aids} components, ${result.xmlMegabytes} MB XML (${result.zipMegabytes} MB zipped)`,
+    `Ingestion: ${result.aids} components (${result.expectedRecords} in the files), ${result.xmlMegabytes} MB XML (${result.zipMegabytes} MB zipped)`,
     '| measure | records | s | records/s | MB/s XML | peak RSS MB | main thread busy |',
     '|---|---|---|---|---|---|---|',
     ...rows,
-    `e2e / parse-only: ${Math.round(result.ratio * 100)} % (target ≥ 70 %: ${result.targets.ratio ? 'met' : 'MISSED'}); ` +
+    ...result.incomplete.map((what) => `INCOMPLETE: ${what}`),
+    `e2e / parse-only (medians): ${Math.round(result.ratio * 100)} % (target ≥ 70 %: ${result.targets.ratio ? 'met' : 'MISSED'}); ` +
       `peak RSS target < 400 MB: ${result.targets.rss ? 'met' : 'MISSED'}`,
   ].join('\n');
+}
+
+/** The bench rows of a result: medians with their spread, or no figure when a sample was incomplete. */
+export function ingestionRows(result: IngestionResult): BenchRow[] {
+  const { parseOnlySamples: parse, endToEndSamples: e2e } = result;
+  const complete = result.incomplete.length === 0;
+  // An incomplete run's speed is no figure: the row keeps its name, loses its value, and says why.
+  const figure = (value: number) => (complete ? value : Number.NaN);
+  const status = complete
+    ? `${result.expectedRecords} records in the files, parsed and indexed`
+    : `INCOMPLETE: ${result.incomplete.join('; ')}`;
+  const recordsPerSecond = spreadOf(e2e, (m) => m.recordsPerSecond);
+  const parsePerSecond = spreadOf(parse, (m) => m.recordsPerSecond);
+  const rss = spreadOf(e2e, (m) => m.peakRssMb);
+  return [
+    {
+      metric: 'ingestion end to end (zip over HTTP → index)',
+      value: figure(recordsPerSecond.median),
+      unit: 'records/s',
+      baseline: figure(parsePerSecond.median),
+      note: `${describeSpread(recordsPerSecond, 0)}; baseline ${describeSpread(parsePerSecond, 0)}; ${status}`,
+    },
+    {
+      metric: 'ingestion end to end, XML throughput',
+      value: figure(spreadOf(e2e, (m) => m.xmlMegabytesPerSecond).median),
+      unit: 'MB/s',
+      baseline: figure(spreadOf(parse, (m) => m.xmlMegabytesPerSecond).median),
+      note: `${Math.round(result.xmlMegabytes)} MB XML`,
+    },
+    {
+      metric: 'ingestion end to end, peak RSS',
+      value: rss.max,
+      unit: 'MB',
+      note: `target < 400 MB; ${describeSpread(rss, 0)}`,
+    },
+    {
+      metric: 'parse only (unzip + parse), peak RSS',
+      value: spreadOf(parse, (m) => m.peakRssMb).max,
+      unit: 'MB',
+    },
+  ];
 }
 
 /** The suite for `npm run bench`: end to end against parse-only (the ceiling), in the same run. */
@@ -221,25 +305,7 @@ export const ingestionSuite: BenchSuite = {
   run: async (ctx) => {
     const result = await runIngestionBench(envInt(ctx.env, 'BENCH_INGEST_AIDS', 1_000_000));
     ctx.log(formatIngestionTable(result));
-    const { parseOnly: parse, endToEnd: e2e } = result;
-    const note = `${result.aids} components, ${Math.round(result.xmlMegabytes)} MB XML`;
-    return [
-      {
-        metric: 'ingestion end to end (zip over HTTP → index)',
-        value: e2e.recordsPerSecond,
-        unit: 'records/s',
-        baseline: parse.recordsPerSecond,
-        note,
-      },
-      {
-        metric: 'ingestion end to end, XML throughput',
-        value: e2e.xmlMegabytesPerSecond,
-        unit: 'MB/s',
-        baseline: parse.xmlMegabytesPerSecond,
-      },
-      { metric: 'ingestion end to end, peak RSS', value: e2e.peakRssMb, unit: 'MB', note: 'target < 400 MB' },
-      { metric: 'parse only (unzip + parse), peak RSS', value: parse.peakRssMb, unit: 'MB' },
-    ];
+    return ingestionRows(result);
   },
 };
 

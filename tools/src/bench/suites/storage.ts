@@ -27,7 +27,7 @@ function randomSource(seed: number): () => number {
   };
 }
 
-function taxCodeOf(beneficiary: number): string {
+export function taxCodeOf(beneficiary: number): string {
   return String(10_000_000_000 + beneficiary)
     .slice(1)
     .padStart(11, '0');

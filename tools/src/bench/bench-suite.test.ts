@@ -1,0 +1,25 @@
+import { alternating, describeSpread, spread } from './bench-suite';
+
+describe('bench sampling', () => {
+  it('summarises samples as min / median / max', () => {
+    expect(spread([30, 10, 20])).toEqual({ min: 10, median: 20, max: 30, count: 3 });
+    expect(describeSpread(spread([1.25, 1.5, 9]), 2)).toBe('min 1.25 / median 1.5 / max 9 (3 samples)');
+  });
+
+  it('alternates which of baseline and subject runs first', async () => {
+    const order: string[] = [];
+    const result = await alternating(
+      3,
+      async (i) => {
+        order.push(`baseline ${i}`);
+        return i;
+      },
+      async (i) => {
+        order.push(`subject ${i}`);
+        return i * 10;
+      },
+    );
+    expect(order).toEqual(['baseline 0', 'subject 0', 'subject 1', 'baseline 1', 'baseline 2', 'subject 2']);
+    expect(result).toEqual({ baseline: [0, 1, 2], subject: [0, 10, 20] });
+  });
+});

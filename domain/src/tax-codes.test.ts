@@ -1,5 +1,5 @@
 import {
-  assertTaxCodeLength,
+  assertWellFormedTaxCode,
   checkTaxCode,
   codiceFiscaleCheckLetter,
   isValidCodiceFiscale,
@@ -8,7 +8,7 @@ import {
   parseSearchTaxCodes,
   partitaIvaCheckDigit,
   splitTaxCodes,
-  taxCodeLengthError,
+  taxCodeError,
 } from './tax-codes';
 
 describe('normalising tax codes', () => {
@@ -28,21 +28,42 @@ describe('normalising tax codes', () => {
   });
 });
 
-describe('the at-least-11-characters rule', () => {
+describe('the well-formed tax code rule', () => {
   it('accepts 11 characters and refuses 10 with T002', () => {
-    expect(taxCodeLengthError('01234567897')).toBeNull();
-    expect(taxCodeLengthError('0123456789')).toBe('T002');
+    expect(taxCodeError('01234567897')).toBeNull();
+    expect(taxCodeError('0123456789')).toBe('T002');
     // spaces do not count
-    expect(taxCodeLengthError('01234 56789')).toBe('T002');
-    expect(() => assertTaxCodeLength('0123456789')).toThrow(expect.objectContaining({ code: 'T002' }));
-    expect(() => assertTaxCodeLength('01234567897')).not.toThrow();
+    expect(taxCodeError('01234 56789')).toBe('T002');
+    expect(() => assertWellFormedTaxCode('0123456789')).toThrow(expect.objectContaining({ code: 'T002' }));
+    expect(() => assertWellFormedTaxCode('01234567897')).not.toThrow();
   });
 
-  it('checks a whole search request: T001 without codes, T002 when any code is short', () => {
+  it('accepts 11 to 16 letters and digits only, after normalisation', () => {
+    expect(taxCodeError('rss mra 85t10 a562s')).toBeNull();
+    expect(taxCodeError('DE123456789')).toBeNull();
+    // markup, punctuation and other alphabets are not tax codes, whatever their length
+    for (const hostile of [
+      '<script>1234567',
+      '01234567897;DROP',
+      '0123456789%',
+      '../../../etc/passwd',
+      '01234567897\u0000',
+      'ÀÈÌÒÙ123456',
+      '０１２３４５６７８９７',
+    ])
+      expect(taxCodeError(hostile)).toBe('T002');
+    // three codes pasted as one: too long to be one code
+    expect(taxCodeError('000116594550001165945500011539822')).toBe('T002');
+    expect(taxCodeError('A'.repeat(16))).toBeNull();
+    expect(taxCodeError('A'.repeat(17))).toBe('T002');
+  });
+
+  it('checks a whole search request: T001 without codes, T002 when any code is short or malformed', () => {
     expect(parseSearchTaxCodes('01234567897, rssmra85t10a562s')).toEqual(['01234567897', 'RSSMRA85T10A562S']);
     expect(() => parseSearchTaxCodes(' , ')).toThrow(expect.objectContaining({ code: 'T001' }));
     expect(() => parseSearchTaxCodes(undefined)).toThrow(expect.objectContaining({ code: 'T001' }));
     expect(() => parseSearchTaxCodes('01234567897,123')).toThrow(expect.objectContaining({ code: 'T002' }));
+    expect(() => parseSearchTaxCodes('<script>1234567')).toThrow(expect.objectContaining({ code: 'T002' }));
   });
 });
 

@@ -5,6 +5,15 @@
 import { DomainError } from './errors';
 
 export const MIN_TAX_CODE_LENGTH = 11;
+export const MAX_TAX_CODE_LENGTH = 16;
+
+/**
+ * What the portal accepts as a tax code, after normalisation: 11 to 16 letters and digits. That
+ * covers a partita IVA (11 digits), a codice fiscale (16) and the foreign VAT numbers the register
+ * holds; anything else (markup, punctuation, a pasted list run together) is refused with T002 before
+ * a search is charged.
+ */
+const WELL_FORMED_TAX_CODE = new RegExp(`^[A-Z0-9]{${MIN_TAX_CODE_LENGTH},${MAX_TAX_CODE_LENGTH}}$`);
 
 export type TaxCodeCheck = 'valid' | 'invalid' | 'other-format';
 
@@ -31,24 +40,30 @@ export function isLongEnoughTaxCode(code: string): boolean {
   return normalizeTaxCode(code).length >= MIN_TAX_CODE_LENGTH;
 }
 
-/** 'T002' when the code is shorter than 11 characters (after normalisation), else null. */
-export function taxCodeLengthError(code: string): 'T002' | null {
-  return isLongEnoughTaxCode(code) ? null : 'T002';
+/** 11 to 16 letters and digits once normalised (upper case, spaces out). */
+export function isWellFormedTaxCode(code: string): boolean {
+  return WELL_FORMED_TAX_CODE.test(normalizeTaxCode(code));
 }
 
-/** Throws DomainError T002 when the code is shorter than 11 characters. */
-export function assertTaxCodeLength(code: string): void {
-  if (!isLongEnoughTaxCode(code)) throw new DomainError('T002');
+/** 'T002' when the code is not 11 to 16 letters and digits (after normalisation), else null. */
+export function taxCodeError(code: string): 'T002' | null {
+  return isWellFormedTaxCode(code) ? null : 'T002';
+}
+
+/** Throws DomainError T002 when the code is not 11 to 16 letters and digits. */
+export function assertWellFormedTaxCode(code: string): void {
+  if (!isWellFormedTaxCode(code)) throw new DomainError('T002');
 }
 
 /**
- * The tax codes of a search request: T001 when there is none, T002 when any is too short.
- * (The home screen checks only the first code; the server checks every one.)
+ * The tax codes of a search request (search, reports, saved searches, alerts): T001 when there is
+ * none, T002 when any is not well formed. (The home screen checks only the first code; the server
+ * checks every one.)
  */
 export function parseSearchTaxCodes(input: string | readonly string[] | null | undefined): string[] {
   const codes = splitTaxCodes(input);
   if (codes.length === 0) throw new DomainError('T001');
-  codes.forEach(assertTaxCodeLength);
+  codes.forEach(assertWellFormedTaxCode);
   return codes;
 }
 

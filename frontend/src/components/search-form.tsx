@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isTaxCodeLongEnough, normaliseTaxCode } from '../lib/domain-rules';
+import { isTaxCodeWellFormed, normaliseTaxCode } from '../lib/domain-rules';
 
 export interface SearchQuery {
   taxCodes: string[];
@@ -31,7 +31,7 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
 
   const addChip = () => {
     const code = normaliseTaxCode(text);
-    if (!isTaxCodeLongEnough(code)) {
+    if (!isTaxCodeWellFormed(code)) {
       setText('');
       setError(true);
       return;
@@ -60,7 +60,7 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
         ? [...chips, ...(text ? [normaliseTaxCode(text)] : [])]
         : [normaliseTaxCode(text)];
     const taxCodes = codes.filter((code) => code !== '');
-    if (!taxCodes[0] || !isTaxCodeLongEnough(taxCodes[0])) {
+    if (!taxCodes[0] || !isTaxCodeWellFormed(taxCodes[0])) {
       setError(true);
       return;
     }

@@ -2,7 +2,7 @@ import {
   clientStatusLabel,
   formatDate,
   formatEuro,
-  isTaxCodeLongEnough,
+  isTaxCodeWellFormed,
   normaliseTaxCode,
 } from './domain-rules';
 
@@ -23,9 +23,10 @@ describe('pure rules used by the screens', () => {
     expect(clientStatusLabel({ active: true, endDate: now + 1 }, now)).toBe('Attivo');
     expect(clientStatusLabel({ active: false, endDate: now + 1 }, now)).toBe('In attesa');
   });
-  it('normalises tax codes and checks the 11-character minimum', () => {
+  it('normalises tax codes and accepts 11 to 16 letters and digits only', () => {
     expect(normaliseTaxCode(' rssmra 80a01 ')).toBe('RSSMRA80A01');
-    expect(isTaxCodeLongEnough('0123456789')).toBe(false);
-    expect(isTaxCodeLongEnough('01234567890')).toBe(true);
+    expect(isTaxCodeWellFormed('0123456789')).toBe(false);
+    expect(isTaxCodeWellFormed('01234567890')).toBe(true);
+    expect(isTaxCodeWellFormed('<script>1234567')).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import {
   formatEuro as domainFormatEuro,
   formatItalianDate,
   formatItalianDateTime,
-  isLongEnoughTaxCode,
+  isWellFormedTaxCode,
   MIN_TAX_CODE_LENGTH as DOMAIN_MIN_TAX_CODE_LENGTH,
   normalizeTaxCode,
   type ClientStatusLabel,
@@ -20,7 +20,8 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const DE_MINIMIS_CEILING = DE_MINIMIS_CEILING_EURO;
 
 export const normaliseTaxCode = normalizeTaxCode;
-export const isTaxCodeLongEnough = isLongEnoughTaxCode;
+/** 11 to 16 letters and digits once normalised: what the server accepts (else T002). */
+export const isTaxCodeWellFormed = isWellFormedTaxCode;
 
 /** Euro amounts; the API sends some as numeric strings ("1234.56"). */
 export function formatEuro(value: number | string | null | undefined): string {

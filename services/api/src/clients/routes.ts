@@ -1,6 +1,6 @@
 /** /clients: administration (ADMIN) and the client's own profile (/clients/me). */
 import { z } from 'zod';
-import { normalizeTaxCode, MIN_TAX_CODE_LENGTH } from '@rna/domain';
+import { isWellFormedTaxCode, normalizeTaxCode } from '@rna/domain';
 import { normalizeEmail } from '../accounts/credentials';
 import { readYourWrites } from '../accounts/streams';
 import { actorOf, defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
@@ -20,17 +20,8 @@ import { inviteClient } from './invite';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Normalised (spaces out, uppercase); T002 when shorter than 11 characters. */
-const taxCode = z
-  .string()
-  .transform(normalizeTaxCode)
-  .pipe(
-    z
-      .string()
-      .min(MIN_TAX_CODE_LENGTH, 'T002')
-      .max(16)
-      .regex(/^[A-Z0-9]+$/),
-  );
+/** Normalised (spaces out, uppercase); T002 unless 11 to 16 letters and digits (the domain's rule). */
+const taxCode = z.string().max(200).transform(normalizeTaxCode).refine(isWellFormedTaxCode, 'T002');
 const clientParams = z.object({ id: z.string().min(1).max(64) }).strict();
 const count = z.number().int().min(0).max(1_000_000);
 const clientDto = { 200: { description: 'The client after the change', schema: clientSchema } };

@@ -69,6 +69,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       sendError(res, codeForValidation(error), describeValidation(error));
       return;
     }
+    // A malformed percent-encoding in the path (Express fails to decode a route parameter): the
+    // request is bad, not the server.
+    if (error instanceof URIError) {
+      sendError(res, 'J001');
+      return;
+    }
     const parserCode = typeof error === 'object' && error !== null ? codeForParserError(error) : null;
     if (parserCode) {
       sendError(res, parserCode);

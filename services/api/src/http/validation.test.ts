@@ -54,6 +54,56 @@ describe('request validation and error mapping', () => {
     expect(res.body.code).toBe('T002');
   });
 
+  it('a malformed percent-encoding in a path or a query → 400 J001, never 500', async () => {
+    const token = await api.adminToken();
+    for (const [method, url] of [
+      ['get', '/api/images/%E0%A4%A'],
+      ['delete', '/api/variation-alerts/%E0%A4%A'],
+      ['delete', '/api/clients/%'],
+      ['put', '/api/clients/%C0%AF/fixed-tax-code/01234567897'],
+      ['get', '/api/documents?taxCodes=%E0%A4%A'],
+      ['get', '/api/documents?taxCodes=01234567897&deMinimis=%ZZ'],
+    ] as const) {
+      const res = await request(api.app)[method](url).set('Authorization', `Bearer ${token}`);
+      expect({ url, status: res.status, code: res.body.code }).toEqual({
+        url,
+        status: 400,
+        code: expect.stringMatching(/^(J001|T002)$/),
+      });
+    }
+  });
+
+  it('hostile tax codes are refused with T002 everywhere a code is accepted, before anything is charged', async () => {
+    const token = await api.adminToken();
+    const hostile = [
+      '<script>1234567',
+      '01234567897;DROP TABLE',
+      '0000000000000000000000000',
+      '01234567897%00',
+    ];
+    for (const code of hostile) {
+      const encoded = encodeURIComponent(code);
+      const answers = await Promise.all([
+        request(api.app).get(`/api/documents?taxCodes=${encoded}`).set('Authorization', `Bearer ${token}`),
+        request(api.app)
+          .get(`/api/documents/sheet?taxCodes=${encoded}`)
+          .set('Authorization', `Bearer ${token}`),
+        request(api.app)
+          .get(`/api/documents/pdf?taxCodes=${encoded}`)
+          .set('Authorization', `Bearer ${token}`),
+        request(api.app)
+          .put('/api/users/saved-searches')
+          .set('Authorization', `Bearer ${token}`)
+          .send([{ taxCodes: [code], deMinimis: false, last3Years: false }]),
+        request(api.app)
+          .post('/api/variation-alerts')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ taxCodes: [code] }),
+      ]);
+      expect(answers.map((res) => [res.status, res.body.code])).toEqual(answers.map(() => [400, 'T002']));
+    }
+  });
+
   it('an unknown /api route → 404 J005', async () => {
     const res = await request(api.app).get('/api/nothing/here');
     expect(res.status).toBe(404);

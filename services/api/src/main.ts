@@ -110,6 +110,7 @@ async function main(): Promise<void> {
       contactEmail: config.contactEmail,
     }),
     port: config.port,
+    publicUrl: config.publicUrl,
   });
   logger.info(
     { port: server.port, dataDir: config.dataDir, engines: stores.engines, version: config.version },

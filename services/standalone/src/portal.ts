@@ -123,6 +123,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
         contactEmail: config.contactEmail,
       }),
       port: config.port,
+      publicUrl: config.publicUrl,
       host: options.host,
     });
     const running = server;

@@ -44,3 +44,66 @@ describe('standalone web server', () => {
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 });
+
+describe('security headers', () => {
+  let dir: string;
+  const servers: RunningWebServer[] = [];
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'web-headers-'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Portale</title>');
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function start(publicUrl: string): Promise<RunningWebServer> {
+    const api = express.Router();
+    api.get('/ping', (_req, res) => {
+      res.json({ pong: true });
+    });
+    const server = await startWebServer({
+      apiRouter: api,
+      frontendDir: dir,
+      port: 0,
+      host: '127.0.0.1',
+      publicUrl,
+      runtimeConfig: () => ({ version: '1', apiBaseUrl: '/api', forcedLastUpdate: null }),
+    });
+    servers.push(server);
+    return server;
+  }
+
+  /** The directives of a Content-Security-Policy header, by name. */
+  const directives = (header: string | null) =>
+    new Map(
+      (header ?? '')
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .filter((words) => words[0])
+        .map(([name, ...values]) => [name!, values]),
+    );
+
+  it('every page and API answer forbids eval, plugins, framing and foreign scripts', async () => {
+    const server = await start('http://localhost:8080');
+    for (const url of ['/', '/documents', '/api/ping', '/api/nothing', '/config.json']) {
+      const res = await fetch(`${server.url}${url}`);
+      const csp = directives(res.headers.get('content-security-policy'));
+      expect({ url, script: csp.get('script-src') }).toEqual({ url, script: ["'self'"] });
+      expect(res.headers.get('content-security-policy')).not.toContain('unsafe-eval');
+      expect(csp.get('object-src')).toEqual(["'none'"]);
+      expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(csp.get('base-uri')).toEqual(["'self'"]);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      // plain http: HSTS would be ignored by browsers and wrong on a local portal
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
+  });
+
+  it('sends HSTS when the portal is reached over https', async () => {
+    const server = await start('https://aiuti.example.it');
+    const res = await fetch(`${server.url}/api/ping`);
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
+  });
+});

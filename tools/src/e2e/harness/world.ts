@@ -11,7 +11,7 @@ import { PINNED_TEST_INSTANT, runningClockFrom } from '@rna/infra/config';
 import { startTestSmtpServer, type TestSmtpServer } from '@rna/infra/mail/testing';
 import { startMirror, type RunningMirror } from '../../rna-mirror/server';
 import { generateSmallArchive, type GeneratedArchive } from './archive';
-import { launchBrowser, pinBrowserClock, type AccessibilityReport } from './browser';
+import { cspViolations, launchBrowser, pinBrowserClock, type AccessibilityReport } from './browser';
 import { startFullPortal, type FullPortal } from './full-portal';
 
 export const ADMIN = { email: 'admin@portale.test', password: 'Admin-password-1' } as const;
@@ -69,6 +69,8 @@ export async function startWorld(): Promise<World> {
       await smtp.close();
       await mirror.close();
       await rm(root, { recursive: true, force: true });
+      if (cspViolations.length > 0)
+        throw new Error(`The pages broke the Content-Security-Policy:\n${cspViolations.join('\n')}`);
     },
   };
 }

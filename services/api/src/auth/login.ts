@@ -78,5 +78,10 @@ export async function login(
     await recordClientAccess(deps, credential);
     await readYourWrites(deps);
   }
-  return startSession(deps, { userId: credential.userId, email, role: credential.role });
+  return startSession(deps, {
+    userId: credential.userId,
+    email,
+    role: credential.role,
+    tokenVersion: credential.tokenVersion ?? 0,
+  });
 }

@@ -79,7 +79,13 @@ export async function resetPassword(deps: ApiDeps, code: string, newPassword: st
   const found = await credentials(deps).getWithRevision(record.email);
   if (!found || found.doc.userId !== record.userId) throw new DomainError('U003');
   await credentials(deps).put(
-    { ...found.doc, passwordHash: await hashPassword(newPassword), invitationCode: null },
+    {
+      ...found.doc,
+      passwordHash: await hashPassword(newPassword),
+      invitationCode: null,
+      // access tokens signed before the reset stop working too, not only the refresh tokens
+      tokenVersion: (found.doc.tokenVersion ?? 0) + 1,
+    },
     { expectedRevision: found.revision },
   );
   for (const other of await resets.find({ userId: record.userId })) await resets.delete(other.id);

@@ -15,6 +15,7 @@ import { signAccessToken } from '../http/tokens';
 import { userDto } from '../users/user-dto';
 
 export const REFRESH_TOKENS_COLLECTION = 'refresh-tokens';
+/** A sign-in lasts at most this long, however often its refresh token rotates. */
 export const REFRESH_TOKEN_DAYS = 30;
 
 export interface RefreshTokenRecord extends Doc {
@@ -24,6 +25,9 @@ export interface RefreshTokenRecord extends Doc {
   email: string;
   familyId: string;
   issuedAt: number;
+  /** When the family's sign-in happened (absent on older records: issuedAt). */
+  familyStartedAt?: number;
+  /** familyStartedAt + REFRESH_TOKEN_DAYS: rotation never extends a sign-in. */
   expiresAt: number;
   spentAt: number | null;
   revoked: boolean;
@@ -33,7 +37,12 @@ export function refreshTokens(deps: ApiDeps): Collection<RefreshTokenRecord> {
   return deps.documents.collection<RefreshTokenRecord>(REFRESH_TOKENS_COLLECTION);
 }
 
-async function issueRefreshToken(deps: ApiDeps, principal: Principal, familyId: string): Promise<string> {
+async function issueRefreshToken(
+  deps: ApiDeps,
+  principal: Principal,
+  familyId: string,
+  familyStartedAt: number,
+): Promise<string> {
   const token = generateToken();
   const now = deps.clock().getTime();
   await refreshTokens(deps).put(
@@ -43,7 +52,8 @@ async function issueRefreshToken(deps: ApiDeps, principal: Principal, familyId: 
       email: principal.email,
       familyId,
       issuedAt: now,
-      expiresAt: now + REFRESH_TOKEN_DAYS * 86_400_000,
+      familyStartedAt,
+      expiresAt: familyStartedAt + REFRESH_TOKEN_DAYS * 86_400_000,
       spentAt: null,
       revoked: false,
     },
@@ -52,14 +62,19 @@ async function issueRefreshToken(deps: ApiDeps, principal: Principal, familyId: 
   return token;
 }
 
+/**
+ * Tokens for a sign-in: a new one (a new family starting now), or the next of a family when a
+ * refresh rotates it (same family, same start).
+ */
 export async function startSession(
   deps: ApiDeps,
   principal: Principal,
-  familyId: string = randomUUID(),
+  family: { id: string; startedAt: number } = { id: randomUUID(), startedAt: deps.clock().getTime() },
 ): Promise<AuthTokensDto> {
+  const session: Principal = { ...principal, sessionId: family.id };
   return {
-    accessToken: signAccessToken(deps, principal),
-    refreshToken: await issueRefreshToken(deps, principal, familyId),
+    accessToken: signAccessToken(deps, session),
+    refreshToken: await issueRefreshToken(deps, session, family.id, family.startedAt),
     user: await userDto(deps, principal),
   };
 }
@@ -73,6 +88,17 @@ export async function revokeFamily(deps: ApiDeps, familyId: string): Promise<voi
 export async function revokeAllSessions(deps: ApiDeps, userId: string): Promise<void> {
   const collection = refreshTokens(deps);
   for (const record of await collection.find({ userId })) await collection.delete(record.id);
+}
+
+/** After a password change: every sign-in of the user ends but the one that made the change. */
+export async function revokeOtherSessions(
+  deps: ApiDeps,
+  userId: string,
+  keptFamilyId?: string,
+): Promise<void> {
+  const collection = refreshTokens(deps);
+  for (const record of await collection.find({ userId }))
+    if (record.familyId !== keptFamilyId) await collection.delete(record.id);
 }
 
 /** Rotates a refresh token: the presented one is spent, a new one of the same family is issued. */
@@ -104,13 +130,21 @@ export async function refreshSession(deps: ApiDeps, presented: string): Promise<
   const credential = await credentials(deps).get(record.email);
   if (!credential || credential.userId !== record.userId || credential.status !== 'ready')
     throw new DomainError('A001');
-  const principal: Principal = { userId: credential.userId, email: credential.id, role: credential.role };
+  const principal: Principal = {
+    userId: credential.userId,
+    email: credential.id,
+    role: credential.role,
+    tokenVersion: credential.tokenVersion ?? 0,
+  };
   if (principal.role === 'CLIENT') {
     const client = await clientsReadModel(deps).get(principal.userId);
     if (!client) throw new DomainError('A001');
     if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
   }
-  return startSession(deps, principal, record.familyId);
+  return startSession(deps, principal, {
+    id: record.familyId,
+    startedAt: record.familyStartedAt ?? record.issuedAt,
+  });
 }
 
 /** Logout: the presented token's family stops working. Unknown tokens are ignored. */

@@ -26,6 +26,8 @@ export async function authenticate(route: AnyRoute, req: Request, deps: ApiDeps)
   const credential = await credentials(deps).get(principal.email);
   if (!credential || credential.userId !== principal.userId || credential.status !== 'ready')
     throw new DomainError('A001');
+  // Signed before the last password change: that session has ended.
+  if ((principal.tokenVersion ?? 0) !== (credential.tokenVersion ?? 0)) throw new DomainError('A001');
   if (route.access !== 'signed-in' && route.access !== principal.role) throw new DomainError('P001');
   if (principal.role === 'CLIENT' && !route.allowExpiredClient) {
     const client = await clientsReadModel(deps).get(principal.userId);

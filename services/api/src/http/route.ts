@@ -17,6 +17,10 @@ export interface Principal {
   userId: string;
   email: string;
   role: Role;
+  /** The account's token version the access token was signed with (see Credential). */
+  tokenVersion?: number;
+  /** The sign-in (refresh family) the access token belongs to. */
+  sessionId?: string;
 }
 
 export interface UploadedFile {

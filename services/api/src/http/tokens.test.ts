@@ -5,7 +5,7 @@ function depsAt(secret: string, clock: { now: number }): ApiDeps {
   return { config: { jwtSecret: secret }, clock: () => new Date(clock.now) } as unknown as ApiDeps;
 }
 
-const principal = { userId: 'u-1', email: 'cliente@example.it', role: 'CLIENT' as const };
+const principal = { userId: 'u-1', email: 'cliente@example.it', role: 'CLIENT' as const, tokenVersion: 0 };
 
 describe('access tokens', () => {
   it('accepts a token again and again until it expires, then refuses it', () => {

@@ -21,7 +21,14 @@ function secretKey(secret: string): KeyObject {
 export function signAccessToken(deps: ApiDeps, principal: Principal): string {
   const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
   return jwt.sign(
-    { sub: principal.userId, email: principal.email, role: principal.role, iat: nowSeconds },
+    {
+      sub: principal.userId,
+      email: principal.email,
+      role: principal.role,
+      ver: principal.tokenVersion ?? 0,
+      ...(principal.sessionId ? { sid: principal.sessionId } : {}),
+      iat: nowSeconds,
+    },
     secretKey(deps.config.jwtSecret),
     { algorithm: 'HS256', expiresIn: ACCESS_TOKEN_SECONDS },
   );
@@ -56,10 +63,16 @@ export function verifyAccessToken(deps: ApiDeps, token: string): Principal | nul
       clockTimestamp: nowSeconds,
     });
     if (typeof payload !== 'object' || payload === null) return null;
-    const { sub, email, role, exp } = payload as Record<string, unknown>;
+    const { sub, email, role, exp, ver, sid } = payload as Record<string, unknown>;
     if (typeof sub !== 'string' || typeof email !== 'string') return null;
     if (role !== 'ADMIN' && role !== 'CLIENT') return null;
-    const principal: Principal = { userId: sub, email, role };
+    const principal: Principal = {
+      userId: sub,
+      email,
+      role,
+      tokenVersion: typeof ver === 'number' ? ver : 0,
+      ...(typeof sid === 'string' ? { sessionId: sid } : {}),
+    };
     if (typeof exp === 'number') {
       if (cache.size >= VERIFIED_CACHE_SIZE) cache.clear();
       cache.set(token, { principal, expiresAt: exp });

@@ -4,6 +4,7 @@ import { DomainError } from '@rna/domain';
 import { credentials } from '../accounts/credentials';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../accounts/passwords';
 import { appendUserEvents } from '../accounts/streams';
+import { revokeOtherSessions } from '../auth/sessions';
 import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
 import { userSchema } from '../http/schemas';
 import { userDto } from './user-dto';
@@ -41,10 +42,17 @@ export const usersRoutes: AnyRoute[] = [
       const found = await credentials(deps).getWithRevision(principal.email);
       if (!found || !(await verifyPassword(found.doc.passwordHash, body.password)))
         throw new DomainError('A001');
+      // Every other session ends: tokens signed before carry the old version, and their refresh
+      // families are removed; this session's family stays, so its next refresh carries on.
       await credentials(deps).put(
-        { ...found.doc, passwordHash: await hashPassword(body.newPassword) },
+        {
+          ...found.doc,
+          passwordHash: await hashPassword(body.newPassword),
+          tokenVersion: (found.doc.tokenVersion ?? 0) + 1,
+        },
         { expectedRevision: found.revision },
       );
+      await revokeOtherSessions(deps, principal.userId, principal.sessionId);
       await appendUserEvents(deps, principal.userId, [
         {
           type: 'PasswordChanged',

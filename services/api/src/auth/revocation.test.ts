@@ -1,0 +1,80 @@
+import request from 'supertest';
+import type { AuthTokensDto } from '@rna/domain';
+import { startTestApi, type TestApi } from '../testing/harness';
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+const DAY = 86_400_000;
+
+// argon2id is deliberately slow, and other suites run in parallel.
+jest.setTimeout(60_000);
+
+describe('sessions end when they should', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ limits: { loginPerIp: 1000 } });
+  });
+  afterAll(() => api.close());
+
+  const me = (tokens: AuthTokensDto) => request(api.app).get('/api/users/me').set(bearer(tokens.accessToken));
+  const refresh = (tokens: AuthTokensDto) =>
+    request(api.app).post('/api/auth/refresh').send({ refreshToken: tokens.refreshToken });
+
+  it('a password change ends every other session of the user, and keeps the one that made it', async () => {
+    const email = 'revoca@example.it';
+    const { code } = await api.inviteClient(email);
+    const phone = await api.signIn(email, code);
+    const laptop = await api.signIn(email, code);
+    await me(phone).expect(200);
+    await me(laptop).expect(200);
+
+    await request(api.app)
+      .put('/api/users/change-password')
+      .set(bearer(laptop.accessToken))
+      .send({ password: code, newPassword: 'password-nuova-1' })
+      .expect(204);
+
+    // the other session: neither its access token nor its refresh token works any more
+    expect((await me(phone).expect(401)).body.code).toBe('A001');
+    expect((await refresh(phone).expect(401)).body.code).toBe('A001');
+    // the session that changed it carries on through a refresh (what the front end does on a 401)
+    const renewed = (await refresh(laptop).expect(200)).body as AuthTokensDto;
+    await me(renewed).expect(200);
+    // and the old password is gone
+    await request(api.app).post('/api/auth/login').send({ email, password: code }).expect(401);
+  });
+
+  it('a password reset ends every session, access tokens included', async () => {
+    const email = 'reset-revoca@example.it';
+    const { code } = await api.inviteClient(email);
+    const session = await api.signIn(email, code);
+    await request(api.app).post('/api/auth/forgot').send({ email }).expect(204);
+    const resetMail = () =>
+      api.smtp.received.find((m) => m.to.includes(email) && m.subject.includes('Reimpostazione'));
+    // the mail goes out after the answer: wait for the SMTP server to have it
+    for (let i = 0; i < 100 && !resetMail(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const resetCode = /reset-password\?code=(\S+)/.exec(resetMail()?.text ?? '')?.[1];
+    expect(resetCode).toBeDefined();
+    await request(api.app)
+      .post('/api/auth/reset-password')
+      .send({ code: decodeURIComponent(resetCode!), newPassword: 'password-dopo-reset' })
+      .expect(204);
+    expect((await me(session).expect(401)).body.code).toBe('A001');
+    await refresh(session).expect(401);
+  });
+
+  it('a sign-in lasts 30 days at most, however often its refresh token rotates', async () => {
+    const email = 'durata@example.it';
+    const { code } = await api.inviteClient(email);
+    let tokens = await api.signIn(email, code);
+    // a refresh every 10 days keeps the session going until day 30 from the sign-in …
+    for (let day = 10; day < 30; day += 10) {
+      api.advance(10 * DAY);
+      tokens = (await refresh(tokens).expect(200)).body as AuthTokensDto;
+    }
+    // … and no further, although the newest refresh token was issued only 9 days before
+    api.advance(9 * DAY);
+    tokens = (await refresh(tokens).expect(200)).body as AuthTokensDto;
+    api.advance(2 * DAY);
+    expect((await refresh(tokens).expect(401)).body.code).toBe('A001');
+  });
+});

@@ -23,6 +23,7 @@ export const ERROR_CATALOGUE = {
   F001: { status: 400, message: 'Errore nel caricamento del file' },
   F002: { status: 400, message: 'Errore nella cancellazione del file' },
   S001: { status: 409, message: 'Una sincronizzazione è già in corso' },
+  V001: { status: 409, message: 'Raggiunto il numero massimo di avvisi di variazione' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

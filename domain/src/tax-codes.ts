@@ -67,6 +67,16 @@ export function parseSearchTaxCodes(input: string | readonly string[] | null | u
   return codes;
 }
 
+/**
+ * A user with a fixed tax code may look up (search, reports, alerts) only that code: P001 for any
+ * other. Users without one may look up any code.
+ */
+export function assertOnlyFixedTaxCode(fixedTaxCode: string | null, codes: readonly string[]): void {
+  if (!fixedTaxCode) return;
+  const fixed = normalizeTaxCode(fixedTaxCode);
+  if (codes.some((code) => normalizeTaxCode(code) !== fixed)) throw new DomainError('P001');
+}
+
 // ---- partita IVA: 11 digits, Luhn-like check digit ----
 
 const PARTITA_IVA = /^\d{11}$/;

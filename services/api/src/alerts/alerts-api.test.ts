@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
+import { MAX_VARIATION_ALERTS } from './variation-alerts';
 import {
   AID_CHANGES_COLLECTION,
   notifyVariations,
@@ -46,6 +47,56 @@ describe('/api/variation-alerts and their notifications', () => {
     await as(client.token).remove(created.id).expect(204);
     expect((await as(client.token).list().expect(200)).body).toEqual([]);
     expect((await as(client.token).add(['123']).expect(400)).body.code).toBe('T002');
+  });
+
+  it('lets a client with a fixed tax code watch only that code (P001 otherwise)', async () => {
+    const client = await api.client({ enableVariationAlerts: true, fixedTaxCode: '01234567897' });
+    expect((await as(client.token).add(['98765432109']).expect(403)).body.code).toBe('P001');
+    expect((await as(client.token).add(['01234567897', '98765432109']).expect(403)).body.code).toBe('P001');
+    await as(client.token).add([' 0123 4567 897 ']).expect(201);
+  });
+
+  it(`keeps at most ${MAX_VARIATION_ALERTS} alerts per user, even when they are added all at once`, async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    const codes = Array.from({ length: MAX_VARIATION_ALERTS + 10 }, (_, i) => String(10_000_000_000 + i));
+    const answers = await Promise.all(codes.map((code) => as(client.token).add([code])));
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(MAX_VARIATION_ALERTS);
+    const refused = answers.filter((res) => res.status !== 201);
+    expect(refused.map((res) => [res.status, res.body.code])).toEqual(refused.map(() => [409, 'V001']));
+    // removing one makes room for one more
+    const listed = (await as(client.token).list().expect(200)).body as VariationAlertDto[];
+    await as(client.token).remove(listed[0]!.id).expect(204);
+    await as(client.token).add(['99999999999']).expect(201);
+    expect((await as(client.token).add(['88888888888']).expect(409)).body.code).toBe('V001');
+  });
+
+  it('mails nobody whose access ended or whose alerts were switched off since the alert was set', async () => {
+    const expiring = await api.client({ enableVariationAlerts: true });
+    const switchedOff = await api.client({ enableVariationAlerts: true });
+    await as(expiring.token).add(['44444444444']).expect(201);
+    await as(switchedOff.token).add(['44444444444']).expect(201);
+    const admin = (path: string) =>
+      request(api.app).put(`/api/clients/${path}`).set('Authorization', `Bearer ${api.adminToken}`);
+    await admin(`${expiring.id}/limits`)
+      .send({
+        availableYearlySearches: 10,
+        remainingSearches: 10,
+        endDate: api.now().getTime() - 2 * 86_400_000,
+      })
+      .expect(200);
+    await admin(`${switchedOff.id}/enable-variation-alerts`).send({ enable: false }).expect(200);
+    await api.deps.awaitProjections?.();
+    tick();
+    await api.deps.documents
+      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+      .put({ id: '44444444444', changedAt: api.now().getTime(), sourceFile: '2025_07' });
+    tick();
+    api.mails.length = 0;
+    const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
+    expect(await notifyVariations(notifierDeps, { runId: 'run-owners', at: api.now().toISOString() })).toBe(
+      0,
+    );
+    expect(api.mails.map((m) => m.to)).toEqual([]);
   });
 
   it('after a sync, mails the owner of every alert whose codes changed and shows the notification', async () => {

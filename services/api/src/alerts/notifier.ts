@@ -3,8 +3,9 @@
  * last check gets one notification: a mail to its owner and VariationAlertTriggered on the owner's
  * stream. The sync's aid-index consumer records touched codes in `aid-changes`.
  */
-import { streams, type UserEvent } from '@rna/domain';
+import { isAccessExpired, normalizeTaxCode, streams, type UserEvent } from '@rna/domain';
 import type { Doc, DocumentStore, EventStore, Subscription } from '@rna/infra';
+import { CLIENTS_COLLECTION, type ClientReadModel } from '@rna/projector/accounts';
 import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/projector/alerts';
 
 export const AID_CHANGES_COLLECTION = 'aid-changes';
@@ -61,6 +62,24 @@ export interface CompletedSync {
 }
 
 /**
+ * The codes of a notification its owner may still be told about, checked again at mail time (an
+ * alert outlives changes to its owner): an administrator, any; a client, only while its access and
+ * its alerts are on, and with a fixed tax code only that code. A removed account gets nothing.
+ */
+async function codesOwnerMayLearn(
+  deps: NotifierDeps,
+  userId: string,
+  changedCodes: string[],
+): Promise<string[]> {
+  const client = await deps.documents.collection<ClientReadModel>(CLIENTS_COLLECTION).get(userId);
+  if (!client) return changedCodes; // not a client: an administrator (a removed user has no email below)
+  if (!client.enableVariationAlerts || isAccessExpired(client.endDate, deps.clock())) return [];
+  if (!client.taxCode) return changedCodes;
+  const fixed = normalizeTaxCode(client.taxCode);
+  return changedCodes.filter((code) => normalizeTaxCode(code) === fixed);
+}
+
+/**
  * Notifies the changes recorded between an alert's last check and the sync's completion, then
  * moves the check to the completion: decided by the event's own time, so a replayed event
  * (catch-up, redelivery) gives the same answer as the first delivery, never a second mail.
@@ -84,9 +103,13 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
     const checkedAt = completedAt;
     try {
       const touched = await Promise.all(alert.taxCodes.map((code) => changes.get(code)));
-      const changedCodes = touched
-        .filter((c): c is AidChangeDoc => c !== null && c.changedAt > since && c.changedAt <= completedAt)
-        .map((c) => c.id);
+      const changedCodes = await codesOwnerMayLearn(
+        deps,
+        alert.userId,
+        touched
+          .filter((c): c is AidChangeDoc => c !== null && c.changedAt > since && c.changedAt <= completedAt)
+          .map((c) => c.id),
+      );
       if (changedCodes.length > 0) {
         const owner = await users.get(alert.userId);
         if (owner)

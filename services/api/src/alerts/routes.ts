@@ -19,6 +19,7 @@ async function alertOwner(deps: ApiDeps, principal: Principal): Promise<AlertOwn
     userId: principal.userId,
     role: principal.role,
     enableVariationAlerts: profile.enableVariationAlerts,
+    fixedTaxCode: profile.fixedTaxCode,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  assertOnlyFixedTaxCode,
   DomainError,
   parseSearchTaxCodes,
   streams,
@@ -13,11 +14,16 @@ import {
 import { ConcurrencyError, type DocumentStore, type EventStore } from '@rna/infra';
 import { alertDto, VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/projector/alerts';
 
+/** Alerts a user may keep at once: each one is checked after every sync. */
+export const MAX_VARIATION_ALERTS = 50;
+
 export interface AlertOwner {
   userId: string;
   role: 'ADMIN' | 'CLIENT';
   /** CLIENT only: whether the administrator enabled alerts for this client. */
   enableVariationAlerts: boolean;
+  /** A client with a fixed tax code may watch only that code, as it may search only that code. */
+  fixedTaxCode: string | null;
 }
 
 export function assertMayUseAlerts(owner: AlertOwner): void {
@@ -38,13 +44,23 @@ export async function addAlert(
 ): Promise<VariationAlertDto> {
   assertMayUseAlerts(owner);
   const taxCodes = parseSearchTaxCodes(rawTaxCodes);
-  const now = deps.clock();
-  const event: UserEvent = {
-    type: 'VariationAlertAdded',
-    data: { userId: owner.userId, alertId: randomUUID(), taxCodes, at: now.toISOString() },
-  };
-  await deps.eventStore.appendToStream(streams.user(owner.userId), [event], { expectedVersion: 'any' });
-  return { id: event.data.alertId, taxCodes, createdAt: now.getTime(), lastNotification: null };
+  assertOnlyFixedTaxCode(owner.fixedTaxCode, taxCodes);
+  for (;;) {
+    // The limit is decided on the user's own stream, so parallel requests cannot pass it together.
+    const { version, ids } = await activeAlertIds(deps.eventStore, owner.userId);
+    if (ids.size >= MAX_VARIATION_ALERTS) throw new DomainError('V001');
+    const now = deps.clock();
+    const event: UserEvent = {
+      type: 'VariationAlertAdded',
+      data: { userId: owner.userId, alertId: randomUUID(), taxCodes, at: now.toISOString() },
+    };
+    try {
+      await deps.eventStore.appendToStream(streams.user(owner.userId), [event], { expectedVersion: version });
+      return { id: event.data.alertId, taxCodes, createdAt: now.getTime(), lastNotification: null };
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+    }
+  }
 }
 
 /** The user's live alert ids, folded from the user's own stream (no projection lag). */

@@ -9,7 +9,7 @@ import {
   documentTotals,
   DomainError,
   isDeMinimisProcedure,
-  normalizeTaxCode,
+  assertOnlyFixedTaxCode,
   parseSearchTaxCodes,
   threeYearsAgo,
   type Actor,
@@ -57,9 +57,7 @@ export function searchRequestFrom(query: SearchQuery): SearchRequest {
 }
 
 function assertMaySearch(searcher: Searcher, request: SearchRequest): void {
-  const fixed = searcher.fixedTaxCode;
-  if (fixed && request.taxCodes.some((code) => code !== normalizeTaxCode(fixed)))
-    throw new DomainError('P001');
+  assertOnlyFixedTaxCode(searcher.fixedTaxCode, request.taxCodes);
 }
 
 const matchesFlags = (request: SearchRequest, dateFrom: string | undefined) => (aid: AidRecord) =>

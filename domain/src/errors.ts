@@ -11,6 +11,7 @@ export const ERROR_CATALOGUE = {
   J005: { status: 404, message: 'Errore di comunicazione con il server' },
   A001: { status: 401, message: 'Credenziali non valide' },
   A002: { status: 403, message: 'Abbonamento scaduto' },
+  A003: { status: 429, message: 'Troppi tentativi di accesso: riprovare più tardi' },
   P001: { status: 403, message: 'Permesso negato per questa risorsa' },
   U001: { status: 404, message: 'Utente non trovato' },
   U002: { status: 409, message: 'Esiste già un utente con questa email' },

@@ -21,6 +21,11 @@ export interface PortalConfig {
   adminEmail: string;
   adminPassword: string | null;
   publicUrl: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe (Express's 'trust proxy'): the client address counts
+   * sign-in attempts, so it must be the user's, not the proxy's. Default: loopback only.
+   */
+  trustProxy: boolean | number | string;
   smtpUrl: string | null;
   jwtSecret: string;
   chromiumPath: string;
@@ -51,6 +56,15 @@ function parsePort(raw: string | null): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`PORT must be a port number, got "${raw}"`);
   return port;
+}
+
+/** 'false' → no proxy; 'true' → every hop; a number → that many hops; else addresses/subnets. */
+export function parseTrustProxy(raw: string | null): boolean | number | string {
+  if (raw === null) return 'loopback';
+  if (/^(false|0|none|off)$/i.test(raw)) return false;
+  if (/^true$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
 }
 
 function parseUrl(name: string, raw: string): string {
@@ -99,6 +113,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
     adminPassword: optional(env, 'ADMIN_PASSWORD'),
     publicUrl: parseUrl('PUBLIC_URL', optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`),
     smtpUrl: optional(env, 'SMTP_URL'),
+    trustProxy: parseTrustProxy(optional(env, 'TRUST_PROXY')),
     jwtSecret,
     chromiumPath: optional(env, 'CHROMIUM_PATH') ?? '/usr/bin/chromium',
     version: readVersion(),

@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     }),
     port: config.port,
     publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
   });
   logger.info(
     { port: server.port, dataDir: config.dataDir, engines: stores.engines, version: config.version },

@@ -124,6 +124,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       }),
       port: config.port,
       publicUrl: config.publicUrl,
+      trustProxy: config.trustProxy,
       host: options.host,
     });
     const running = server;

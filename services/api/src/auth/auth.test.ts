@@ -11,7 +11,9 @@ jest.setTimeout(60_000);
 describe('authentication', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({ limits: { loginFailuresPerAccount: 3, loginPerIp: 1000 } });
+    api = await startTestApi({
+      limits: { loginFailuresPerAccountAddress: 3, loginFailuresPerAddress: 1000 },
+    });
   });
   afterAll(() => api.close());
 
@@ -42,8 +44,8 @@ describe('authentication', () => {
     for (let i = 0; i < 3; i++)
       await request(api.app).post('/api/auth/login').send({ email, password: 'bad-password' }).expect(401);
     const blocked = await request(api.app).post('/api/auth/login').send({ email, password: code });
-    expect(blocked.status).toBe(401);
-    expect(blocked.body.message).toMatch(/Troppi tentativi/);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ code: 'A003', message: expect.stringMatching(/Troppi tentativi/) });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     api.advance(16 * 60_000);
     await request(api.app).post('/api/auth/login').send({ email, password: code }).expect(200);

@@ -1,26 +1,27 @@
-/** The sign-in and reset-mail throttles of one API instance. */
-import { DEFAULT_AUTH_LIMITS, type ApiDeps } from '../http/deps';
-import { SlidingWindowLimiter } from './sliding-window';
+/** The attempt limits of sign-in and password-reset requests (counted in auth/attempts). */
+import { DEFAULT_AUTH_LIMITS, type ApiDeps, type AuthLimits } from '../http/deps';
+import type { AttemptLimit } from './attempts';
 
-export interface AuthThrottles {
-  loginPerIp: SlidingWindowLimiter;
-  loginFailuresPerAccount: SlidingWindowLimiter;
-  resetMailsPerAccount: SlidingWindowLimiter;
+export interface AuthAttemptLimits {
+  loginPerAccountAddress: AttemptLimit;
+  loginPerAccount: AttemptLimit;
+  loginPerAddress: AttemptLimit;
+  resetMailsPerAccount: AttemptLimit;
+  resetRequestsPerAddress: AttemptLimit;
 }
 
-const throttles = new WeakMap<ApiDeps, AuthThrottles>();
-
-export function authThrottles(deps: ApiDeps): AuthThrottles {
-  let found = throttles.get(deps);
-  if (!found) {
-    const limits = { ...DEFAULT_AUTH_LIMITS, ...deps.limits };
-    const now = () => deps.clock().getTime();
-    found = {
-      loginPerIp: new SlidingWindowLimiter(limits.loginPerIp, limits.windowMs, now),
-      loginFailuresPerAccount: new SlidingWindowLimiter(limits.loginFailuresPerAccount, limits.windowMs, now),
-      resetMailsPerAccount: new SlidingWindowLimiter(limits.resetMailsPerAccount, limits.windowMs, now),
-    };
-    throttles.set(deps, found);
-  }
-  return found;
+export function authLimits(deps: Pick<ApiDeps, 'limits'>): AuthAttemptLimits {
+  const limits: AuthLimits = { ...DEFAULT_AUTH_LIMITS, ...deps.limits };
+  const windowMs = limits.windowMs;
+  return {
+    loginPerAccountAddress: {
+      counter: 'login-account-address',
+      limit: limits.loginFailuresPerAccountAddress,
+      windowMs,
+    },
+    loginPerAccount: { counter: 'login-account', limit: limits.loginFailuresPerAccount, windowMs },
+    loginPerAddress: { counter: 'login-address', limit: limits.loginFailuresPerAddress, windowMs },
+    resetMailsPerAccount: { counter: 'reset-account', limit: limits.resetMailsPerAccount, windowMs },
+    resetRequestsPerAddress: { counter: 'reset-address', limit: limits.resetRequestsPerAddress, windowMs },
+  };
 }

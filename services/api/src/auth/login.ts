@@ -10,12 +10,14 @@ import { decoyPasswordHash, verifyPassword } from '../accounts/passwords';
 import { clientsReadModel } from '../accounts/read-models';
 import { readYourWrites } from '../accounts/streams';
 import type { ApiDeps } from '../http/deps';
-import { authThrottles } from './limits';
+import { addressKey, reserveAttempt } from './attempts';
+import { authLimits } from './limits';
 import { startSession } from './sessions';
 
+/** 429 with Retry-After: too many attempts from this address (or on this account from it). */
 export class TooManyAttemptsError extends DomainError {
   constructor(public readonly retryAfterSeconds: number) {
-    super('A001', 'Troppi tentativi di accesso: riprovare più tardi');
+    super('A003');
   }
 }
 
@@ -58,19 +60,37 @@ export async function login(
   ip: string,
 ): Promise<AuthTokensDto> {
   const email = normalizeEmail(rawEmail);
-  const throttles = authThrottles(deps);
-  if (!throttles.loginPerIp.tryHit(ip))
-    throw new TooManyAttemptsError(throttles.loginPerIp.retryAfterSeconds(ip));
-  if (!throttles.loginFailuresPerAccount.allows(email))
-    throw new TooManyAttemptsError(throttles.loginFailuresPerAccount.retryAfterSeconds(email));
+  const address = addressKey(ip);
+  const limits = authLimits(deps);
+  // Every attempt is counted before the password is checked (a burst of N guesses counts N) and
+  // given back when it succeeds: only failures use up the allowances.
+  const counted: Array<() => Promise<void>> = [];
+  const giveBack = () => Promise.all(counted.map((release) => release()));
+  const refuse = async (retryAfterSeconds: number): Promise<never> => {
+    await giveBack();
+    deps.logger.warn({ account: email, address }, 'sign-in refused: too many failed attempts');
+    throw new TooManyAttemptsError(retryAfterSeconds);
+  };
+  const fromAddress = await reserveAttempt(deps, limits.loginPerAddress, address);
+  if (!fromAddress.ok) return refuse(fromAddress.retryAfterSeconds);
+  counted.push(fromAddress.release);
+  const pair = await reserveAttempt(deps, limits.loginPerAccountAddress, `${email}|${address}`);
+  if (!pair.ok) return refuse(pair.retryAfterSeconds);
+  counted.push(pair.release);
+  const onAccount = await reserveAttempt(deps, limits.loginPerAccount, email);
+  if (onAccount.ok) counted.push(onAccount.release);
+  // The account is under attack: only an address that has not failed on it may still try, so the
+  // owner signs in from elsewhere while the attacker's address is refused.
+  else if (pair.prior > 0) return refuse(onAccount.retryAfterSeconds);
+
   let credential: Credential;
   try {
     credential = await checkCredentials(deps, email, password);
   } catch (error) {
-    throttles.loginFailuresPerAccount.hit(email);
+    deps.logger.warn({ account: email, address }, 'sign-in failed');
     throw error;
   }
-  throttles.loginFailuresPerAccount.clear(email);
+  await giveBack();
   if (credential.role === 'CLIENT') {
     const client = await clientsReadModel(deps).get(credential.userId);
     if (!client) throw new DomainError('A001');

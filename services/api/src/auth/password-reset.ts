@@ -9,7 +9,8 @@ import { credentials } from '../accounts/credentials';
 import { generateToken, hashPassword, sha256 } from '../accounts/passwords';
 import { appendUserEvents } from '../accounts/streams';
 import type { ApiDeps } from '../http/deps';
-import { authThrottles } from './limits';
+import { reserveAttempt } from './attempts';
+import { authLimits } from './limits';
 import { revokeAllSessions } from './sessions';
 
 export const PASSWORD_RESETS_COLLECTION = 'password-resets';
@@ -48,7 +49,7 @@ export function resetMailText(link: string): string {
 async function sendResetMail(deps: ApiDeps, email: string): Promise<void> {
   const credential = await credentials(deps).get(email);
   if (!credential || credential.status !== 'ready') return;
-  if (!authThrottles(deps).resetMailsPerAccount.tryHit(email)) return;
+  if (!(await reserveAttempt(deps, authLimits(deps).resetMailsPerAccount, email)).ok) return;
   const code = generateToken();
   await passwordResets(deps).put({
     id: sha256(code),

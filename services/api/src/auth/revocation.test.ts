@@ -11,7 +11,7 @@ jest.setTimeout(60_000);
 describe('sessions end when they should', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({ limits: { loginPerIp: 1000 } });
+    api = await startTestApi({ limits: { loginFailuresPerAddress: 1000 } });
   });
   afterAll(() => api.close());
 

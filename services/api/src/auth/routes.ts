@@ -4,6 +4,8 @@ import { MIN_PASSWORD_LENGTH } from '../accounts/passwords';
 import { normalizeEmail } from '../accounts/credentials';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
 import { authTokensSchema } from '../http/schemas';
+import { addressKey, reserveAttempt } from './attempts';
+import { authLimits } from './limits';
 import { login, TooManyAttemptsError } from './login';
 import { requestPasswordReset, resetPassword } from './password-reset';
 import { endSession, refreshSession } from './sessions';
@@ -66,7 +68,17 @@ export const authRoutes: AnyRoute[] = [
     summary: 'Mail a password reset link (same answer whether or not the email exists)',
     body: z.object({ email: z.string().trim().max(320).pipe(z.email()) }).strict(),
     responses: { 204: { description: 'Accepted' } },
-    async handler({ body, deps }) {
+    async handler({ body, deps, req, res }) {
+      // Per address, answered (429); per account, silently (password-reset): no account is revealed.
+      const fromAddress = await reserveAttempt(
+        deps,
+        authLimits(deps).resetRequestsPerAddress,
+        addressKey(req.ip ?? 'unknown'),
+      );
+      if (!fromAddress.ok) {
+        res.setHeader('Retry-After', String(fromAddress.retryAfterSeconds));
+        throw new TooManyAttemptsError(fromAddress.retryAfterSeconds);
+      }
       requestPasswordReset(deps, normalizeEmail(body.email));
       return reply.noContent();
     },

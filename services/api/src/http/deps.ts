@@ -18,13 +18,21 @@ export interface ApiConfig {
   dataDir: string;
 }
 
+/** Attempt limits per window (auth/attempts: shared by every API process, counted before the check). */
 export interface AuthLimits {
-  /** Sign-in attempts per IP address within the window. */
-  loginPerIp: number;
-  /** Failed sign-ins per account within the window. */
+  /** Failed sign-ins of one account from one client address (an IPv6 /64): past it, 429. */
+  loginFailuresPerAccountAddress: number;
+  /**
+   * Failed sign-ins of one account from all addresses. Past it, only an address that has not failed
+   * on the account may still try: a burst from one place never locks the owner out elsewhere.
+   */
   loginFailuresPerAccount: number;
-  /** Reset mails per account within the window (more are silently dropped). */
+  /** Failed sign-ins from one address over all accounts (credential stuffing). */
+  loginFailuresPerAddress: number;
+  /** Reset mails per account (more are silently dropped: the answer never tells accounts apart). */
   resetMailsPerAccount: number;
+  /** Reset requests per address: past it, 429. */
+  resetRequestsPerAddress: number;
   windowMs: number;
 }
 
@@ -52,9 +60,11 @@ export interface ApiDeps {
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {
-  loginPerIp: 30,
-  loginFailuresPerAccount: 5,
+  loginFailuresPerAccountAddress: 5,
+  loginFailuresPerAccount: 20,
+  loginFailuresPerAddress: 30,
   resetMailsPerAccount: 3,
+  resetRequestsPerAddress: 10,
   windowMs: 15 * 60_000,
 };
 

@@ -19,6 +19,8 @@ export interface WebServerOptions {
   host?: string;
   /** Where users reach the portal: HSTS is sent only when it is https. */
   publicUrl?: string;
+  /** Express's 'trust proxy' (TRUST_PROXY); default loopback. */
+  trustProxy?: boolean | number | string;
 }
 
 export interface RunningWebServer {
@@ -67,7 +69,7 @@ export function createWebApp(options: Omit<WebServerOptions, 'port' | 'host'>): 
   // API answers are no-store and the static files carry their own validators: hashing every JSON
   // body for an ETag nobody can use is wasted work on each search.
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.use(securityHeaders(options.publicUrl));
   app.use('/api', options.apiRouter);
   app.get('/config.json', (_req, res) => {

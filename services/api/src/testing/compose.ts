@@ -36,6 +36,8 @@ export async function composeTestApi(options: {
   clock: () => Date;
   logger?: Logger;
   overrides?: Partial<ApiDeps>;
+  /** As TRUST_PROXY: true lets tests name client addresses with X-Forwarded-For. */
+  trustProxy?: boolean;
 }): Promise<ComposedTestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), options.dirPrefix));
   const stores = openEmbeddedStores(path.join(dir, 'data'));
@@ -65,6 +67,7 @@ export async function composeTestApi(options: {
   await projections.caughtUp();
   const app = express();
   app.set('etag', false); // as the web server does
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.use('/api', createApiRouter(deps));
   return {
     app,

@@ -35,7 +35,7 @@ export function invitationCodeIn(text: string): string {
 }
 
 export async function startTestApi(
-  options: { limits?: Partial<AuthLimits>; logs?: string[] } = {},
+  options: { limits?: Partial<AuthLimits>; logs?: string[]; trustProxy?: boolean } = {},
 ): Promise<TestApi> {
   const smtp = await startTestSmtpServer();
   let now = new Date('2026-03-10T09:00:00.000Z');
@@ -46,6 +46,7 @@ export async function startTestApi(
     clock: () => now,
     logger: logs ? pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }) : undefined,
     overrides: { limits: options.limits },
+    trustProxy: options.trustProxy,
   });
   const { app, deps, dir } = composed;
 

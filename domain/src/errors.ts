@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   F001: { status: 400, message: 'Errore nel caricamento del file' },
   F002: { status: 400, message: 'Errore nella cancellazione del file' },
   S001: { status: 409, message: 'Una sincronizzazione è già in corso' },
+  Q001: { status: 429, message: 'Troppe richieste in poco tempo: riprovare tra qualche secondo' },
   V001: { status: 409, message: 'Raggiunto il numero massimo di avvisi di variazione' },
 } as const;
 

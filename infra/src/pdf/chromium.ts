@@ -4,7 +4,7 @@
  * when the browser dies. Uses the system's Chromium; never downloads one.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { PdfRenderError, type PdfRenderOptions, type PdfRenderer } from './port';
+import { PdfQueueFullError, PdfRenderError, type PdfRenderOptions, type PdfRenderer } from './port';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -22,6 +22,8 @@ export interface ChromiumPdfOptions {
   poolSize?: number;
   /** Per PDF, including the wait for a page. */
   timeoutMs?: number;
+  /** Renders that may wait for a page; past it render() fails at once with PdfQueueFullError. */
+  maxWaiting?: number;
 }
 
 interface Waiter {
@@ -37,6 +39,7 @@ export class ChromiumPdfRenderer implements PdfRenderer {
   private readonly executablePath: string;
   private readonly poolSize: number;
   private readonly timeoutMs: number;
+  private readonly maxWaiting: number;
   private browser: Promise<Browser> | null = null;
   private readonly idle: Page[] = [];
   private readonly waiters: Waiter[] = [];
@@ -47,6 +50,7 @@ export class ChromiumPdfRenderer implements PdfRenderer {
     this.executablePath = options.executablePath ?? chromiumExecutablePath();
     this.poolSize = Math.max(1, options.poolSize ?? 3);
     this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.maxWaiting = Math.max(0, options.maxWaiting ?? 20);
   }
 
   async render(html: string, options: PdfRenderOptions = {}): Promise<Buffer> {
@@ -133,6 +137,7 @@ export class ChromiumPdfRenderer implements PdfRenderer {
     if (page && !page.isClosed()) return page;
     if (page) this.pagesOpen -= 1;
     if (this.pagesOpen < this.poolSize) return this.openPage();
+    if (this.waiters.length >= this.maxWaiting) throw new PdfQueueFullError(this.waiters.length);
     return new Promise<Page>((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
@@ -140,7 +145,13 @@ export class ChromiumPdfRenderer implements PdfRenderer {
     this.pagesOpen += 1;
     try {
       const browser = await this.launch();
-      return await browser.newPage();
+      // A report is HTML the portal wrote, with its images inline: it needs no script and no
+      // network. Both are off, so that nothing in a report's data can run or fetch anything.
+      const page = await browser.newPage({ javaScriptEnabled: false });
+      await page.route('**/*', (route) =>
+        route.request().url().startsWith('data:') ? route.continue() : route.abort('blockedbyclient'),
+      );
+      return page;
     } catch (error) {
       this.pagesOpen = Math.max(0, this.pagesOpen - 1);
       throw new PdfRenderError(`Cannot start Chromium at ${this.executablePath}`, { cause: error });

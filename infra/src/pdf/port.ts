@@ -13,6 +13,15 @@ export interface PdfRenderer {
   close(): Promise<void>;
 }
 
+/** Too many PDFs already waiting: the caller should answer 429 rather than queue without end. */
+export class PdfQueueFullError extends Error {
+  readonly code = 'PDF_QUEUE_FULL' as const;
+  constructor(public readonly waiting: number) {
+    super(`${waiting} PDF reports already waiting`);
+    this.name = 'PdfQueueFullError';
+  }
+}
+
 /** The renderer could not produce the PDF (browser missing, crashed, timed out). */
 export class PdfRenderError extends Error {
   readonly code = 'PDF_RENDER_FAILED' as const;

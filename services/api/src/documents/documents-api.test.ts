@@ -126,3 +126,26 @@ describe('GET /api/documents', () => {
     expect(new Set(body.rows.map((r) => r.id)).size).toBe(5000);
   });
 });
+
+describe('paid work per user', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness({ paidRequestsPerMinute: 5 });
+    await api.indexAids([anAid({ idComponenteAiuto: 'L1' })]);
+  });
+  afterAll(() => api.close());
+
+  it('answers 429 with Retry-After past the searches and downloads a user may ask for in a minute', async () => {
+    const client = await api.client({ remainingSearches: 100 });
+    const get = (token: string, path: string) =>
+      request(api.app).get(`${path}?taxCodes=${CODE}`).set('Authorization', `Bearer ${token}`);
+    for (let i = 0; i < 4; i++) await get(client.token, '/api/documents').expect(200);
+    await get(client.token, '/api/documents/sheet').expect(200);
+    const refused = await get(client.token, '/api/documents').expect(429);
+    expect(refused.body.code).toBe('Q001');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await get(client.token, '/api/documents/sheet').expect(429)).body.code).toBe('Q001');
+    // another user is not slowed down by this one
+    await get(api.adminToken, '/api/documents').expect(200);
+  });
+});

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
 import { searchProfile } from './profile';
 import { searchQuerySchema } from './query-schema';
+import { countPaidRequest } from '../http/paid-work-limit';
 import { performSearch, searchRequestFrom } from './search';
 
 const searchResultSchema = z.object({
@@ -37,6 +38,7 @@ export const documentsRoutes: AnyRoute[] = [
     responses: { 200: { description: 'The search result', schema: searchResultSchema } },
     async handler(ctx) {
       const request = searchRequestFrom(ctx.query);
+      await countPaidRequest(ctx.deps, signedIn(ctx).userId);
       const profile = await searchProfile(ctx.deps, signedIn(ctx));
       return reply.json(await performSearch(ctx.deps, profile, request));
     },

@@ -49,6 +49,8 @@ export interface ApiDeps {
   /** Resolves when the projections have applied everything appended so far (read-your-writes). */
   awaitProjections?: () => Promise<void>;
   limits?: Partial<AuthLimits>;
+  /** Searches and report downloads per user and minute (default 60; http/paid-work-limit). */
+  paidRequestsPerMinute?: number;
   /** Starts a sync run (the sync worker's command); absent → POST /sync answers G001. */
   requestSync?: StartSync;
   /** Search feature: renders report.pdf (GET /documents/pdf answers G001 without it). */

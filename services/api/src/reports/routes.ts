@@ -1,6 +1,7 @@
 /** GET /documents/sheet and /documents/pdf: the reports of a search (free when searched today). */
 import { DomainError, type ReportKind } from '@rna/domain';
-import { PdfRenderError } from '@rna/infra/pdf';
+import { PdfQueueFullError, PdfRenderError } from '@rna/infra/pdf';
+import { countPaidRequest, RetryLaterError } from '../http/paid-work-limit';
 import { searchProfile } from '../documents/profile';
 import { searchQuerySchema } from '../documents/query-schema';
 import { performSearch, searchRequestFrom } from '../documents/search';
@@ -20,6 +21,7 @@ async function reportInput(
   kind: ReportKind,
 ): Promise<ReportInput> {
   const request = searchRequestFrom(query);
+  await countPaidRequest(deps, principal.userId);
   const profile = await searchProfile(deps, principal);
   if (kind === 'pdf' && !profile.pdfEnabled) throw new DomainError('P001');
   if (kind === 'pdf' && !deps.pdfRenderer) throw new DomainError('G001', 'Generazione PDF non disponibile');
@@ -62,6 +64,7 @@ export const reportsRoutes: AnyRoute[] = [
         });
         return reply.file({ contentType: 'application/pdf', fileName: 'report.pdf', bytes });
       } catch (error) {
+        if (error instanceof PdfQueueFullError) throw new RetryLaterError(5);
         if (error instanceof PdfRenderError) {
           ctx.deps.logger.error({ err: error }, 'PDF report could not be rendered');
           throw new DomainError('G001');

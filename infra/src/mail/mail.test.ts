@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createMailer, MailDeliveryError } from './index';
@@ -67,5 +67,8 @@ describe('mailer', () => {
     const texts = files.map((f) => readMime(readFileSync(path.join(dir, 'outbox', f), 'utf8')).text);
     expect(first.subject).toBe('Invito al portale');
     expect(texts.every((t) => t.includes('Codice di invito: Abc12345'))).toBe(true);
+    // the messages hold invitation codes and reset links: readable by the owner only
+    for (const file of files) expect(statSync(path.join(dir, 'outbox', file)).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dir, 'outbox')).mode & 0o077).toBe(0);
   });
 });

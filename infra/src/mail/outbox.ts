@@ -21,12 +21,13 @@ export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
     async send(message: MailMessage) {
       try {
         const info = await composer.sendMail({ from: options.from, ...message });
-        await mkdir(options.dir, { recursive: true });
+        // Invitation codes and reset links are secrets: the folder and the files are the owner's only.
+        await mkdir(options.dir, { recursive: true, mode: 0o700 });
         // Sortable by time; written under a temporary name first so readers never see half a file.
         const stamp = clock().toISOString().replace(/[:.]/g, '-');
         const name = `${stamp}-${randomUUID()}.eml`;
         const temporary = path.join(options.dir, `.${name}.tmp`);
-        await writeFile(temporary, info.message as Buffer);
+        await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
         await rename(temporary, path.join(options.dir, name));
       } catch (error) {
         throw new MailDeliveryError(`Could not write the message to ${message.to} to the outbox`, {

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { startTestApi, type TestApi } from '../testing/harness';
+import { HEALTH_REUSE_MS } from './routes';
 
 jest.setTimeout(60_000);
 
@@ -20,13 +21,28 @@ describe('GET /api/health', () => {
   });
 
   it('answers 503 degraded when a store fails', async () => {
-    const count = api.deps.aidIndex.count.bind(api.deps.aidIndex);
-    api.deps.aidIndex.count = () => Promise.reject(new Error('disk gone'));
+    const get = api.deps.aidIndex.get.bind(api.deps.aidIndex);
+    api.deps.aidIndex.get = () => Promise.reject(new Error('disk gone'));
     try {
+      api.advance(HEALTH_REUSE_MS); // past the figure of the test before
       const res = await request(api.app).get('/api/health').expect(503);
       expect(res.body).toMatchObject({ status: 'degraded', stores: { aidIndex: 'error', eventStore: 'ok' } });
     } finally {
-      api.deps.aidIndex.count = count;
+      api.deps.aidIndex.get = get;
+    }
+  });
+
+  it('answers a burst of anonymous calls from one figure, never counting the aid index', async () => {
+    api.advance(HEALTH_REUSE_MS);
+    const counts = jest.spyOn(api.deps.aidIndex, 'count');
+    const lookups = jest.spyOn(api.deps.aidIndex, 'get');
+    try {
+      await Promise.all(Array.from({ length: 50 }, () => request(api.app).get('/api/health').expect(200)));
+      expect(counts).not.toHaveBeenCalled();
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      counts.mockRestore();
+      lookups.mockRestore();
     }
   });
 });

@@ -2,6 +2,7 @@
 import type { HealthDto } from '@rna/domain';
 import type { ApiDeps } from '../http/deps';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
+import { recentValue, type RecentValue } from '../http/recent-value';
 import { healthSchema } from '../http/schemas';
 
 async function probe(check: () => Promise<unknown>): Promise<'ok' | 'error'> {
@@ -13,15 +14,34 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'error'> {
   }
 }
 
+/** How long one health figure answers every caller: anonymous calls must not drive the stores. */
+export const HEALTH_REUSE_MS = 2_000;
+
+/** One look-up per store, each bounded by an index (no count of a whole collection or index). */
 export async function checkHealth(deps: ApiDeps): Promise<HealthDto> {
   const stores: Record<string, 'ok' | 'error'> = {
     eventStore: await probe(() => deps.eventStore.readAll({ after: 0, maxCount: 1 })),
-    documents: await probe(() => deps.documents.collection('users').count()),
-    aidIndex: await probe(() => deps.aidIndex.count()),
+    documents: await probe(() => deps.documents.collection('users').get('health-probe')),
+    aidIndex: await probe(() => deps.aidIndex.get('health-probe')),
     blobs: await probe(() => deps.blobs.exists('health-probe')),
   };
   const healthy = Object.values(stores).every((s) => s === 'ok');
   return { status: healthy ? 'ok' : 'degraded', version: deps.config.version, stores };
+}
+
+const recentHealth = new WeakMap<ApiDeps, RecentValue<HealthDto>>();
+
+function cachedHealth(deps: ApiDeps): Promise<HealthDto> {
+  let recent = recentHealth.get(deps);
+  if (!recent) {
+    recent = recentValue(
+      HEALTH_REUSE_MS,
+      () => checkHealth(deps),
+      () => deps.clock().getTime(),
+    );
+    recentHealth.set(deps, recent);
+  }
+  return recent.get();
 }
 
 export const healthRoutes: AnyRoute[] = [
@@ -36,7 +56,7 @@ export const healthRoutes: AnyRoute[] = [
       503: { description: 'Degraded', schema: healthSchema },
     },
     async handler({ deps }) {
-      const health = await checkHealth(deps);
+      const health = await cachedHealth(deps);
       return reply.json(health, health.status === 'ok' ? 200 : 503);
     },
   }),

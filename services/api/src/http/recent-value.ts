@@ -8,12 +8,16 @@ export interface RecentValue<T> {
   set(value: T): void;
 }
 
-export function recentValue<T>(reuseMs: number, read: () => Promise<T>): RecentValue<T> {
+export function recentValue<T>(
+  reuseMs: number,
+  read: () => Promise<T>,
+  now: () => number = Date.now,
+): RecentValue<T> {
   let recent: { value: Promise<T>; readAt: number } | null = null;
   return {
     get() {
-      if (recent && Date.now() - recent.readAt < reuseMs) return recent.value;
-      const entry = { value: read(), readAt: Date.now() };
+      if (recent && now() - recent.readAt < reuseMs) return recent.value;
+      const entry = { value: read(), readAt: now() };
       recent = entry;
       entry.value.catch(() => {
         if (recent === entry) recent = null;
@@ -21,7 +25,7 @@ export function recentValue<T>(reuseMs: number, read: () => Promise<T>): RecentV
       return entry.value;
     },
     set(value) {
-      recent = { value: Promise.resolve(value), readAt: Date.now() };
+      recent = { value: Promise.resolve(value), readAt: now() };
     },
   };
 }

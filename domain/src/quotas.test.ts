@@ -5,7 +5,6 @@ import {
   evolveQuota,
   initialQuotaState,
   quotaStateOf,
-  searchKey,
   type QuotaState,
 } from './quotas';
 
@@ -47,15 +46,80 @@ function searchAt(
   return { state: evolveQuota(state, performed(request, now, decision.cost)), cost: decision.cost };
 }
 
-describe('search keys', () => {
-  it('ignore order, case, spaces and duplicates of the codes but not the flags', () => {
-    const key = searchKey(twoCodes);
-    expect(searchKey({ ...twoCodes, taxCodes: ['rssmra85t10a562s ', '01234567897', '01234567897'] })).toBe(
-      key,
-    );
-    expect(searchKey({ ...twoCodes, deMinimis: true })).not.toBe(key);
-    expect(searchKey({ ...twoCodes, last3Years: false })).not.toBe(key);
-    expect(searchKey({ ...twoCodes, taxCodes: ['01234567897'] })).not.toBe(key);
+describe('charging: a tax code looked up today costs nothing again', () => {
+  const at = (time: string) => new Date(`2025-03-10T${time}Z`);
+  const one = (code: string, flags: Partial<SearchRequest> = {}): SearchRequest => ({
+    taxCodes: [code],
+    deMinimis: false,
+    last3Years: false,
+    ...flags,
+  });
+
+  it('whatever the filters: the same company, then de minimis only, then the last 3 years cost one search', () => {
+    // given 9 searches left
+    let state = quotaStateOf([granted(9)]);
+    // when the client searches one code, then ticks each filter
+    const costs: number[] = [];
+    for (const request of [
+      one('01234567897'),
+      one('01234567897', { deMinimis: true }),
+      one('01234567897', { deMinimis: true, last3Years: true }),
+      one(' 0123 4567 897 ', { last3Years: true }),
+    ]) {
+      const step = searchAt(state, request, '2025-03-10T09:00:00Z');
+      costs.push(step.cost);
+      state = step.state;
+    }
+    // then it paid once
+    expect(costs).toEqual([1, 0, 0, 0]);
+    expect(state.remainingSearches).toBe(8);
+  });
+
+  it('whatever the format: a report of a code looked up today is free, and a report first makes the search free', () => {
+    const afterSearch = quotaStateOf([granted(9), performed(one('01234567897'), '2025-03-10T08:00:00Z', 1)]);
+    expect(
+      decideReportDownload(afterSearch, one('01234567897', { deMinimis: true }), at('15:00:00')),
+    ).toEqual({
+      ok: true,
+      cost: 0,
+    });
+    const afterReport = quotaStateOf([
+      granted(9),
+      performed(one('01234567897'), '2025-03-10T08:00:00Z', 1),
+      downloaded(one('01234567897'), '2025-03-10T08:00:01Z'),
+    ]);
+    expect(decideSearch(afterReport, one('01234567897', { last3Years: true }), at('16:00:00'))).toEqual({
+      ok: true,
+      cost: 0,
+    });
+  });
+
+  it('a multiple search pays only for its codes not yet looked up today', () => {
+    const state = quotaStateOf([granted(9), performed(one('01234567897'), '2025-03-10T08:00:00Z', 1)]);
+    const three = {
+      taxCodes: ['01234567897', 'RSSMRA85T10A562S', '98765432109'],
+      deMinimis: true,
+      last3Years: false,
+    };
+    expect(decideSearch(state, three, at('10:00:00'))).toEqual({ ok: true, cost: 2 });
+  });
+
+  it('refuses the whole search, charging nothing, when its new codes exceed what is left', () => {
+    const state = quotaStateOf([granted(2), performed(one('01234567897'), '2025-03-10T08:00:00Z', 1)]);
+    expect(state.remainingSearches).toBe(1);
+    const three = {
+      taxCodes: ['01234567897', 'RSSMRA85T10A562S', '98765432109'],
+      deMinimis: false,
+      last3Years: false,
+    };
+    // two new codes, one search left: U004, and the code already looked up does not make it pass
+    expect(decideSearch(state, three, at('10:00:00'))).toEqual({ ok: false, code: 'U004' });
+    expect(evolveQuota(state, refused(three, '2025-03-10T10:00:00Z')).remainingSearches).toBe(1);
+    // the code looked up today is still free at one search left, and at none
+    expect(decideSearch(state, one('01234567897', { deMinimis: true }), at('10:00:00'))).toEqual({
+      ok: true,
+      cost: 0,
+    });
   });
 });
 
@@ -89,10 +153,10 @@ describe('quota decider', () => {
     expect(repeat.cost).toBe(0);
     expect(repeat.state.remainingSearches).toBe(48);
 
-    // different flags are a different search
+    // other flags on the same codes are free too: the codes were looked up today
     expect(decideSearch(state, { ...twoCodes, deMinimis: true }, new Date('2025-03-10T12:00:00Z'))).toEqual({
       ok: true,
-      cost: 2,
+      cost: 0,
     });
   });
 
@@ -117,12 +181,15 @@ describe('quota decider', () => {
     });
   });
 
-  it('lets a search repeated today through at 0 remaining, but nothing new', () => {
+  it('lets codes looked up today through at 0 remaining, but no new code', () => {
     const state = quotaStateOf([granted(2), performed(twoCodes, '2025-03-10T08:00:00Z', 2)]);
     expect(state.remainingSearches).toBe(0);
     expect(decideSearch(state, twoCodes, new Date('2025-03-10T09:00:00Z'))).toEqual({ ok: true, cost: 0 });
     expect(
       decideSearch(state, { ...twoCodes, taxCodes: ['01234567897'] }, new Date('2025-03-10T09:00:00Z')),
+    ).toEqual({ ok: true, cost: 0 });
+    expect(
+      decideSearch(state, { ...twoCodes, taxCodes: ['98765432109'] }, new Date('2025-03-10T09:00:00Z')),
     ).toEqual({
       ok: false,
       code: 'U004',
@@ -158,16 +225,13 @@ describe('quota decider', () => {
     expect(evolveQuota(state, refused(twoCodes, '2025-03-10T08:00:00Z'))).toBe(state);
   });
 
-  it('keeps only the latest day of searches', () => {
+  it('keeps only the codes of the latest day', () => {
     const state = quotaStateOf([
       granted(50),
       performed(twoCodes, '2025-03-10T08:00:00Z', 2),
-      performed({ ...twoCodes, deMinimis: true }, '2025-03-11T08:00:00Z', 2),
+      performed({ ...twoCodes, taxCodes: ['98765432109'] }, '2025-03-11T08:00:00Z', 1),
     ]);
-    expect(state.searchesOfDay).toEqual({
-      day: '2025-03-11',
-      keys: [searchKey({ ...twoCodes, deMinimis: true })],
-    });
+    expect(state.lookedUpToday).toEqual({ day: '2025-03-11', codes: ['98765432109'] });
   });
 });
 

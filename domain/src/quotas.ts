@@ -16,43 +16,38 @@ export interface QuotaState {
   /** epoch ms; null until an allowance is granted (no access yet) */
   endDate: number | null;
   /**
-   * Searches performed on the most recent calendar day (Rome) seen in the stream, by searchKey.
-   * Only that day matters for "the same search today is free", so older days are dropped
+   * The tax codes looked up on the most recent calendar day (Rome) seen in the stream, normalised.
+   * Only that day matters for "a code already looked up today is free", so older days are dropped
    * to keep the state small however long the stream grows.
    */
-  searchesOfDay: { day: string; keys: string[] } | null;
+  lookedUpToday: { day: string; codes: string[] } | null;
 }
 
 export const initialQuotaState: QuotaState = {
   availableYearlySearches: 0,
   remainingSearches: 0,
   endDate: null,
-  searchesOfDay: null,
+  lookedUpToday: null,
 };
 
 export type QuotaDecision = { ok: true; cost: number } | { ok: false; code: 'A002' | 'U004' };
 
-/** The identity of a search: its distinct normalised tax codes, sorted, and both flags. */
-export function searchKey(request: SearchRequest): string {
-  const codes = splitTaxCodes(request.taxCodes).sort();
-  return `${codes.join(',')}|deMinimis=${request.deMinimis}|last3Years=${request.last3Years}`;
-}
-
-/** One unit per distinct tax code. */
+/** One unit per distinct tax code, before what was looked up today is taken off. */
 export function searchCost(request: SearchRequest): number {
   return splitTaxCodes(request.taxCodes).length;
 }
 
-function rememberSearch(state: QuotaState, request: SearchRequest, at: string): QuotaState['searchesOfDay'] {
+function rememberCodes(state: QuotaState, request: SearchRequest, at: string): QuotaState['lookedUpToday'] {
   const ms = Date.parse(at);
-  // a stream must always fold: an unreadable timestamp just does not make later repeats free
-  if (!Number.isFinite(ms)) return state.searchesOfDay;
+  // a stream must always fold: an unreadable timestamp just does not make later look-ups free
+  if (!Number.isFinite(ms)) return state.lookedUpToday;
   const day = romeDay(ms);
-  const key = searchKey(request);
-  const current = state.searchesOfDay;
-  if (!current || day > current.day) return { day, keys: [key] };
-  if (day < current.day || current.keys.includes(key)) return current;
-  return { day, keys: [...current.keys, key] };
+  const codes = splitTaxCodes(request.taxCodes);
+  const current = state.lookedUpToday;
+  if (!current || day > current.day) return { day, codes };
+  if (day < current.day) return current;
+  const added = codes.filter((code) => !current.codes.includes(code));
+  return added.length === 0 ? current : { day, codes: [...current.codes, ...added] };
 }
 
 export function evolveQuota(state: QuotaState, event: QuotaEvent): QuotaState {
@@ -68,11 +63,11 @@ export function evolveQuota(state: QuotaState, event: QuotaEvent): QuotaState {
       return {
         ...state,
         remainingSearches: Math.max(0, state.remainingSearches - event.data.cost),
-        searchesOfDay: rememberSearch(state, event.data, event.data.at),
+        lookedUpToday: rememberCodes(state, event.data, event.data.at),
       };
     case 'ReportDownloaded':
-      // a report shows a search's results: repeating that search today is free too
-      return { ...state, searchesOfDay: rememberSearch(state, event.data, event.data.at) };
+      // a report shows a search's results: its codes were looked up today too
+      return { ...state, lookedUpToday: rememberCodes(state, event.data, event.data.at) };
     case 'SearchRefused':
       return state;
   }
@@ -85,9 +80,12 @@ export function quotaStateOf(events: Iterable<QuotaEvent>): QuotaState {
   return state;
 }
 
-export function wasSearchedToday(state: QuotaState, request: SearchRequest, now: Date | number): boolean {
-  const today = state.searchesOfDay;
-  return today !== null && today.day === romeDay(now) && today.keys.includes(searchKey(request));
+/** The request's codes not yet looked up on the Rome day of `now`: what the request costs. */
+export function codesNewToday(state: QuotaState, request: SearchRequest, now: Date | number): string[] {
+  const today = state.lookedUpToday;
+  const codes = splitTaxCodes(request.taxCodes);
+  if (today === null || today.day !== romeDay(now)) return codes;
+  return codes.filter((code) => !today.codes.includes(code));
 }
 
 function toEpochMs(instant: Date | number): number {
@@ -95,19 +93,19 @@ function toEpochMs(instant: Date | number): number {
 }
 
 /**
- * A002 from the end date on (or before any allowance); a search repeated the same Rome day with the
- * same codes and flags costs 0; otherwise one unit per distinct code, and U004 refuses the whole
- * search when it costs more than what remains.
+ * A002 from the end date on (or before any allowance). Otherwise one unit per tax code not yet
+ * looked up on the same Rome day — whatever the filters, the data source or the format (screen,
+ * Excel, PDF) of the earlier look-up — so a code already looked up today costs nothing again; U004
+ * refuses the whole search, charging nothing, when its new codes are more than what remains.
  */
 export function decideSearch(state: QuotaState, request: SearchRequest, now: Date | number): QuotaDecision {
   if (state.endDate === null || toEpochMs(now) >= state.endDate) return { ok: false, code: 'A002' };
-  if (wasSearchedToday(state, request, now)) return { ok: true, cost: 0 };
-  const cost = searchCost(request);
+  const cost = codesNewToday(state, request, now).length;
   if (cost > state.remainingSearches) return { ok: false, code: 'U004' };
   return { ok: true, cost };
 }
 
-/** A report of a search performed today is free; otherwise it is decided (and charged) like the search. */
+/** A report is decided (and charged) as its search: free for codes looked up today. */
 export function decideReportDownload(
   state: QuotaState,
   request: SearchRequest,

@@ -149,3 +149,91 @@ describe('paid work per user', () => {
     await get(api.adminToken, '/api/documents').expect(200);
   });
 });
+
+describe('what a client is charged', () => {
+  let api: ApiHarness;
+  const OTHER = '98765432109';
+  const THIRD = 'RSSMRA85T10A562S';
+  beforeAll(async () => {
+    api = await startApiHarness();
+    await api.indexAids([
+      anAid({ idComponenteAiuto: 'C1' }),
+      anAid({ idComponenteAiuto: 'C2', codiceFiscaleBeneficiario: OTHER }),
+    ]);
+  });
+  afterAll(() => api.close());
+
+  const get = (token: string, path: string, query: string) =>
+    request(api.app).get(`${path}?${query}`).set('Authorization', `Bearer ${token}`);
+  const remaining = async (token: string) =>
+    (
+      (await request(api.app).get('/api/clients/me').set('Authorization', `Bearer ${token}`).expect(200))
+        .body as { remainingSearches: number }
+    ).remainingSearches;
+
+  it('one unit per company a day, whatever the filters, the format or how the code is written', async () => {
+    const client = await api.client({ remainingSearches: 9 });
+    await get(client.token, '/api/documents', `taxCodes=${CODE}`).expect(200);
+    expect(await remaining(client.token)).toBe(8);
+    await get(client.token, '/api/documents', `taxCodes=${CODE}&deMinimis=true`).expect(200);
+    await get(client.token, '/api/documents', `taxCodes=${CODE}&deMinimis=true&last3Years=true`).expect(200);
+    await get(client.token, '/api/documents/sheet', `taxCodes=${CODE}&last3Years=true`).expect(200);
+    await get(client.token, '/api/documents', `taxCodes=${encodeURIComponent(' 0123 4567 897 ')}`).expect(
+      200,
+    );
+    expect(await remaining(client.token)).toBe(8);
+    // a multiple search pays for its new code only
+    const both = await get(client.token, '/api/documents', `taxCodes=${CODE},${OTHER}&deMinimis=true`).expect(
+      200,
+    );
+    expect((both.body as SearchResultDto).remainingSearches).toBe(7);
+    // every search and download left its audit event, free ones with cost 0
+    const { events } = await api.deps.eventStore.readStream(streams.quota(client.id));
+    expect(
+      events
+        .filter((e) => e.type === 'SearchPerformed' || e.type === 'ReportDownloaded')
+        .map((e) => [e.type, (e.data as { cost?: number }).cost ?? 0]),
+    ).toEqual([
+      ['SearchPerformed', 1],
+      ['SearchPerformed', 0],
+      ['SearchPerformed', 0],
+      ['ReportDownloaded', 0],
+      ['SearchPerformed', 0],
+      ['SearchPerformed', 1],
+    ]);
+  });
+
+  it('refuses a search whose new codes exceed what is left, and charges nothing for it', async () => {
+    const client = await api.client({ remainingSearches: 2 });
+    await get(client.token, '/api/documents', `taxCodes=${CODE}`).expect(200);
+    expect(await remaining(client.token)).toBe(1);
+    const refused = await get(client.token, '/api/documents', `taxCodes=${CODE},${OTHER},${THIRD}`).expect(
+      429,
+    );
+    expect(refused.body.code).toBe('U004');
+    expect(await remaining(client.token)).toBe(1);
+    // the company already looked up stays free; a new one takes the last search
+    await get(client.token, '/api/documents', `taxCodes=${CODE}&last3Years=true`).expect(200);
+    expect(await remaining(client.token)).toBe(1);
+    await get(client.token, '/api/documents', `taxCodes=${OTHER}`).expect(200);
+    expect(await remaining(client.token)).toBe(0);
+  });
+
+  it('charges again after midnight in Rome', async () => {
+    // a portal whose day is about to end: 23:50 in Rome
+    const late = await startApiHarness({}, { now: new Date('2026-03-10T22:50:00Z') });
+    try {
+      await late.indexAids([anAid({ idComponenteAiuto: 'N1' })]);
+      const client = await late.client({ remainingSearches: 5 });
+      const search = (query: string) =>
+        request(late.app).get(`/api/documents?${query}`).set('Authorization', `Bearer ${client.token}`);
+      expect((await search(`taxCodes=${CODE}`).expect(200)).body.remainingSearches).toBe(4);
+      late.setNow(new Date('2026-03-10T22:59:00Z')); // 23:59: still the same day
+      expect((await search(`taxCodes=${CODE}&deMinimis=true`).expect(200)).body.remainingSearches).toBe(4);
+      late.setNow(new Date('2026-03-10T23:01:00Z')); // 00:01 on the 11th in Rome
+      expect((await search(`taxCodes=${CODE}`).expect(200)).body.remainingSearches).toBe(3);
+    } finally {
+      await late.close();
+    }
+  });
+});

@@ -237,3 +237,60 @@ describe('what a client is charged', () => {
     }
   });
 });
+
+describe('the de minimis allowance left is the company’s, not the filter’s', () => {
+  let api: ApiHarness;
+  const COMPANY = '11111111111';
+  beforeAll(async () => {
+    api = await startApiHarness(); // pinned on 10 March 2026: this month's window starts 1 March 2023
+    await api.indexAids([
+      // inside this month's 3-year window, but before "today − 3 years" (10 March 2023)
+      anAid({
+        idComponenteAiuto: 'D1',
+        codiceFiscaleBeneficiario: COMPANY,
+        dataConcessione: '2023-03-05',
+        elementoDiAiutoCents: 100_000_00,
+      }),
+      anAid({
+        idComponenteAiuto: 'D2',
+        codiceFiscaleBeneficiario: COMPANY,
+        dataConcessione: '2025-06-01',
+        elementoDiAiutoCents: 50_000_00,
+      }),
+      anAid({
+        idComponenteAiuto: 'E1',
+        codiceFiscaleBeneficiario: COMPANY,
+        dataConcessione: '2025-07-01',
+        codProcedimento: '3',
+        desProcedimento: 'Esenzione',
+        elementoDiAiutoCents: 70_000_00,
+      }),
+    ]);
+  });
+  afterAll(() => api.close());
+
+  it('gives the same remaining figure and series whatever filter is ticked; the table and totals follow the filters', async () => {
+    const answers: SearchResultDto[] = [];
+    for (const flags of ['', '&deMinimis=true', '&last3Years=true', '&deMinimis=true&last3Years=true'])
+      answers.push(
+        (
+          await request(api.app)
+            .get(`/api/documents?taxCodes=${COMPANY}${flags}`)
+            .set('Authorization', `Bearer ${api.adminToken}`)
+            .expect(200)
+        ).body as SearchResultDto,
+      );
+    for (const answer of answers) {
+      expect(answer.stats.remainingDeMinimis).toBe(150_000);
+      expect(answer.deMinimisSeries).toEqual(answers[0]!.deMinimisSeries);
+    }
+    expect(answers.map((a) => a.rows.map((r) => r.idComponenteAiuto))).toEqual([
+      ['E1', 'D2', 'D1'],
+      ['D2', 'D1'],
+      ['E1', 'D2'],
+      ['D2'],
+    ]);
+    expect(answers.map((a) => a.stats.totalImportDeMinimis)).toEqual([50_000, 50_000, 50_000, 50_000]);
+    expect(answers.map((a) => a.stats.totalDocuments)).toEqual([2, 1, 2, 1]);
+  });
+});

@@ -5,6 +5,7 @@
 import {
   decideReportDownload,
   decideSearch,
+  deMinimisRemaining,
   deMinimisSeries,
   documentTotals,
   DomainError,
@@ -64,49 +65,63 @@ const matchesFlags = (request: SearchRequest, dateFrom: string | undefined) => (
   (!dateFrom || aid.dataConcessione >= dateFrom) &&
   (!request.deMinimis || isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento));
 
+/**
+ * Every aid of the searched codes, whatever the display filters: the de minimis allowance left is a
+ * property of the company, computed from all its de minimis aids (searchResult applies the filters
+ * to the table and the first three cards only).
+ */
 export async function findAids(
   deps: SearchDeps,
   request: SearchRequest,
   source: DataSource,
-  now: Date,
 ): Promise<AidRecord[]> {
-  const dateFrom = request.last3Years ? threeYearsAgo(now) : undefined;
-  if (source === 'ARCHIVE') {
-    return deps.aidIndex.search({ taxCodes: request.taxCodes, dateFrom, deMinimisOnly: request.deMinimis });
-  }
+  if (source === 'ARCHIVE') return deps.aidIndex.search({ taxCodes: request.taxCodes });
   if (!deps.liveRegister) throw new DomainError('G007');
   try {
     const found: AidRecord[] = [];
     // One code after the other: the register's own pause applies between them anyway.
     for (const code of request.taxCodes) found.push(...(await deps.liveRegister.lookup(code)));
-    return found.filter(matchesFlags(request, dateFrom)).sort(newestFirst);
+    return found.sort(newestFirst);
   } catch (error) {
     if (error instanceof LiveRegisterUnavailableError) throw new DomainError('G007');
     throw error;
   }
 }
 
-export function searchResult(
-  request: SearchRequest,
-  source: DataSource,
-  aids: readonly AidRecord[],
-  now: Date,
-  lastUpdate: number | null,
-): SearchResultDto {
-  const deMinimisRows = aids.map((aid) => ({
+const deMinimisRowsOf = (aids: readonly AidRecord[]) =>
+  aids.map((aid) => ({
     dataConcessione: aid.dataConcessione,
     elementoDiAiutoCents: aid.elementoDiAiutoCents,
     isDeMinimis: isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento),
   }));
+
+/**
+ * The answer to a search from every aid of its codes: the table and the first three cards follow
+ * the display filters (de minimis only, last 3 years); the de minimis series and the allowance left
+ * never do, so the same company shows the same remaining figure however it is filtered, on screen,
+ * in Excel and in the PDF.
+ */
+export function searchResult(
+  request: SearchRequest,
+  source: DataSource,
+  allAids: readonly AidRecord[],
+  now: Date,
+  lastUpdate: number | null,
+): SearchResultDto {
+  const shown = allAids.filter(matchesFlags(request, request.last3Years ? threeYearsAgo(now) : undefined));
+  const everyAid = deMinimisRowsOf(allAids);
   return {
     taxCodes: request.taxCodes,
     deMinimis: request.deMinimis,
     last3Years: request.last3Years,
     dataSource: source,
     lastUpdate: source === 'LIVE' ? -1 : lastUpdate,
-    rows: aids.map(aidToRow),
-    stats: documentTotals(deMinimisRows, now),
-    deMinimisSeries: deMinimisSeries(deMinimisRows, now),
+    rows: shown.map(aidToRow),
+    stats: {
+      ...documentTotals(deMinimisRowsOf(shown), now),
+      remainingDeMinimis: deMinimisRemaining(everyAid, now),
+    },
+    deMinimisSeries: deMinimisSeries(everyAid, now),
   };
 }
 
@@ -124,8 +139,9 @@ export async function performSearch(
   const now = deps.clock();
   const source = dataSourceOf(await dataSourceForSearch(deps.eventStore));
   const lastUpdate = source === 'ARCHIVE' && deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
-  const find = () => findAids(deps, request, source, now);
-  if (searcher.actor.role !== 'CLIENT') return searchResult(request, source, await find(), now, lastUpdate);
+  const answer = async () =>
+    searchResult(request, source, await findAids(deps, request, source), now, lastUpdate);
+  if (searcher.actor.role !== 'CLIENT') return answer();
 
   const ctx: MeteringContext = {
     eventStore: deps.eventStore,
@@ -138,13 +154,15 @@ export async function performSearch(
   const { result, remainingSearches } = await metered(
     ctx,
     (state) => decide(state, request, now),
-    find,
-    (cost, aids) => {
-      if (purpose === 'search') return [searchPerformed(ctx, source, aids.length, cost)];
+    answer,
+    (cost, found) => {
+      // the audit records what the client was shown: the rows after the display filters
+      const shown = found.rows.length;
+      if (purpose === 'search') return [searchPerformed(ctx, source, shown, cost)];
       // A report that is not free is a search too: charged as one, then recorded as a download.
       const download = reportDownloaded(ctx, purpose);
-      return cost > 0 ? [searchPerformed(ctx, source, aids.length, cost), download] : [download];
+      return cost > 0 ? [searchPerformed(ctx, source, shown, cost), download] : [download];
     },
   );
-  return { ...searchResult(request, source, result, now, lastUpdate), remainingSearches };
+  return { ...result, remainingSearches };
 }

@@ -1,4 +1,4 @@
-import { clientStatusLabel, endDateFromDay, isAccessExpired, renewEndDate } from './clients';
+import { clientStatusLabel, endDateFromDay, isAccessExpired, renewedEndDate, renewEndDate } from './clients';
 
 describe('client status label', () => {
   const endDate = Date.UTC(2025, 0, 15, 11, 0); // 15 Jan 2025, 12:00 in Rome
@@ -36,6 +36,21 @@ describe('end dates', () => {
     expect(renewEndDate(endDateFromDay('2025-07-15'))).toBe(Date.UTC(2026, 6, 15, 10, 0));
     // 29 Feb → 28 Feb
     expect(renewEndDate(endDateFromDay('2024-02-29'))).toBe(endDateFromDay('2025-02-28'));
+  });
+
+  it('renews from the later of today and the current end date', () => {
+    const today = new Date('2026-03-10T09:00:00Z');
+    // still active until June: a year from June, nothing lost
+    expect(renewedEndDate(endDateFromDay('2026-06-30'), today)).toBe(endDateFromDay('2027-06-30'));
+    // ended 400 days ago: a year from today, active again at once
+    const longExpired = endDateFromDay('2025-02-03');
+    const renewed = renewedEndDate(longExpired, today);
+    expect(renewed).toBe(endDateFromDay('2027-03-10'));
+    expect(isAccessExpired(renewed, today)).toBe(false);
+    // ended this morning: a year from today's noon
+    expect(renewedEndDate(Date.parse('2026-03-10T06:00:00Z'), today)).toBe(endDateFromDay('2027-03-10'));
+    // never granted: a year from today
+    expect(renewedEndDate(null, today)).toBe(endDateFromDay('2027-03-10'));
   });
 
   it('keeps the wall-clock time across a DST change of day', () => {

@@ -37,6 +37,16 @@ export function renewEndDate(endDate: number): number {
   return romeWallTimeToEpochMs(addYears(romeDay(endDate), 1), wall.hour, wall.minute);
 }
 
+/**
+ * What "Rinnova" gives: a year from the later of today (12:00 Rome, as end dates are stored) and
+ * the current end date. A client whose access ended long ago gets a full year from today, active at
+ * once; one still active loses none of the time it has left.
+ */
+export function renewedEndDate(currentEndDate: number | null, now: Date | number): number {
+  const todayNoon = romeNoonEpochMs(romeDay(now));
+  return renewEndDate(Math.max(currentEndDate ?? todayNoon, todayNoon));
+}
+
 /** The end date chosen as a day ('YYYY-MM-DD') is stored as 12:00 Europe/Rome of that day. J001 if malformed. */
 export function endDateFromDay(day: string): number {
   if (!parseIsoDay(day)) throw new DomainError('J001', `Data di scadenza non valida: "${day}"`);

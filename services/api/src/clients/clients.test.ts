@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { streams, type ClientDto } from '@rna/domain';
+import { renewedEndDate, streams, type ClientDto } from '@rna/domain';
 import { ADMIN_EMAIL, startTestApi, type TestApi } from '../testing/harness';
 
 jest.setTimeout(60_000);
@@ -119,6 +119,21 @@ describe('client administration', () => {
     api.advance(3 * 3_600_000);
     admin = await api.adminToken();
     expect((await list()).find((c) => c.id === id)!.status).toBe('Scaduto');
+  });
+
+  it('renews a client whose access ended long ago for a year from today: active again at once', async () => {
+    const { id, code } = await api.inviteClient('rinnovo-scaduto@example.it');
+    await asAdmin('put', `/clients/${id}/limits`)
+      .send({ availableYearlySearches: 12, remainingSearches: 0, endDate: '2024-12-01' })
+      .expect(200);
+    const today = api.deps.clock();
+    const renewed = (await asAdmin('post', `/clients/${id}/renew`).expect(200)).body as ClientDto;
+    expect(renewed.endDate).toBe(renewedEndDate(null, today));
+    expect(renewed.endDate).toBeGreaterThan(today.getTime() + 364 * 86_400_000);
+    expect(renewed.status).not.toBe('Scaduto');
+    expect(renewed.remainingSearches).toBe(12);
+    // and it can sign in again
+    await api.signIn('rinnovo-scaduto@example.it', code);
   });
 
   it('changes the tax-code limit, the permissions and the logo', async () => {

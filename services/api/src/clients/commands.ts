@@ -3,7 +3,7 @@ import {
   DomainError,
   evolveQuota,
   initialQuotaState,
-  renewEndDate,
+  renewedEndDate,
   romeDay,
   romeNoonEpochMs,
   streams,
@@ -136,11 +136,11 @@ export function setLimits(
   return grantAllowance(deps, by, clientId, () => limits);
 }
 
-/** Renewal: one more year from the current end date, and the full yearly allowance again. */
+/** Renewal: a year from the later of today and the current end date, and the full yearly allowance again. */
 export function renewAccess(deps: ApiDeps, by: Actor, clientId: string) {
   return grantAllowance(deps, by, clientId, (state) => ({
     availableYearlySearches: state.availableYearlySearches,
     remainingSearches: state.availableYearlySearches,
-    endDate: renewEndDate(state.endDate ?? romeNoonEpochMs(romeDay(deps.clock()))),
+    endDate: renewedEndDate(state.endDate, deps.clock()),
   }));
 }

@@ -11,7 +11,7 @@ export { ensureFirstAdmin, type FirstAdminResult } from './auth/first-admin';
 export { ensureDefaultLogo } from './logos/commands';
 export { accountProjections } from '@rna/projector/accounts';
 export { startVariationAlertNotifier } from './alerts/notifier';
-export { archiveLastUpdateReader, lastSuccessfulSync } from './sync/handlers';
+export { archiveLastUpdateReader, lastArchiveChange } from './sync/handlers';
 export {
   startWebServer,
   createWebApp,

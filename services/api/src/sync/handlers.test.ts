@@ -58,62 +58,58 @@ describe('POST /sync', () => {
 });
 
 describe('read side', () => {
-  it('reports never / a date / live mode for the last RNA sync', async () => {
+  /** An archive-files read model entry as the projector keeps it. */
+  const archiveFile = (name: string, status: string, lastUpdate: number | null) => ({
+    id: name,
+    name,
+    lastUpdate,
+    rnaLastUpdate: null,
+    status,
+    progress: status === 'SUCCESS' ? 100 : 0,
+    records: 1,
+    error: status === 'ERROR' ? 'broken' : null,
+    runId: 'r',
+  });
+
+  it('reports never / when the archive last changed / live mode for the last RNA sync', async () => {
     const d = deps();
+    const files = d.documents.collection<Record<string, unknown> & { id: string }>('archive-files');
     expect(await getLastRnaSync(d)).toEqual({ lastUpdate: null });
-    const history = d.documents.collection<Record<string, unknown> & { id: string }>('sync-history');
-    await history.put({
-      id: 'r0',
-      type: 'ALL',
-      start: 1000,
-      end: 5000,
-      status: 'SUCCESS',
-      succeeded: 1,
-      failed: 0,
-      skipped: 0,
-      records: 3,
-    });
-    await history.put({
-      id: 'r1',
-      type: 'ALL',
-      start: 6000,
-      end: 7000,
-      status: 'ERROR',
-      succeeded: 0,
-      failed: 1,
-      skipped: 0,
-      records: 0,
-    });
+    // a file that never imported does not make the archive "updated"
+    await files.put(archiveFile('2024_02', 'ERROR', null));
+    expect(await getLastRnaSync(d)).toEqual({ lastUpdate: null });
+    // a run where one file failed still changed the archive with the file it imported
+    await files.put(archiveFile('2024_01', 'SUCCESS', 5000));
     expect(await getLastRnaSync(d)).toEqual({ lastUpdate: 5000 });
+    // a file that failed on a later run keeps the time of its last good import
+    await files.put(archiveFile('2023_12', 'ERROR', 7000));
+    expect(await getLastRnaSync(d)).toEqual({ lastUpdate: 7000 });
+    expect(await getArchiveStats(d)).toEqual({ totalDocuments: 0, lastSync: 7000 });
+    const history = d.documents.collection<Record<string, unknown> & { id: string }>('sync-history');
+    await history.put({ id: 'r0', type: 'ALL', start: 1000, end: 5000, status: 'ERROR', succeeded: 1, failed: 1, skipped: 0, records: 3 }); // prettier-ignore
+    await history.put({ id: 'r1', type: 'ALL', start: 6000, end: 7500, status: 'ERROR', succeeded: 1, failed: 1, skipped: 0, records: 1 }); // prettier-ignore
     expect((await getSyncResults(d)).map((r) => r.id)).toEqual(['r1', 'r0']);
     await d.eventStore.appendToStream(streams.settings, [
       { type: 'DataSourceSwitched', data: { useLiveData: true, at: 'x', by: admin } },
     ]);
     expect(await getLastRnaSync(d)).toEqual({ lastUpdate: -1 });
-    expect(await getArchiveStats(d)).toEqual({ totalDocuments: 0, lastSync: 5000 });
   });
 
-  it('gives searches the last successful sync, read again once the reuse time has passed', async () => {
+  it('gives searches the last archive change, read again once the reuse time has passed', async () => {
     const d = deps();
-    const history = d.documents.collection<Record<string, unknown> & { id: string }>('sync-history');
-    const finished = (id: string, end: number) =>
-      history.put({
-        id,
-        type: 'ALL',
-        start: end - 10,
-        end,
-        status: 'SUCCESS',
-        succeeded: 1,
-        failed: 0,
-        skipped: 0,
-        records: 1,
-      });
-    const lastUpdate = archiveLastUpdateReader(d.documents, 50);
-    expect(await lastUpdate()).toBeNull();
-    await finished('r0', 5000);
-    expect(await lastUpdate()).toBeNull(); // still the value read a moment ago
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(await lastUpdate()).toBe(5000);
+    const files = d.documents.collection<Record<string, unknown> & { id: string }>('archive-files');
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    try {
+      const lastUpdate = archiveLastUpdateReader(d.documents, 50);
+      expect(await lastUpdate()).toBeNull();
+      await files.put(archiveFile('2024_01', 'SUCCESS', 5000));
+      clock.mockReturnValue(1_000_049);
+      expect(await lastUpdate()).toBeNull(); // still the value read a moment ago
+      clock.mockReturnValue(1_000_050);
+      expect(await lastUpdate()).toBe(5000);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('shows the running run with the live download percentage', async () => {

@@ -196,23 +196,28 @@ export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<Archive
   return [...byName.values()].sort((a, b) => compareNames(a.name, b.name));
 }
 
-export async function lastSuccessfulSync(documents: DocumentStore): Promise<number | null> {
-  // Every search reports it: ask the store for the one newest finished run, not the whole history.
-  const [latest] = await documents
-    .collection<SyncHistoryDoc>(SYNC_HISTORY)
-    .find({ status: 'SUCCESS' }, { sortBy: 'end', order: 'desc', limit: 1 });
-  return latest?.end ?? null;
+/**
+ * When the archive last changed: the newest successful import of a register file (ms), null when no
+ * file was ever imported. A run in which some files failed still changed the archive with the files
+ * it imported, so "last update" follows files, not runs that succeeded whole. The register has at
+ * most a few hundred files: one read of the archive-files read model.
+ */
+export async function lastArchiveChange(documents: DocumentStore): Promise<number | null> {
+  let newest: number | null = null;
+  for (const file of await documents.collection<ArchiveFileDoc>(ARCHIVE_FILES).find())
+    if (file.lastUpdate !== null && (newest === null || file.lastUpdate > newest)) newest = file.lastUpdate;
+  return newest;
 }
 
 /**
- * lastSuccessfulSync as every search reports it: read at most once a second (a run ends a few times
- * a day), so that the read is not part of each search's cost.
+ * lastArchiveChange as every search reports it: read at most once a second (files are imported a few
+ * times a day), so that the read is not part of each search's cost.
  */
 export function archiveLastUpdateReader(
   documents: DocumentStore,
   reuseMs = 1_000,
 ): () => Promise<number | null> {
-  const lastUpdate = recentValue(reuseMs, () => lastSuccessfulSync(documents));
+  const lastUpdate = recentValue(reuseMs, () => lastArchiveChange(documents));
   return () => lastUpdate.get();
 }
 
@@ -229,10 +234,10 @@ async function usesLiveData(eventStore: EventStore): Promise<boolean> {
 /** GET /sync/last-rna-sync: null = never synchronised, -1 = live data mode. */
 export async function getLastRnaSync(deps: SyncHandlerDeps): Promise<{ lastUpdate: number | null }> {
   if (await usesLiveData(deps.eventStore)) return { lastUpdate: -1 };
-  return { lastUpdate: await lastSuccessfulSync(deps.documents) };
+  return { lastUpdate: await lastArchiveChange(deps.documents) };
 }
 
 /** GET /sync/archive-stats */
 export async function getArchiveStats(deps: SyncHandlerDeps): Promise<ArchiveStatsDto> {
-  return { totalDocuments: await deps.aidIndex.count(), lastSync: await lastSuccessfulSync(deps.documents) };
+  return { totalDocuments: await deps.aidIndex.count(), lastSync: await lastArchiveChange(deps.documents) };
 }

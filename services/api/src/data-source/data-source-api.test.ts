@@ -124,6 +124,7 @@ describe('data source switch and live searches', () => {
     });
 
     register.setDown(true);
+    const warn = jest.spyOn(api.deps.logger, 'warn');
     expect(
       (
         await request(api.app)
@@ -132,6 +133,12 @@ describe('data source switch and live searches', () => {
           .expect(503)
       ).body,
     ).toMatchObject({ code: 'G007' });
+    // the operator sees why: the cause is logged with the codes that could not be looked up
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ err: expect.any(Error), taxCodes: ['98765432109'] }),
+      'live register unavailable (G007)',
+    );
+    warn.mockRestore();
     register.setDown(false);
     // a failed live look-up is not charged
     expect((await api.deps.eventStore.readStream(streams.quota(client.id))).events.at(-1)?.type).toBe(

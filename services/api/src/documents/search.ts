@@ -2,6 +2,7 @@
  * The look-up behind GET /documents and both reports: validate the request, pick the data source,
  * meter a CLIENT on its quota stream, find the aids, and shape rows, totals and the 36-month series.
  */
+import type { Logger } from 'pino';
 import {
   decideReportDownload,
   decideSearch,
@@ -33,6 +34,8 @@ export interface SearchDeps {
   liveRegister?: LiveRegister;
   /** When the archive was last synchronised (ms), null = never. */
   archiveLastUpdate?: () => Promise<number | null>;
+  /** Where a G007 (register unreachable) is logged with its cause. */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Who searches, as far as searching cares. */
@@ -83,7 +86,11 @@ export async function findAids(
     for (const code of request.taxCodes) found.push(...(await deps.liveRegister.lookup(code)));
     return found.sort(newestFirst);
   } catch (error) {
-    if (error instanceof LiveRegisterUnavailableError) throw new DomainError('G007');
+    if (error instanceof LiveRegisterUnavailableError) {
+      // the user sees G007; the operator needs to know why the register did not answer
+      deps.logger?.warn({ err: error, taxCodes: request.taxCodes }, 'live register unavailable (G007)');
+      throw new DomainError('G007');
+    }
     throw error;
   }
 }

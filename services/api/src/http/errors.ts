@@ -1,4 +1,5 @@
 /** Maps every failure to `{code, message}` with the catalogue's status; never a stack trace. */
+import { isStorageError } from '@rna/infra/storage-errors';
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
 import {
@@ -80,6 +81,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const parserCode = typeof error === 'object' && error !== null ? codeForParserError(error) : null;
     if (parserCode) {
       sendError(res, parserCode);
+      return;
+    }
+    if (isStorageError(error)) {
+      logger.error({ err: error, method: req.method, path: req.path }, 'storage failure in API request');
+      sendError(res, 'G002');
       return;
     }
     // Unexpected: log what helps (never headers or bodies, which may hold tokens or passwords).

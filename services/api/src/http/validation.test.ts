@@ -111,6 +111,28 @@ describe('request validation and error mapping', () => {
     expect((await request(api.app).delete('/api/health')).body.code).toBe('J005');
   });
 
+  it('a storage failure → 503 G002 (not G001), logged', async () => {
+    const search = api.deps.aidIndex.search.bind(api.deps.aidIndex);
+    api.deps.aidIndex.search = () =>
+      Promise.reject(
+        Object.assign(new Error('database disk image is malformed'), {
+          name: 'SqliteError',
+          code: 'SQLITE_CORRUPT',
+        }),
+      );
+    try {
+      const res = await request(api.app)
+        .get('/api/documents?taxCodes=01234567897')
+        .set('Authorization', `Bearer ${await api.adminToken()}`);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ code: 'G002', message: expect.any(String) });
+      expect(res.text).not.toContain('malformed');
+      expect(logs.join('\n')).toContain('storage failure');
+    } finally {
+      api.deps.aidIndex.search = search;
+    }
+  });
+
   it('an unexpected failure → 500 G001, logged without the secrets of the request', async () => {
     const failing = defineRoute({
       method: 'post',

@@ -1,0 +1,107 @@
+/**
+ * Who may call which route, written from SPEC §6 (roles and permissions), §2 (screens and their
+ * access) and §7 (the calls), not read from the routes' own declarations: a route that declares the
+ * wrong access fails against this table, and a route without a row here fails too.
+ */
+export type Caller = 'anonymous' | 'client' | 'expiredClient' | 'fixedCodeClient' | 'admin';
+export const CALLERS: readonly Caller[] = [
+  'anonymous',
+  'client',
+  'expiredClient',
+  'fixedCodeClient',
+  'admin',
+];
+
+/** 'ok' = let through (any answer but 401/403, and never a 5xx); otherwise the refusal's code. */
+export type Outcome = 'ok' | 'A001' | 'P001' | 'A002';
+export type PermissionRow = Record<Caller, Outcome>;
+
+/** Public: sign-in, password reset, health, the API description and the logo images. */
+const ANYONE: PermissionRow = {
+  anonymous: 'ok',
+  client: 'ok',
+  expiredClient: 'ok',
+  fixedCodeClient: 'ok',
+  admin: 'ok',
+};
+/** ADMIN only (§6: clients, logos, PDF config, data source, sync, audit). */
+const ADMIN_ONLY: PermissionRow = {
+  anonymous: 'A001',
+  client: 'P001',
+  expiredClient: 'P001',
+  fixedCodeClient: 'P001',
+  admin: 'ok',
+};
+/** Any signed-in user; a client whose access ended is refused with A002 (§8). */
+const SIGNED_IN: PermissionRow = {
+  anonymous: 'A001',
+  client: 'ok',
+  expiredClient: 'A002',
+  fixedCodeClient: 'ok',
+  admin: 'ok',
+};
+/** Any signed-in user, an expired client included: it must see who it is and why it is refused. */
+const SIGNED_IN_EVEN_EXPIRED: PermissionRow = { ...SIGNED_IN, expiredClient: 'ok' };
+/**
+ * Looking a tax code up (search, reports, alerts on it): signed in, access not ended, and a client
+ * with a fixed tax code only that code (§6) — the probes ask for another one.
+ */
+const LOOK_UP: PermissionRow = { ...SIGNED_IN, fixedCodeClient: 'P001' };
+/** A client's own profile with its remaining searches (§7 /clients/me): clients only. */
+const CLIENT_SELF: PermissionRow = {
+  anonymous: 'A001',
+  client: 'ok',
+  expiredClient: 'ok',
+  fixedCodeClient: 'ok',
+  admin: 'P001',
+};
+
+export const PERMISSIONS: Record<string, PermissionRow> = {
+  'GET /health': ANYONE,
+  'GET /openapi.json': ANYONE,
+  'GET /images/:fileName': ANYONE,
+  'POST /auth/login': ANYONE,
+  'POST /auth/refresh': ANYONE,
+  'POST /auth/logout': ANYONE,
+  'POST /auth/forgot': ANYONE,
+  'POST /auth/reset-password': ANYONE,
+
+  'GET /users/me': SIGNED_IN_EVEN_EXPIRED,
+  'PUT /users/change-password': SIGNED_IN,
+  'GET /users/saved-searches': SIGNED_IN_EVEN_EXPIRED,
+  'PUT /users/saved-searches': SIGNED_IN,
+  'GET /clients/me': CLIENT_SELF,
+
+  'GET /documents': LOOK_UP,
+  'GET /documents/sheet': LOOK_UP,
+  'GET /documents/pdf': LOOK_UP,
+  'GET /variation-alerts': SIGNED_IN,
+  'POST /variation-alerts': LOOK_UP,
+  'DELETE /variation-alerts/:id': SIGNED_IN,
+  'GET /sync/last-rna-sync': SIGNED_IN,
+
+  'GET /clients': ADMIN_ONLY,
+  'GET /clients/export': ADMIN_ONLY,
+  'POST /clients/invite': ADMIN_ONLY,
+  'PUT /clients/:id': ADMIN_ONLY,
+  'DELETE /clients/:id': ADMIN_ONLY,
+  'POST /clients/:id/change-logo': ADMIN_ONLY,
+  'PUT /clients/:id/fixed-tax-code/:code': ADMIN_ONLY,
+  'DELETE /clients/:id/fixed-tax-code': ADMIN_ONLY,
+  'PUT /clients/:id/limits': ADMIN_ONLY,
+  'PUT /clients/:id/pdf-enabled': ADMIN_ONLY,
+  'PUT /clients/:id/enable-variation-alerts': ADMIN_ONLY,
+  'POST /clients/:id/renew': ADMIN_ONLY,
+  'GET /logos': ADMIN_ONLY,
+  'POST /logos': ADMIN_ONLY,
+  'DELETE /logos/:id': ADMIN_ONLY,
+  'POST /logos/:id/pdf-config': ADMIN_ONLY,
+  'GET /documents/data-source-status': ADMIN_ONLY,
+  'POST /documents/toggle-data-source': ADMIN_ONLY,
+  'GET /audit/clients/:id/history': ADMIN_ONLY,
+  'POST /sync': ADMIN_ONLY,
+  'GET /sync/status': ADMIN_ONLY,
+  'GET /sync/results': ADMIN_ONLY,
+  'GET /sync/documents-update': ADMIN_ONLY,
+  'GET /sync/archive-stats': ADMIN_ONLY,
+};

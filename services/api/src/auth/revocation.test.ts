@@ -78,3 +78,32 @@ describe('sessions end when they should', () => {
     expect((await refresh(tokens).expect(401)).body.code).toBe('A001');
   });
 });
+
+describe('refresh tokens presented twice', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ limits: { loginFailuresPerAddress: 1000 } });
+  });
+  afterAll(() => api.close());
+
+  const refresh = (refreshToken: string) => request(api.app).post('/api/auth/refresh').send({ refreshToken });
+
+  it('two concurrent refreshes of one token: exactly one wins, and the family is treated as stolen', async () => {
+    const email = 'doppio@example.it';
+    const { code } = await api.inviteClient(email);
+    const tokens = await api.signIn(email, code);
+    const answers = await Promise.all([refresh(tokens.refreshToken), refresh(tokens.refreshToken)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+    // the same token presented once more is a replay: refused
+    expect((await refresh(tokens.refreshToken)).status).toBe(401);
+  });
+
+  it('a refresh token past its lifetime is refused, and a fresh sign-in works', async () => {
+    const email = 'scadenza-refresh@example.it';
+    const { code } = await api.inviteClient(email);
+    const tokens = await api.signIn(email, code);
+    api.advance(30 * 86_400_000 + 1_000);
+    expect((await refresh(tokens.refreshToken)).body.code).toBe('A001');
+    await api.signIn(email, code);
+  });
+});

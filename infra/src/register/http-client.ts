@@ -130,14 +130,22 @@ export class HttpRegisterClient implements RegisterClient {
     const entries = parseListingHtml(await readText(response));
     const files: RegisterFileInfo[] = [];
     for (const entry of entries) {
-      const head = await this.request({ method: 'HEAD', url: this.url(XML_PATH_PREFIX + entry.fileName) });
-      head.resume();
-      const ok = head.statusCode === 200;
+      let head: http.IncomingMessage | null;
+      try {
+        head = await this.request({ method: 'HEAD', url: this.url(XML_PATH_PREFIX + entry.fileName) });
+        head.resume();
+      } catch (error) {
+        // One file the register cannot serve now is that file's failure (its download fails and is
+        // retried next run), not the whole register's: the listing answered.
+        if (!(error instanceof DomainError && error.code === 'G007')) throw error;
+        head = null;
+      }
+      const ok = head?.statusCode === 200;
       files.push({
         ...entry,
-        etag: ok ? header(head, 'etag') : null,
-        lastModified: ok ? header(head, 'last-modified') : null,
-        size: ok ? contentLength(head) : null,
+        etag: ok && head ? header(head, 'etag') : null,
+        lastModified: ok && head ? header(head, 'last-modified') : null,
+        size: ok && head ? contentLength(head) : null,
       });
     }
     return files;

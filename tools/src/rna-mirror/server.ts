@@ -35,6 +35,8 @@ export interface MirrorFaults {
   maintenance: boolean;
   /** Serve zips cut at 60 % of their length. */
   truncateZip: boolean;
+  /** Files (names without prefix, e.g. 2024_01_002) answered with 503 while the others are served. */
+  unavailableFiles: readonly string[];
 }
 
 export interface MirrorOptions {
@@ -63,6 +65,7 @@ const NO_FAULTS: MirrorFaults = {
   resetTimes: Number.POSITIVE_INFINITY,
   maintenance: false,
   truncateZip: false,
+  unavailableFiles: [],
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -150,6 +153,11 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
     response.end();
   }
 
+  const unavailable = (response: http.ServerResponse) => {
+    response.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'retry-after': '60' });
+    response.end('<html><body><h1>Servizio temporaneamente non disponibile</h1></body></html>');
+  };
+
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://mirror');
     if (faults.maintenance) {
@@ -173,6 +181,10 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
         nid = undefined;
       }
       const file = (await scanFolder(options.dir)).find((f) => f.nid === String(nid));
+      if (file && faults.unavailableFiles.includes(file.name)) {
+        unavailable(response);
+        return;
+      }
       if (!file) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
         return;
@@ -189,6 +201,10 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
     ) {
       const hex = /^Opendata-([0-9a-f]+)\.zip$/.exec(url.pathname.slice(ZIP_DOWNLOAD_PREFIX.length))?.[1];
       const file = await findFile(hex ? zipTokens.get(hex) : undefined);
+      if (file && faults.unavailableFiles.includes(file.name)) {
+        unavailable(response);
+        return;
+      }
       if (!file) {
         response.writeHead(404).end();
         return;
@@ -201,6 +217,10 @@ export async function startMirror(options: MirrorOptions): Promise<RunningMirror
         url.pathname.slice(XML_PATH_PREFIX.length),
       );
       const file = await findFile(match?.[1]);
+      if (file && faults.unavailableFiles.includes(file.name)) {
+        unavailable(response);
+        return;
+      }
       if (!file) {
         response.writeHead(404).end();
         return;

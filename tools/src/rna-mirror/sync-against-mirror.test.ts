@@ -268,6 +268,50 @@ describe('sync against the register mirror', () => {
     expect((await controlEvents(harness)).some((e) => e.type === 'SyncCompleted')).toBe(true);
   });
 
+  it('ends a truncated zip in ERROR with a clear reason, imports the other files, and the next run retries it', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    harness.mirror.setFaults({ truncateZip: true });
+    const runId = await harness.sync('CUSTOM', ['2024_02']);
+
+    const file = await harness.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION).get('2024_02');
+    expect(file?.status).toBe('ERROR');
+    expect(file?.error).toMatch(/\S/);
+    const completed = (await controlEvents(harness)).find((e) => e.type === 'SyncCompleted');
+    expect(completed?.data).toMatchObject({ runId, failed: 1 });
+    // whatever of the cut file was read is not passed off as the file: the next run imports it whole
+    harness.mirror.setFaults({ truncateZip: false });
+    await harness.sync();
+    expectIndexMatches(harness.aidIndex, truth);
+    const retried = await harness.documents
+      .collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION)
+      .get('2024_02');
+    expect(retried?.status).toBe('SUCCESS');
+  });
+
+  it('ends a file the register answers with 503 in ERROR, imports the others, and retries it next time', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    harness.mirror.setFaults({ unavailableFiles: ['2024_01_002'] });
+    const runId = await harness.sync();
+
+    const files = harness.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION);
+    expect((await files.get('2024_01_002'))?.status).toBe('ERROR');
+    for (const name of ALL_FILES.filter((n) => n !== '2024_01_002'))
+      expect({ name, status: (await files.get(name))?.status }).toEqual({ name, status: 'SUCCESS' });
+    const completed = (await controlEvents(harness)).find((e) => e.type === 'SyncCompleted');
+    expect(completed?.data).toMatchObject({ runId, succeeded: ALL_FILES.length - 1, failed: 1 });
+    // the others' aids are searchable already; the unavailable file's come with the next run
+    const missing = truth.filter((aid) => aid.sourceFile.includes('2024_01_002'));
+    expect(missing.length).toBeGreaterThan(0);
+    expect(await harness.aidIndex.count()).toBe(truth.length - missing.length);
+
+    harness.mirror.setFaults({ unavailableFiles: [] });
+    await harness.sync();
+    expectIndexMatches(harness.aidIndex, truth);
+    expect((await files.get('2024_01_002'))?.status).toBe('SUCCESS');
+  });
+
   it('fails the run with G007 when the register is in maintenance, and allows a new run later', async () => {
     harness = await startHarness();
     const truth = await readTruth(await harness.generate());

@@ -1,5 +1,5 @@
 import { DomainError, streams, type Actor } from '@rna/domain';
-import { InMemoryAidIndex, InMemoryDocumentStore, InMemoryEventStore } from '@rna/infra/register/testing';
+import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import {
   archiveLastUpdateReader,
   getArchiveStats,
@@ -13,13 +13,21 @@ import {
 
 const admin: Actor = { userId: 'a', email: 'admin@example.it', role: 'ADMIN' };
 
+const opened: TemporaryStores[] = [];
+afterEach(async () => {
+  for (const stores of opened.splice(0)) await stores.dispose();
+});
+
+/** The handlers' dependencies on fresh embedded stores (the adapters every contract suite checks). */
 function deps(
   requestSync: SyncHandlerDeps['requestSync'] = async () => ({ runId: 'r1', at: '2024-03-01T10:00:00.000Z' }),
 ) {
+  const stores = openTemporaryStores('rna-sync-handlers-');
+  opened.push(stores);
   return {
-    eventStore: new InMemoryEventStore(),
-    documents: new InMemoryDocumentStore(),
-    aidIndex: new InMemoryAidIndex(),
+    eventStore: stores.eventStore,
+    documents: stores.documents,
+    aidIndex: stores.aidIndex,
     requestSync: jest.fn(requestSync),
   };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { encodeAidRecorded, type AidMessage, type AidRecord } from '@rna/domain';
 import type { ConsumedMessage } from '@rna/infra';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
-import { InMemoryAidIndex, InMemoryDocumentStore } from '@rna/infra/register/testing';
+import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import { AID_CHANGES_COLLECTION, applyAidMessages } from './aid-index-projection';
 
 const aid = (id: string, taxCode: string, importId: string, cents = 100): AidRecord => ({
@@ -26,10 +26,15 @@ const messages = (...values: AidMessage[]): ConsumedMessage[] =>
     timestamp: '',
   }));
 
+let stores: TemporaryStores;
+beforeEach(() => {
+  stores = openTemporaryStores('rna-projection-stores-');
+});
+afterEach(() => stores.dispose());
+
 describe('aid index projection', () => {
   it('withdraws what a re-import did not record again and notes every touched tax code', async () => {
-    const aidIndex = new InMemoryAidIndex();
-    const documents = new InMemoryDocumentStore();
+    const { aidIndex, documents } = stores;
     const deps = { aidIndex, documents, now: () => 1234 };
     await applyAidMessages(
       messages(
@@ -51,7 +56,8 @@ describe('aid index projection', () => {
     );
     await applyAidMessages(second, deps);
     await applyAidMessages(second, deps); // redelivery changes nothing
-    expect([...aidIndex.aids.keys()].sort()).toEqual(['1', '3']);
+    const indexed = await aidIndex.search({ taxCodes: ['AAA', 'BBB', 'CCC'] });
+    expect(indexed.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '3']);
     expect((await changes.find()).map((c) => c.id).sort()).toEqual(['BBB', 'CCC']);
     expect(await changes.get('BBB')).toEqual({ id: 'BBB', changedAt: 1234, sourceFile: '2024_01' });
   });
@@ -70,7 +76,7 @@ describe('aid index projection on an index that stores JSON', () => {
   it('indexes the published aids as they are, withdraws what a re-import left out and notes their files', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-projection-'));
     const aidIndex = openSqliteAidIndex(path.join(dir, 'aids.db'));
-    const documents = new InMemoryDocumentStore();
+    const { documents } = stores;
     const deps = { aidIndex, documents, now: () => 1234 };
     const changes = documents.collection<{ id: string; changedAt: number; sourceFile: string }>(
       AID_CHANGES_COLLECTION,

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '@rna/infra';
-import { InMemoryAidIndex, InMemoryDocumentStore } from '@rna/infra/register/testing';
+import type { AidIndex, DocumentStore, RecordedEvent } from '@rna/infra';
+import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import {
   ARCHIVE_FILES_COLLECTION,
   SYNC_HISTORY_COLLECTION,
@@ -30,10 +30,7 @@ const recorded: RecordedEvent[] = events.map((e, i) => ({
   streamName: 's', streamVersion: i, globalPosition: i + 1, type: e.type, data: e.data, metadata: {}, createdAt: at,
 })); // prettier-ignore
 
-async function project(
-  stores: { documents: InMemoryDocumentStore; aidIndex: InMemoryAidIndex },
-  times: number,
-) {
+async function project(stores: { documents: DocumentStore; aidIndex: AidIndex }, times: number) {
   for (let t = 0; t < times; t++) {
     for (const event of recorded) {
       for (const projection of archiveProjections) {
@@ -43,7 +40,7 @@ async function project(
   }
 }
 
-async function snapshot(documents: InMemoryDocumentStore) {
+async function snapshot(documents: DocumentStore) {
   return {
     files: await documents.collection(ARCHIVE_FILES_COLLECTION).find({}, { sortBy: 'id' }),
     runs: await documents.collection(SYNC_RUNS_COLLECTION).find(),
@@ -52,9 +49,19 @@ async function snapshot(documents: InMemoryDocumentStore) {
 }
 
 describe('archive projections', () => {
+  const opened: TemporaryStores[] = [];
+  const freshStores = () => {
+    const stores = openTemporaryStores('rna-archive-projections-');
+    opened.push(stores);
+    return stores;
+  };
+  afterEach(async () => {
+    for (const stores of opened.splice(0)) await stores.dispose();
+  });
+
   it('build file, run and history read models, the same after a replay', async () => {
-    const once = { documents: new InMemoryDocumentStore(), aidIndex: new InMemoryAidIndex() };
-    const twice = { documents: new InMemoryDocumentStore(), aidIndex: new InMemoryAidIndex() };
+    const once = freshStores();
+    const twice = freshStores();
     await project(once, 1);
     await project(twice, 2);
     const state = await snapshot(once.documents);

@@ -7,14 +7,24 @@ const api = {} as BaseQueryApi;
 function fakeServer(validToken: { value: string }) {
   const calls: { url: string; token: string | null }[] = [];
   let token: string | null = 'old';
+  let refused = 0;
   const raw: RawBaseQuery = async (args) => {
     const url = typeof args === 'string' ? args : (args as FetchArgs).url;
     calls.push({ url, token });
     await new Promise((r) => setTimeout(r, 1));
-    if (token !== validToken.value) return { error: { status: 401, data: { code: 'A001' } } };
+    if (token !== validToken.value) {
+      refused += 1;
+      return { error: { status: 401, data: { code: 'A001' } } };
+    }
     return { data: { url } };
   };
-  return { raw, calls, getToken: () => token, setToken: (t: string | null) => (token = t) };
+  return {
+    raw,
+    calls,
+    refused: () => refused,
+    getToken: () => token,
+    setToken: (t: string | null) => (token = t),
+  };
 }
 
 describe('token refresh queue', () => {
@@ -22,12 +32,15 @@ describe('token refresh queue', () => {
     const server = fakeServer({ value: 'new' });
     let refreshes = 0;
     let releaseRefresh: () => void = () => undefined;
+    let refreshStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (refreshStarted = resolve));
     const onSessionExpired = jest.fn();
     const query = createReauthBaseQuery({
       rawBaseQuery: server.raw,
       getAccessToken: server.getToken,
       refreshTokens: () => {
         refreshes += 1;
+        refreshStarted();
         return new Promise<boolean>((resolve) => {
           releaseRefresh = () => {
             server.setToken('new');
@@ -39,10 +52,10 @@ describe('token refresh queue', () => {
     });
 
     const first = Promise.all(['/a', '/b', '/c'].map((url) => query(url, api, {})));
-    await new Promise((r) => setTimeout(r, 20));
+    await started; // the 401s came back and the refresh is under way
     // issued while the refresh runs: waits in the queue instead of failing with the old token
     const queued = query('/d', api, {});
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 0)); // one turn of the event loop: a call would be on record
     expect(server.calls.filter((c) => c.url === '/d')).toHaveLength(0);
     releaseRefresh();
 
@@ -62,7 +75,8 @@ describe('token refresh queue', () => {
       getAccessToken: server.getToken,
       refreshTokens: async () => {
         refreshes += 1;
-        await new Promise((r) => setTimeout(r, 10));
+        // the refresh ends only once all three requests have been answered 401 (so they all wait on it)
+        while (server.refused() < 3) await new Promise((r) => setTimeout(r, 0));
         server.setToken(null);
         return false;
       },

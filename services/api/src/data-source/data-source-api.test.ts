@@ -55,6 +55,10 @@ describe('data source switch and live searches', () => {
   let register: Awaited<ReturnType<typeof startLiveRegister>>;
   beforeAll(async () => {
     register = await startLiveRegister();
+  });
+  // each test on a portal of its own: none depends on the data source another one switched
+  beforeEach(async () => {
+    register.setDown(false);
     api = await startApiHarness({
       liveRegister: new HttpLiveRegister({
         baseUrl: register.url,
@@ -66,10 +70,8 @@ describe('data source switch and live searches', () => {
     });
     await api.indexAids([anAid({ idComponenteAiuto: 'ARCH1' })]);
   });
-  afterAll(async () => {
-    await api.close();
-    await register.close();
-  });
+  afterEach(() => api.close());
+  afterAll(() => register.close());
 
   const admin = (test: request.Test) => test.set('Authorization', `Bearer ${api.adminToken}`);
 
@@ -102,6 +104,9 @@ describe('data source switch and live searches', () => {
   });
 
   it('in live mode searches the register, records the source, and answers G007 when it is down', async () => {
+    expect(
+      (await admin(request(api.app).post('/api/documents/toggle-data-source')).expect(200)).body,
+    ).toMatchObject({ useLiveData: true });
     const client = await api.client({ remainingSearches: 5 });
     const search = () =>
       request(api.app)

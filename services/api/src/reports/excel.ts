@@ -4,10 +4,20 @@
  * Amounts are real numbers with a euro format, so that the client can sum and sort them.
  */
 import ExcelJS from 'exceljs';
-import { formatItalianDateTime } from '@rna/domain';
+import { formatItalianDateTime, parseItalianDay } from '@rna/domain';
 import { dataSourceLabel, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
+export const DATE_FORMAT = 'dd/mm/yyyy';
+
+/**
+ * A grant day ('dd-mm-yyyy') as a date cell, so that the sheet sorts and filters it as a date. A
+ * calendar day has no time zone: it is written as that day at 00:00 UTC, which Excel shows as the day.
+ */
+function grantDayCell(text: string): Date | string {
+  const day = parseItalianDay(text);
+  return day ? new Date(Date.UTC(day.year, day.month - 1, day.day)) : text;
+}
 
 const ROW_COLUMNS = [
   { header: 'Data concessione', key: 'dataConcessione', width: 16 },
@@ -35,10 +45,12 @@ export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
   for (const row of result.rows) {
     rows.addRow({
       ...row,
+      dataConcessione: grantDayCell(row.dataConcessione),
       importoNominale: Number(row.importoNominale),
       elementoDiAiuto: Number(row.elementoDiAiuto),
     });
   }
+  rows.getColumn('dataConcessione').numFmt = DATE_FORMAT;
   rows.getColumn('importoNominale').numFmt = EURO_FORMAT;
   rows.getColumn('elementoDiAiuto').numFmt = EURO_FORMAT;
   rows.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: ROW_COLUMNS.length } };

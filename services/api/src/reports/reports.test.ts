@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import pdfParse from 'pdf-parse';
 import type { AidRowDto, SearchResultDto } from '@rna/domain';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
-import { buildExcelReport, EURO_FORMAT } from './excel';
+import { buildExcelReport, DATE_FORMAT, EURO_FORMAT } from './excel';
 import { escapeHtml, pdfFooterTemplate, pdfReportHtml } from './pdf-template';
 import type { ReportInput } from './report-input';
 
@@ -70,6 +70,10 @@ describe('Excel report', () => {
     expect(elemento?.value).toBe(0.5);
     expect(elemento?.numFmt).toBe(EURO_FORMAT);
     expect(aids?.getRow(2).getCell(3).value).toBe('Beneficiario 1');
+    // grant days are date cells, sortable as dates, shown dd/mm/yyyy
+    const granted = aids?.getRow(2).getCell(1);
+    expect(granted?.value).toEqual(new Date(Date.UTC(2024, 2, 15)));
+    expect(granted?.numFmt).toBe(DATE_FORMAT);
 
     const summary = workbook.getWorksheet('Riepilogo');
     const values = new Map<string, unknown>();

@@ -98,6 +98,7 @@ export const PERMISSIONS: Record<string, PermissionRow> = {
   'POST /logos/:id/pdf-config': ADMIN_ONLY,
   'GET /documents/data-source-status': ADMIN_ONLY,
   'POST /documents/toggle-data-source': ADMIN_ONLY,
+  'POST /documents/data-source': ADMIN_ONLY,
   'GET /audit/clients/:id/history': ADMIN_ONLY,
   'POST /sync': ADMIN_ONLY,
   'GET /sync/status': ADMIN_ONLY,

@@ -8,7 +8,7 @@ import { lastUpdateView } from './last-update';
 export function LastUpdateBanner() {
   const { t } = useTranslation();
   const { data } = useGetLastRnaSyncQuery();
-  const view = lastUpdateView(data?.lastUpdate, getRuntimeConfig().forcedLastUpdate);
+  const view = lastUpdateView(data, getRuntimeConfig().forcedLastUpdate);
   return (
     <div className="last-update-banner" role="note">
       {view.kind === 'never'

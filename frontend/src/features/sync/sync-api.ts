@@ -36,6 +36,11 @@ export const syncApi = api.injectEndpoints({
       query: () => '/documents/data-source-status',
       providesTags: ['DataSource'],
     }),
+    /** the state asked for, not a flip: a double click or a second administrator cannot undo it */
+    setDataSource: build.mutation<DataSourceStatusDto, { useLiveData: boolean }>({
+      query: (body) => ({ url: '/documents/data-source', method: 'POST', body }),
+      invalidatesTags: ['DataSource', 'LastUpdate'],
+    }),
     toggleDataSource: build.mutation<DataSourceStatusDto, void>({
       query: () => ({ url: '/documents/toggle-data-source', method: 'POST' }),
       // afterwards the status and the last-update value are refreshed (SPEC §4)
@@ -51,5 +56,6 @@ export const {
   useGetArchiveFilesQuery,
   useGetArchiveStatsQuery,
   useGetDataSourceStatusQuery,
+  useSetDataSourceMutation,
   useToggleDataSourceMutation,
 } = syncApi;

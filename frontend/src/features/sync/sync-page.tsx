@@ -22,7 +22,7 @@ import {
   useGetSyncResultsQuery,
   useGetSyncStatusQuery,
   useStartSyncMutation,
-  useToggleDataSourceMutation,
+  useSetDataSourceMutation,
 } from './sync-api';
 
 export const SYNC_POLL_MS = 1000;
@@ -38,7 +38,7 @@ export default function SyncPage() {
   const stats = useGetArchiveStatsQuery();
   const results = useGetSyncResultsQuery();
   const dataSource = useGetDataSourceStatusQuery();
-  const [toggle, toggling] = useToggleDataSourceMutation();
+  const [setDataSource, toggling] = useSetDataSourceMutation();
   const [startSync, starting] = useStartSyncMutation();
   // on opening, one status check; while a run is going it is polled every second (resumes a run in progress)
   const status = useGetSyncStatusQuery(undefined, { pollingInterval: tracking ? SYNC_POLL_MS : 0 });
@@ -152,7 +152,8 @@ export default function SyncPage() {
             checked={useLive}
             disabled={toggling.isLoading || dataSource.isFetching}
             onChange={async () => {
-              const result = await toggle();
+              // the state the switch now shows, not a flip of whatever the server holds
+              const result = await setDataSource({ useLiveData: !useLive });
               if (result.error) dispatch(showError(errorCodeOf(result.error)));
             }}
           />

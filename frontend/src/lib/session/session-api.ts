@@ -12,7 +12,8 @@ export const sessionApi = api.injectEndpoints({
       query: () => '/clients/me',
       providesTags: ['MyClient'],
     }),
-    getLastRnaSync: build.query<{ lastUpdate: number | null }, void>({
+    /** the timestamp itself: null = never updated, -1 = live data (SPEC §4) */
+    getLastRnaSync: build.query<number | null, void>({
       query: () => '/sync/last-rna-sync',
       providesTags: ['LastUpdate'],
     }),

@@ -103,6 +103,35 @@ describe('data source switch and live searches', () => {
     ]);
   });
 
+  it('sets the data source asked for with {useLiveData}: a double click or two administrators end in that state', async () => {
+    const set = (useLiveData: unknown) =>
+      admin(request(api.app).post('/api/documents/data-source')).send({ useLiveData });
+    const answers = await Promise.all([set(true), set(true)]);
+    expect(answers.map((a) => a.body)).toEqual([
+      { useLiveData: true, lastUpdate: -1 },
+      { useLiveData: true, lastUpdate: -1 },
+    ]);
+    expect((await set(true).expect(200)).body).toEqual({ useLiveData: true, lastUpdate: -1 });
+    // one switch on the settings stream, however often it was asked for
+    const switches = async () =>
+      (await api.deps.eventStore.readStream(streams.settings)).events.map(
+        (e) => (e.data as { useLiveData: boolean }).useLiveData,
+      );
+    expect(await switches()).toEqual([true]);
+    expect((await set(false).expect(200)).body).toEqual({
+      useLiveData: false,
+      lastUpdate: 1_700_000_000_000,
+    });
+    expect(await switches()).toEqual([true, false]);
+    expect((await set('yes').expect(400)).body.code).toBe('J001');
+    const client = await api.client({});
+    await request(api.app)
+      .post('/api/documents/data-source')
+      .set('Authorization', `Bearer ${client.token}`)
+      .send({ useLiveData: true })
+      .expect(403);
+  });
+
   it('in live mode searches the register, records the source, and answers G007 when it is down', async () => {
     expect(
       (await admin(request(api.app).post('/api/documents/toggle-data-source')).expect(200)).body,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DataSourceStatusDto } from '@rna/domain';
 import type { ApiDeps } from '../http/deps';
 import { actorOf, defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
-import { readDataSource, toggleDataSource, type DataSourceSetting } from './settings';
+import { readDataSource, setDataSource, toggleDataSource, type DataSourceSetting } from './settings';
 
 const statusSchema = z.object({ useLiveData: z.boolean(), lastUpdate: z.number().nullable() });
 
@@ -23,6 +23,24 @@ export const dataSourceRoutes: AnyRoute[] = [
     responses: { 200: { description: 'The data source', schema: statusSchema } },
     async handler({ deps }) {
       return reply.json(await statusOf(deps, await readDataSource(deps.eventStore)));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/documents/data-source',
+    access: 'ADMIN',
+    tag: 'documents',
+    summary: 'Set searches to the archive or to the register’s live data (idempotent)',
+    body: z.object({ useLiveData: z.boolean() }).strict(),
+    responses: { 200: { description: 'The data source now', schema: statusSchema } },
+    async handler(ctx) {
+      const setting = await setDataSource(
+        ctx.deps.eventStore,
+        actorOf(signedIn(ctx)),
+        ctx.deps.clock(),
+        ctx.body.useLiveData,
+      );
+      return reply.json(await statusOf(ctx.deps, setting));
     },
   }),
   defineRoute({

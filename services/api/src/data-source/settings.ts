@@ -51,6 +51,37 @@ export function dataSourceForSearch(eventStore: EventStore): Promise<DataSourceS
 export const dataSourceOf = (setting: DataSourceSetting): DataSource =>
   setting.useLiveData ? 'LIVE' : 'ARCHIVE';
 
+/**
+ * Sets the data source to the one asked for (SPEC §7: the setting {useLiveData} is POSTed).
+ * Idempotent: asking for the current state appends nothing, so two administrators, or a double
+ * click, end in the state they asked for instead of flipping it back.
+ */
+export async function setDataSource(
+  eventStore: EventStore,
+  by: Actor,
+  now: Date,
+  useLiveData: boolean,
+): Promise<DataSourceSetting> {
+  for (;;) {
+    const { version, setting } = await readSetting(eventStore);
+    if (setting.useLiveData === useLiveData) return setting;
+    const event: SettingsEvent = {
+      type: 'DataSourceSwitched',
+      data: { useLiveData, at: now.toISOString(), by },
+    };
+    try {
+      await eventStore.appendToStream(streams.settings, [event], {
+        expectedVersion: version === -1 ? 'no_stream' : version,
+      });
+      const switched = evolveDataSource(setting, event);
+      settingForSearches(eventStore).set(switched);
+      return switched;
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+    }
+  }
+}
+
 /** Flips the setting; two admins toggling at once both get a consistent answer (re-read on conflict). */
 export async function toggleDataSource(
   eventStore: EventStore,

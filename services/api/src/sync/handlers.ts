@@ -231,10 +231,10 @@ async function usesLiveData(eventStore: EventStore): Promise<boolean> {
   return live;
 }
 
-/** GET /sync/last-rna-sync: null = never synchronised, -1 = live data mode. */
-export async function getLastRnaSync(deps: SyncHandlerDeps): Promise<{ lastUpdate: number | null }> {
-  if (await usesLiveData(deps.eventStore)) return { lastUpdate: -1 };
-  return { lastUpdate: await lastArchiveChange(deps.documents) };
+/** GET /sync/last-rna-sync, the timestamp itself (SPEC §4): null = never updated, -1 = live data. */
+export async function getLastRnaSync(deps: SyncHandlerDeps): Promise<number | null> {
+  if (await usesLiveData(deps.eventStore)) return -1;
+  return lastArchiveChange(deps.documents);
 }
 
 /** GET /sync/archive-stats */

@@ -97,9 +97,12 @@ export const syncRoutes: AnyRoute[] = [
     path: '/sync/last-rna-sync',
     access: 'signed-in',
     tag: 'sync',
-    summary: 'Last successful sync (ms), null if never, -1 in live data mode',
+    summary: 'When the archive last changed (ms), null if never, -1 in live data mode',
     responses: {
-      200: { description: 'Last update', schema: z.object({ lastUpdate: z.number().nullable() }) },
+      200: {
+        description: 'Last update (ms), null if never, -1 in live data mode',
+        schema: z.number().nullable(),
+      },
     },
     async handler({ deps }) {
       return reply.json(await getLastRnaSync(handlerDeps(deps)));

@@ -149,6 +149,8 @@ export type SyncEvent =
       };
     }
   | { type: 'RegisterFileFailed'; data: { runId: string; name: string; reason: string; at: string } }
+  /** A file imported before is no longer in the register's complete listing: its aids are withdrawn. */
+  | { type: 'RegisterFileWithdrawn'; data: { runId: string; name: string; at: string } }
   | {
       type: 'SyncCompleted';
       data: {
@@ -220,7 +222,9 @@ export const AIDS_TOPIC = 'aids';
 export type AidMessage =
   | { type: 'AidRecorded'; aid: AidRecord }
   | { type: 'AidWithdrawn'; idComponenteAiuto: string; codiceFiscaleBeneficiario: string; sourceFile: string }
-  | { type: 'SourceFileImported'; sourceFile: string; importId: string; runId: string; records: number };
+  | { type: 'SourceFileImported'; sourceFile: string; importId: string; runId: string; records: number }
+  /** The register no longer lists the file: every aid it brought is withdrawn. */
+  | { type: 'SourceFileWithdrawn'; sourceFile: string; runId: string };
 
 /** JSON.stringify({ type: 'AidRecorded', aid }) begins with this, followed by the aid's own JSON. */
 const AID_RECORDED_PREFIX = '{"type":"AidRecorded","aid":';

@@ -1,6 +1,6 @@
 import type { RegisterFileInfo } from '@rna/infra/register';
 import { percentage } from './live-progress';
-import { planFiles } from './plan';
+import { filesGoneFromRegister, planFiles } from './plan';
 import { isUnchanged } from './worker';
 
 const file = (name: string): RegisterFileInfo => {
@@ -62,5 +62,37 @@ describe('change detection and progress', () => {
     expect(percentage(1, 3)).toBe(33.33);
     expect(percentage(5, null)).toBe(0);
     expect(percentage(10, 10)).toBe(100);
+  });
+});
+
+describe('files that left the register', () => {
+  const imported = ['2024_03', '2024_02', '2024_02_002', '2023_04', '2023_03', '2021_04'];
+
+  it('are the imported files a complete listing no longer has, inside the 10 years', () => {
+    const listed = ['2024_03', '2024_02', '2023_04', '2023_03', '2021_04', '2024_01'];
+    expect(filesGoneFromRegister(listed, imported, now)).toEqual({ gone: ['2024_02_002'], fault: null });
+    // a file older than the 10 years is not in the listing's scope: never taken as gone
+    expect(filesGoneFromRegister(listed, [...imported, '2013_12'], now)).toEqual({
+      gone: ['2024_02_002'],
+      fault: null,
+    });
+    expect(filesGoneFromRegister([...listed, '2024_02_002'], imported, now)).toEqual({
+      gone: [],
+      fault: null,
+    });
+  });
+
+  it('are none, with a fault, when the listing is empty or loses more than a fifth at once', () => {
+    expect(filesGoneFromRegister([], imported, now)).toEqual({
+      gone: [],
+      fault: expect.stringMatching(/vuoto/),
+    });
+    // 2 of 6 gone: more than a fifth
+    expect(filesGoneFromRegister(['2024_03', '2024_02', '2023_04', '2023_03'], imported, now)).toEqual({
+      gone: [],
+      fault: expect.stringMatching(/mancano 2 dei 6/),
+    });
+    // nothing imported yet: nothing can be gone, even from an empty listing
+    expect(filesGoneFromRegister([], [], now)).toEqual({ gone: [], fault: null });
   });
 });

@@ -11,6 +11,48 @@ const SCOPE_MONTHS: Record<Exclude<SyncScope, 'CUSTOM'>, number> = {
 
 const monthIndex = (year: number, month: number) => year * 12 + (month - 1);
 
+/** Whether a register file's month falls inside a (non-custom) scope at `now`. */
+function withinScope(
+  file: { year: number; month: number },
+  scope: Exclude<SyncScope, 'CUSTOM'>,
+  now: Date,
+): boolean {
+  const current = monthIndex(now.getUTCFullYear(), now.getUTCMonth() + 1);
+  const index = monthIndex(file.year, file.month);
+  return index >= current - SCOPE_MONTHS[scope] + 1 && index <= current;
+}
+
+/** More than this share of the known files missing at once is a fault of the register, not news. */
+export const MAX_SHARE_OF_FILES_GONE = 1 / 5;
+
+export type FilesGone = { gone: string[]; fault: null } | { gone: []; fault: string };
+
+/**
+ * Files imported before that a complete listing (a full-scope run) no longer has, inside the scope:
+ * they left the register and their aids must go. An empty listing, or one that loses more than a fifth
+ * of the known files at once, is taken as the register's fault and nothing is withdrawn.
+ */
+export function filesGoneFromRegister(
+  listed: readonly string[],
+  imported: readonly string[],
+  now: Date,
+): FilesGone {
+  const known = imported.flatMap((name) => {
+    const parsed = parseRegisterFileName(name);
+    return parsed && withinScope(parsed, 'ALL', now) ? [parsed.name] : [];
+  });
+  if (known.length === 0) return { gone: [], fault: null };
+  if (listed.length === 0) return { gone: [], fault: 'elenco dei file RNA vuoto' };
+  const present = new Set(listed);
+  const gone = known.filter((name) => !present.has(name));
+  if (gone.length > known.length * MAX_SHARE_OF_FILES_GONE)
+    return {
+      gone: [],
+      fault: `elenco dei file RNA incompleto: mancano ${gone.length} dei ${known.length} file importati`,
+    };
+  return { gone, fault: null };
+}
+
 export function planFiles(
   files: RegisterFileInfo[],
   scope: SyncScope,
@@ -24,12 +66,7 @@ export function planFiles(
     );
     selected = files.filter((file) => wanted.has(file.name));
   } else {
-    const current = monthIndex(now.getUTCFullYear(), now.getUTCMonth() + 1);
-    const oldest = current - SCOPE_MONTHS[scope] + 1;
-    selected = files.filter((file) => {
-      const index = monthIndex(file.year, file.month);
-      return index >= oldest && index <= current;
-    });
+    selected = files.filter((file) => withinScope(file, scope, now));
   }
   return [...selected].sort(compareNewestFirst);
 }

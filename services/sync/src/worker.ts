@@ -23,7 +23,7 @@ import {
   type RegisterFileInfo,
 } from '@rna/infra/register';
 import { percentage, ProgressTracker, type LiveProgress } from './live-progress';
-import { planFiles } from './plan';
+import { filesGoneFromRegister, planFiles } from './plan';
 import { systemClock, silentLogger, type Clock, type Logger } from './ports';
 import { readSyncControl, type SyncRequest } from './request-sync';
 
@@ -331,6 +331,35 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
     return files;
   }
 
+  /**
+   * A full-scope run sees the register's complete listing: files imported before and no longer
+   * listed left the register, and their aids are withdrawn. false (the run failed) when the listing
+   * looks broken rather than changed.
+   */
+  async function withdrawFilesGone(runId: string, listing: RegisterFileInfo[]): Promise<boolean> {
+    const imported = (await fileStates.find()).map((state) => state.id);
+    const verdict = filesGoneFromRegister(
+      listing.map((file) => file.name),
+      imported,
+      clock.now(),
+    );
+    if (verdict.fault !== null) {
+      const reason = `G007: ${verdict.fault}; nessun aiuto ritirato`;
+      await appendControl({ type: 'SyncFailed', data: { runId, at: at(), reason } });
+      logger.error({ runId, reason }, 'sincronizzazione non riuscita');
+      return false;
+    }
+    for (const name of verdict.gone) {
+      checkStopped();
+      const withdrawn: AidMessage = { type: 'SourceFileWithdrawn', sourceFile: name, runId };
+      await deps.messageLog.publish(AIDS_TOPIC, [{ key: `file:${name}`, value: withdrawn }]);
+      await append(runId, { type: 'RegisterFileWithdrawn', data: { runId, name, at: at() } });
+      await fileStates.delete(name);
+      logger.info({ runId, file: name }, 'file non più nel registro: aiuti ritirati');
+    }
+    return true;
+  }
+
   async function executeRun(request: SyncRequest): Promise<void> {
     const { runId } = request;
     const before = tallyRun((await deps.eventStore.readStream(streams.sync(runId))).events);
@@ -355,6 +384,7 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
         });
       }
     } else {
+      if (request.scope === 'ALL' && !(await withdrawFilesGone(runId, listing))) return;
       planned = planFiles(listing, request.scope, request.onlyDocuments, clock.now());
       const files = planned.map((file) => file.name);
       await deps.eventStore.appendToStream(

@@ -4,7 +4,7 @@
  * record against the generator's ground truth. (Lives in tools because it needs the mirror and
  * the generator, which the services must not depend on.)
  */
-import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -318,6 +318,51 @@ describe('sync against the register mirror', () => {
     await harness.sync();
     await expectIndexMatches(harness.aidIndex, truth);
     expect((await files.get('2024_01_002'))?.status).toBe('SUCCESS');
+  });
+
+  /** The register drops files from its listing (their files leave the folder the mirror serves). */
+  async function removeFromRegister(dir: string, names: string[]): Promise<void> {
+    for (const entry of await readdir(dir))
+      if (names.some((name) => new RegExp(`_${name}\\.(xml|zip)$`).test(entry)))
+        await rm(path.join(dir, entry));
+  }
+
+  it('withdraws the aids of a file that left the register when a full run sees the complete listing', async () => {
+    harness = await startHarness();
+    // six files: one leaving is news, not a broken listing (that would be more than a fifth)
+    const truth = await readTruth(
+      await harness.generate({ months: ['2024_01', '2024_02', '2024_03'], aids: 240 }),
+    );
+    await harness.sync('ALL');
+    await expectIndexMatches(harness.aidIndex, truth);
+
+    await removeFromRegister(harness.dir, ['2024_02_002']);
+    const runId = await harness.sync('ALL');
+    const kept = truth.filter((aid) => aid.sourceFile !== '2024_02_002');
+    expect(kept.length).toBeLessThan(truth.length);
+    await expectIndexMatches(harness.aidIndex, kept);
+    expect((await runEvents(harness, runId)).map((e) => e.type)).toContain('RegisterFileWithdrawn');
+    const files = harness.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION);
+    expect(await files.get('2024_02_002')).toBeNull();
+    // the companies whose aids went are noted for their variation alerts
+    const changes = harness.documents.collection<{ id: string }>(AID_CHANGES_COLLECTION);
+    for (const aid of truth.filter((a) => a.sourceFile === '2024_02_002'))
+      expect(await changes.get(aid.codiceFiscaleBeneficiario)).not.toBeNull();
+  });
+
+  it('withdraws nothing and fails the run when the listing loses more than a fifth of the files at once', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    await harness.sync('ALL');
+    await removeFromRegister(harness.dir, ['2024_01', '2024_01_002']);
+    const runId = await harness.sync('ALL');
+
+    const failed = (await controlEvents(harness)).find((e) => e.type === 'SyncFailed');
+    expect(failed?.type === 'SyncFailed' && failed.data).toMatchObject({
+      runId,
+      reason: expect.stringMatching(/^G007: .*mancano 2 dei 4/),
+    });
+    await expectIndexMatches(harness.aidIndex, truth);
   });
 
   it('fails the run with G007 when the register is in maintenance, and allows a new run later', async () => {

@@ -68,6 +68,9 @@ export async function applyAidMessages(
     if (value.type === 'SourceFileImported') {
       const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
       for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+    } else if (value.type === 'SourceFileWithdrawn') {
+      const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile);
+      for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
     } else if (value.type === 'AidWithdrawn') {
       const { taxCodes } = await deps.aidIndex.withdraw([value.idComponenteAiuto]);
       for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);

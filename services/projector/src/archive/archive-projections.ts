@@ -44,6 +44,7 @@ const FILE_EVENTS = [
   'RegisterFileParsing',
   'RegisterFileSucceeded',
   'RegisterFileFailed',
+  'RegisterFileWithdrawn',
 ] as const;
 
 async function updateFile(
@@ -118,6 +119,10 @@ export const archiveFilesProjection: Projection = {
           error: e.data.reason,
           runId: e.data.runId,
         }));
+      case 'RegisterFileWithdrawn':
+        // gone from the register, so gone from the archive's list of files
+        await files.delete(e.data.name);
+        return;
       default:
         return;
     }

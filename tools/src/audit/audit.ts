@@ -3,7 +3,13 @@
  * every search, download, refusal and allowance change with who and when, and the remaining
  * searches as of the given date (default: now).
  */
-import { clientAuditHistory, findClientIdByEmail, type ClientAuditHistory } from '@rna/api/audit';
+import {
+  clientAuditHistory,
+  findAdminIdByEmail,
+  findClientIdByEmail,
+  userAuditHistory,
+  type ClientAuditHistory,
+} from '@rna/api/audit';
 import { formatItalianDateTime, romeWallTimeToEpochMs } from '@rna/domain';
 import type { EventStore } from '@rna/infra';
 
@@ -39,9 +45,9 @@ export function parseAuditArgs(argv: readonly string[]): AuditArgs {
   return { client, at };
 }
 
-export function formatAuditReport(email: string, history: ClientAuditHistory): string {
+export function formatAuditReport(email: string, history: ClientAuditHistory, who = 'Cliente'): string {
   const lines = [
-    `Cliente ${email} (id ${history.clientId})`,
+    `${who} ${email} (id ${history.clientId})`,
     `Situazione ${history.asOf === null ? 'attuale' : `al ${formatItalianDateTime(history.asOf)}`}: ` +
       `ricerche residue ${history.remainingSearches} su ${history.availableYearlySearches}` +
       (history.endDate === null ? '' : `, scadenza ${formatItalianDateTime(history.endDate)}`),
@@ -75,8 +81,17 @@ export function formatAuditReport(email: string, history: ClientAuditHistory): s
   return lines.join('\n');
 }
 
+/** A client's quota stream, or an administrator's audit stream (its look-ups are recorded too). */
 export async function runAudit(eventStore: EventStore, args: AuditArgs): Promise<string> {
   const clientId = await findClientIdByEmail(eventStore, args.client);
-  if (!clientId) throw new UsageError(`Nessun cliente con email ${args.client}`);
-  return formatAuditReport(args.client, await clientAuditHistory(eventStore, clientId, args.at));
+  if (clientId)
+    return formatAuditReport(args.client, await clientAuditHistory(eventStore, clientId, args.at));
+  const adminId = await findAdminIdByEmail(eventStore, args.client);
+  if (adminId)
+    return formatAuditReport(
+      args.client,
+      await userAuditHistory(eventStore, adminId, args.at),
+      'Amministratore',
+    );
+  throw new UsageError(`Nessun cliente né amministratore con email ${args.client}`);
 }

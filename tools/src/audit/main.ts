@@ -1,15 +1,19 @@
-/** Entry point of the audit CLI: reads the event store of DATA_DIR (default ./data). */
-import { join } from 'node:path';
-import { openSqliteEventStore } from '@rna/infra/event-store';
+/**
+ * Entry point of the audit CLI: reads the event store the portal is configured with (EVENTSTORE_URL
+ * for EventStoreDB, else the embedded store under DATA_DIR, default ./data).
+ */
+import { loadConfig } from '@rna/infra/config';
+import { openStores } from '@rna/infra/engines';
 import { parseAuditArgs, runAudit, UsageError } from './audit';
 
 async function main(): Promise<void> {
   const args = parseAuditArgs(process.argv.slice(2));
-  const eventStore = openSqliteEventStore(join(process.env.DATA_DIR ?? './data', 'events.db'));
+  const config = loadConfig();
+  const stores = openStores({ dataDir: config.dataDir, engines: config.engines });
   try {
-    console.log(await runAudit(eventStore, args));
+    console.log(await runAudit(stores.eventStore, args));
   } finally {
-    await eventStore.close();
+    await stores.close();
   }
 }
 

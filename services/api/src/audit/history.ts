@@ -124,6 +124,31 @@ export async function clientAuditHistory(
   return replayQuotaHistory(clientId, events, asOf);
 }
 
+/** An administrator's searches and downloads (its audit stream: never charged, always recorded). */
+export async function userAuditHistory(
+  eventStore: EventStore,
+  userId: string,
+  asOf: number | null = null,
+): Promise<ClientAuditHistory> {
+  const { events } = await eventStore.readStream(streams.audit(userId));
+  return replayQuotaHistory(userId, events, asOf);
+}
+
+/** An administrator's id from its email (UserRegistered), found in the event store itself. */
+export async function findAdminIdByEmail(eventStore: EventStore, email: string): Promise<string | null> {
+  const wanted = email.trim().toLowerCase();
+  for (let after = 0; ;) {
+    const page = await eventStore.readAll({ after, maxCount: 1000 });
+    if (page.length === 0) return null;
+    for (const event of page) {
+      const data = event.data as { userId?: string; email?: string; role?: string };
+      if (event.type === 'UserRegistered' && data.role === 'ADMIN' && data.email?.toLowerCase() === wanted)
+        return data.userId ?? null;
+    }
+    after = page[page.length - 1]?.globalPosition ?? after;
+  }
+}
+
 /** A client's id from its email, found in the event store itself (ClientInvited), newest invitation wins. */
 export async function findClientIdByEmail(eventStore: EventStore, email: string): Promise<string | null> {
   const wanted = email.trim().toLowerCase();

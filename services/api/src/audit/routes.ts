@@ -1,7 +1,7 @@
 /** GET /audit/clients/{id}/history (ADMIN): the replay of a client's quota stream. */
 import { z } from 'zod';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
-import { clientAuditHistory } from './history';
+import { clientAuditHistory, userAuditHistory } from './history';
 
 const asOf = z
   .string()
@@ -30,6 +30,19 @@ export const auditRoutes: AnyRoute[] = [
     responses: { 200: { description: 'The history' } },
     async handler(ctx) {
       return reply.json(await clientAuditHistory(ctx.deps.eventStore, ctx.params.id, ctx.query.at));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/audit/users/:id/history',
+    access: 'ADMIN',
+    tag: 'audit',
+    summary: 'Every search and download of an administrator (never charged, always recorded) as of `at`',
+    params: z.object({ id: z.string().min(1).max(64) }).strict(),
+    query: z.object({ at: asOf }).strict(),
+    responses: { 200: { description: 'The history' } },
+    async handler(ctx) {
+      return reply.json(await userAuditHistory(ctx.deps.eventStore, ctx.params.id, ctx.query.at));
     },
   }),
 ];

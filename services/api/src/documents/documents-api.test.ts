@@ -294,3 +294,32 @@ describe('the de minimis allowance left is the company’s, not the filter’s',
     expect(answers.map((a) => a.stats.totalDocuments)).toEqual([2, 1, 2, 1]);
   });
 });
+
+describe('administrators are audited too', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness();
+    await api.indexAids([anAid({ idComponenteAiuto: 'AD1' })]);
+  });
+  afterAll(() => api.close());
+
+  it('records every search and download of an ADMIN on its audit stream, readable from the audit API', async () => {
+    const as = (url: string) => request(api.app).get(url).set('Authorization', `Bearer ${api.adminToken}`);
+    await as(`/api/documents?taxCodes=${CODE}&deMinimis=true`).expect(200);
+    await as(`/api/documents/sheet?taxCodes=${CODE}`).expect(200);
+    const { id: userId } = (await as('/api/users/me').expect(200)).body as { id: string };
+    const history = (await as(`/api/audit/users/${userId}/history`).expect(200)).body as {
+      entries: {
+        kind: string;
+        taxCodes: string[];
+        cost: number;
+        detail: string | null;
+        by: { role: string };
+      }[];
+    };
+    expect(history.entries.map((e) => [e.kind, e.taxCodes, e.cost, e.detail, e.by.role])).toEqual([
+      ['SEARCH', [CODE], 0, null, 'ADMIN'],
+      ['DOWNLOAD', [CODE], 0, 'sheet', 'ADMIN'],
+    ]);
+  });
+});

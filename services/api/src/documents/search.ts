@@ -18,6 +18,7 @@ import {
   type AidRecord,
   type DataSource,
   type ReportKind,
+  streams,
   type SearchRequest,
   type SearchResultDto,
 } from '@rna/domain';
@@ -148,8 +149,6 @@ export async function performSearch(
   const lastUpdate = source === 'ARCHIVE' && deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
   const answer = async () =>
     searchResult(request, source, await findAids(deps, request, source), now, lastUpdate);
-  if (searcher.actor.role !== 'CLIENT') return answer();
-
   const ctx: MeteringContext = {
     eventStore: deps.eventStore,
     clientId: searcher.actor.userId,
@@ -157,6 +156,19 @@ export async function performSearch(
     request,
     now,
   };
+  if (searcher.actor.role !== 'CLIENT') {
+    // Not metered, but audited all the same: an administrator's look-ups go to its own audit stream.
+    const result = await answer();
+    const audited =
+      purpose === 'search'
+        ? searchPerformed(ctx, source, result.rows.length, 0)
+        : reportDownloaded(ctx, purpose);
+    await deps.eventStore.appendToStream(streams.audit(searcher.actor.userId), [audited], {
+      expectedVersion: 'any',
+    });
+    return result;
+  }
+
   const decide = purpose === 'search' ? decideSearch : decideReportDownload;
   const { result, remainingSearches } = await metered(
     ctx,

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnTsChild, waitForExit, waitForLine } from '../embedded/test-children/spawn-ts-child';
 import { ConfigError, loadConfig } from './config';
 
 describe('configuration', () => {
@@ -31,6 +32,23 @@ describe('configuration', () => {
     expect(first.jwtSecret).toHaveLength(64);
     expect(second.jwtSecret).toBe(first.jwtSecret);
     expect(statSync(path.join(dir, 'd', 'secrets', 'jwt-secret')).mode & 0o077).toBe(0);
+  });
+
+  it('gives processes starting together on a fresh data directory one and the same whole secret', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'config-race-'));
+    try {
+      const children = Array.from({ length: 8 }, () => spawnTsChild('persisted-secret.child.ts', [dataDir]));
+      const lines = await Promise.all(
+        children.map((child) => waitForLine(child, (l) => l.startsWith('secret '))),
+      );
+      await Promise.all(children.map(waitForExit));
+      const secrets = new Set(lines.map((line) => line.slice('secret '.length).trim()));
+      expect(secrets.size).toBe(1);
+      expect([...secrets][0]!.length).toBeGreaterThanOrEqual(32);
+      expect(readdirSync(path.join(dataDir, 'secrets'))).toEqual(['jwt-secret']);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a bad port, a bad URL and a short secret with a clear message', () => {

@@ -4,7 +4,7 @@
  * tokens survive a restart.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface EngineUrls {
@@ -76,17 +76,23 @@ function parseUrl(name: string, raw: string): string {
 }
 
 /**
- * Reads the secret kept in the data directory, creating it the first time. The file is created
- * exclusively, so processes starting together on one DATA_DIR agree on the same secret.
+ * Reads the secret kept in the data directory, creating it the first time. The secret is written
+ * whole to a file of this process's own, then linked to its name, which fails if another process
+ * linked first: processes starting together on one DATA_DIR agree on the same secret, and none ever
+ * reads a file another is still writing (an exclusive create alone left a moment where it was empty).
  */
 export function persistedSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, 'secrets', name);
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(own, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
     try {
-      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+      linkSync(own, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(own, { force: true });
     }
   }
   return readFileSync(file, 'utf8').trim();

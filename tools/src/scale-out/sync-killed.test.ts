@@ -4,20 +4,20 @@
  * DATA_DIR resumes the run, and the aid index ends exactly equal to the register's files — nothing
  * missing, nothing twice, the files finished before the kill left as they were.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Actor } from '@rna/domain';
-import { PINNED_TEST_INSTANT, TEST_NOW_ENV } from '@rna/infra/config';
+import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import { openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
 import { requestSync } from '@rna/sync';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
+import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
 
 jest.setTimeout(240_000);
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 const admin: Actor = { userId: 'u-admin', email: 'admin@example.it', role: 'ADMIN' };
 
 interface ArchiveFileDoc {
@@ -34,40 +34,12 @@ let dataDir: string;
 let mirrorDir: string;
 let mirror: RunningMirror;
 let stores: EmbeddedStores;
-const children: { name: string; child: ChildProcess; output: string[] }[] = [];
+const children: ServiceProcess[] = [];
 
-function start(name: string, service: 'sync' | 'projector'): ChildProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, 'services', service, 'dist', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: dataDir,
-      RNA_BASE_URL: mirror.url,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      [TEST_NOW_ENV]: PINNED_TEST_INSTANT,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-  children.push({ name, child, output });
-  return child;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value !== null) return value;
-    if (Date.now() > deadline) {
-      const logs = children.map((c) => `--- ${c.name}\n${c.output.join('').slice(-2000)}`).join('\n');
-      throw new Error(`Timed out waiting for ${what}\n${logs}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const start = (name: string, service: 'sync' | 'projector'): ChildProcess =>
+  startService(children, name, service, { DATA_DIR: dataDir, RNA_BASE_URL: mirror.url }).child;
+const until = <T>(what: string, probe: () => Promise<T | null>) =>
+  untilReady(what, probe, children, 120_000, 50);
 
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
@@ -76,12 +48,7 @@ const exited = (child: ChildProcess) =>
   });
 
 beforeAll(async () => {
-  // The processes run the compiled mains: bring dist up to date (incremental, quick when it is).
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b'], {
-    cwd: ROOT,
-    stdio: 'pipe',
-    timeout: 200_000,
-  });
+  buildMains();
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'rna-killed-data-'));
   mirrorDir = await mkdtemp(path.join(os.tmpdir(), 'rna-killed-mirror-'));
   // slow enough that a file is still on its way when the process is killed

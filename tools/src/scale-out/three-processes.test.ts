@@ -5,59 +5,32 @@
  * API process; the search is made on the other; the result must equal the generator's ground truth,
  * with every aid indexed once although two projectors ran.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PINNED_TEST_INSTANT, TEST_NOW_ENV } from '@rna/infra/config';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
+import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
 
 jest.setTimeout(240_000);
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 const ADMIN = { email: 'admin@scaleout.test', password: 'Scale-out-test-password-1' };
-
-interface Service {
-  name: string;
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
-}
 
 let dataDir: string;
 let mirrorDir: string;
 let mirror: RunningMirror;
-const services: Service[] = [];
+const services: ServiceProcess[] = [];
 
-function start(name: string, service: 'api' | 'sync' | 'projector', env: Record<string, string>): Service {
-  const child = spawn(process.execPath, [path.join(ROOT, 'services', service, 'dist', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: dataDir,
-      RNA_BASE_URL: mirror.url,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      // Every process reads the same pinned date: the aids of 2024 stay inside the 3-year totals
-      // whatever day the suite runs.
-      NODE_ENV: 'test',
-      [TEST_NOW_ENV]: PINNED_TEST_INSTANT,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const start = (name: string, service: 'api' | 'sync' | 'projector', env: Record<string, string>) =>
+  startService(services, name, service, {
+    DATA_DIR: dataDir,
+    RNA_BASE_URL: mirror.url,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...env,
   });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const running = { name, child, output, exited };
-  services.push(running);
-  return running;
-}
 
-async function listeningPort(api: Service): Promise<number> {
+async function listeningPort(api: ServiceProcess): Promise<number> {
   for (let waited = 0; waited < 60_000; waited += 100) {
     const match = /API_LISTENING (\d+)/.exec(api.output.join(''));
     if (match?.[1]) return Number(match[1]);
@@ -87,26 +60,11 @@ async function call<T>(
   return JSON.parse(text) as T;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value !== null) return value;
-    if (Date.now() > deadline) {
-      const logs = services.map((s) => `--- ${s.name}\n${s.output.join('').slice(-2000)}`).join('\n');
-      throw new Error(`Timed out waiting for ${what}\n${logs}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null>) =>
+  untilReady(what, probe, services, 120_000, 200);
 
 beforeAll(async () => {
-  // The processes run the compiled mains: bring dist up to date (incremental, quick when it is).
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b'], {
-    cwd: ROOT,
-    stdio: 'pipe',
-    timeout: 200_000,
-  });
+  buildMains();
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'rna-scaleout-data-'));
   mirrorDir = await mkdtemp(path.join(os.tmpdir(), 'rna-scaleout-mirror-'));
   mirror = await startMirror({ dir: mirrorDir });

@@ -52,18 +52,19 @@ export const dataSourceOf = (setting: DataSourceSetting): DataSource =>
   setting.useLiveData ? 'LIVE' : 'ARCHIVE';
 
 /**
- * Sets the data source to the one asked for (SPEC §7: the setting {useLiveData} is POSTed).
- * Idempotent: asking for the current state appends nothing, so two administrators, or a double
- * click, end in the state they asked for instead of flipping it back.
+ * Decides the data source wanted from the current one and records it on the settings stream with
+ * the version read (re-read and decided again on conflict); asking for the current state appends
+ * nothing.
  */
-export async function setDataSource(
+async function switchDataSource(
   eventStore: EventStore,
   by: Actor,
   now: Date,
-  useLiveData: boolean,
+  wanted: (current: DataSourceSetting) => boolean,
 ): Promise<DataSourceSetting> {
   for (;;) {
     const { version, setting } = await readSetting(eventStore);
+    const useLiveData = wanted(setting);
     if (setting.useLiveData === useLiveData) return setting;
     const event: SettingsEvent = {
       type: 'DataSourceSwitched',
@@ -82,27 +83,21 @@ export async function setDataSource(
   }
 }
 
-/** Flips the setting; two admins toggling at once both get a consistent answer (re-read on conflict). */
-export async function toggleDataSource(
+/**
+ * Sets the data source to the one asked for (SPEC §7: the setting {useLiveData} is POSTed).
+ * Idempotent: two administrators, or a double click, end in the state they asked for instead of
+ * flipping it back.
+ */
+export function setDataSource(
   eventStore: EventStore,
   by: Actor,
   now: Date,
+  useLiveData: boolean,
 ): Promise<DataSourceSetting> {
-  for (;;) {
-    const { version, setting } = await readSetting(eventStore);
-    const event: SettingsEvent = {
-      type: 'DataSourceSwitched',
-      data: { useLiveData: !setting.useLiveData, at: now.toISOString(), by },
-    };
-    try {
-      await eventStore.appendToStream(streams.settings, [event], {
-        expectedVersion: version === -1 ? 'no_stream' : version,
-      });
-      const switched = evolveDataSource(setting, event);
-      settingForSearches(eventStore).set(switched);
-      return switched;
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
-    }
-  }
+  return switchDataSource(eventStore, by, now, () => useLiveData);
+}
+
+/** Flips the setting; two admins toggling at once both get a consistent answer (re-read on conflict). */
+export function toggleDataSource(eventStore: EventStore, by: Actor, now: Date): Promise<DataSourceSetting> {
+  return switchDataSource(eventStore, by, now, (current) => !current.useLiveData);
 }

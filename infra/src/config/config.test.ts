@@ -21,6 +21,7 @@ describe('configuration', () => {
     expect(config.engines).toEqual({
       eventStoreUrl: null,
       kafkaBrokers: null,
+      kafkaMaxRequestBytes: null,
       elasticsearchUrl: null,
       mongodbUri: null,
     });

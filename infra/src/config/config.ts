@@ -10,6 +10,8 @@ import path from 'node:path';
 export interface EngineUrls {
   eventStoreUrl: string | null;
   kafkaBrokers: string[] | null;
+  /** KAFKA_MAX_REQUEST_BYTES: at most this many bytes of messages per Produce request. */
+  kafkaMaxRequestBytes: number | null;
   elasticsearchUrl: string | null;
   mongodbUri: string | null;
 }
@@ -56,6 +58,17 @@ function parsePort(raw: string | null): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`PORT must be a port number, got "${raw}"`);
   return port;
+}
+
+/** A positive whole number of bytes, or null when unset. */
+function parseByteBudget(raw: string | null): number | null {
+  if (raw === null) return null;
+  const bytes = Number(raw);
+  if (!Number.isInteger(bytes) || bytes < 1_024)
+    throw new ConfigError(
+      `KAFKA_MAX_REQUEST_BYTES must be a whole number of bytes (at least 1024), got "${raw}"`,
+    );
+  return bytes;
 }
 
 /** 'false' → no proxy; 'true' → every hop; a number → that many hops; else addresses/subnets. */
@@ -133,6 +146,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
             .map((b) => b.trim())
             .filter(Boolean)
         : null,
+      kafkaMaxRequestBytes: parseByteBudget(optional(env, 'KAFKA_MAX_REQUEST_BYTES')),
       elasticsearchUrl: optional(env, 'ELASTICSEARCH_URL'),
       mongodbUri: optional(env, 'MONGODB_URI'),
     },

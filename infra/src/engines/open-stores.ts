@@ -24,6 +24,8 @@ import { openKafkaMessageLog } from '../message-log/kafka-message-log';
 export interface EngineConfig {
   eventStoreUrl?: string | null;
   kafkaBrokers?: string[] | null;
+  /** Bytes of messages per Produce request (KAFKA_MAX_REQUEST_BYTES; default 900 KB). */
+  kafkaMaxRequestBytes?: number | null;
   elasticsearchUrl?: string | null;
   mongodbUri?: string | null;
 }
@@ -79,7 +81,10 @@ export function openStores(options: { dataDir: string; engines?: EngineConfig })
     ? openEventStoreDbEventStore({ url: engines.eventStoreUrl })
     : openSqliteEventStore(file(EMBEDDED_FILES.events));
   const messageLog = engines.kafkaBrokers?.length
-    ? openKafkaMessageLog({ brokers: engines.kafkaBrokers })
+    ? openKafkaMessageLog({
+        brokers: engines.kafkaBrokers,
+        maxRequestBytes: engines.kafkaMaxRequestBytes ?? undefined,
+      })
     : openSqliteMessageLog(file(EMBEDDED_FILES.messages));
   const aidIndex = engines.elasticsearchUrl
     ? openElasticsearchAidIndex({ node: engines.elasticsearchUrl })

@@ -13,6 +13,7 @@
  * (order then holds per tax code only) — allowed by Kafka, but not by today's port contract.
  */
 import {
+  CompressionTypes,
   Kafka,
   logLevel as KafkaLogLevel,
   type Admin,
@@ -57,6 +58,47 @@ export interface KafkaMessageLogOptions {
   namespace?: string;
   /** kafkajs log level (default: errors only). */
   logLevel?: KafkaLogLevel;
+  /**
+   * The most bytes of messages one Produce request may carry, before compression (default 900 KB):
+   * a broker refuses a request over its message.max.bytes (1,048,588 by default) and kafkajs does not
+   * retry that, so a publish is split into requests of at most this size.
+   */
+  maxRequestBytes?: number;
+  /** Sees every request the client sends (instrumentation: tests, metrics). */
+  onRequest?: (request: { apiName: string; size: number }) => void;
+}
+
+export const DEFAULT_MAX_REQUEST_BYTES = 900_000;
+/** A record's framing besides its key and value (lengths, offsets, timestamp, headers), generously. */
+const RECORD_OVERHEAD_BYTES = 64;
+
+/**
+ * Splits encoded messages, in order, into batches whose keys and values add up to at most
+ * `maxBytes`; a single message larger than that cannot be sent and is refused with its size.
+ */
+export function batchesByBytes<M extends { key: string; value: string }>(
+  messages: M[],
+  maxBytes: number,
+): M[][] {
+  const batches: M[][] = [];
+  let batch: M[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = Buffer.byteLength(message.key) + Buffer.byteLength(message.value) + RECORD_OVERHEAD_BYTES;
+    if (size > maxBytes)
+      throw new Error(
+        `A message of ${size} bytes (key ${message.key}) exceeds the request budget of ${maxBytes} bytes`,
+      );
+    if (bytes + size > maxBytes && batch.length > 0) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(message);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 /** Stable 32-bit FNV-1a: the same tax code always lands on the same partition. */
@@ -141,7 +183,14 @@ export class KafkaMessageLog implements MessageLog {
     const send = this.publishQueue.then(async () => {
       await this.ensureTopic(topic);
       const producer = await this.getProducer();
-      await producer.send({ topic: this.topicName(topic), acks: -1, messages: encoded });
+      // In order, one request after the other, each within the budget and gzip-compressed.
+      for (const batch of batchesByBytes(encoded, this.options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES))
+        await producer.send({
+          topic: this.topicName(topic),
+          acks: -1,
+          compression: CompressionTypes.GZIP,
+          messages: batch,
+        });
     });
     this.publishQueue = send.catch(() => undefined);
     await send;
@@ -238,6 +287,11 @@ export class KafkaMessageLog implements MessageLog {
           ({ partitionMetadata, message }) =>
             partitionForKey(String(message.key), Math.min(partitions, partitionMetadata.length)),
       });
+      const onRequest = this.options.onRequest;
+      if (onRequest)
+        producer.on(producer.events.REQUEST, (event) =>
+          onRequest({ apiName: event.payload.apiName, size: event.payload.size }),
+        );
       this.producer = producer.connect().then(() => producer);
       this.producer.catch(() => (this.producer = null));
     }

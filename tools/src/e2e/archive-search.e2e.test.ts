@@ -277,6 +277,24 @@ describe('archive sync and search in a real browser', () => {
     await expectCardsOf(client, both);
     await expectTableOf(client, both);
     await captureScreen(client, 'documents-multiple', world.accessibility);
+
+    // a display filter changes the table and the totals, never the de minimis left; and the same
+    // companies the same day cost nothing again
+    const remainingBefore = await statValue(client, 'De minimis residuo');
+    await client.getByText('Ricerche: 18 / 20').waitFor();
+    await client.getByLabel('Solo de minimis').check();
+    await client.getByRole('button', { name: 'Avvia ricerca' }).click();
+    const deMinimisOnly = both.filter((aid) =>
+      isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento),
+    );
+    await until(
+      async () => (await statValue(client, 'Numero documenti')) === formatInteger(deMinimisOnly.length),
+      'the totals of the de minimis aids only',
+    );
+    await expectTableOf(client, deMinimisOnly);
+    expect(await statValue(client, 'De minimis residuo')).toBe(remainingBefore);
+    await client.getByText('Ricerche: 18 / 20').waitFor();
+    await client.getByLabel('Solo de minimis').uncheck();
   });
 
   it('the client downloads the spreadsheet and the PDF of the search, with the searched aids in them', async () => {

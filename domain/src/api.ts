@@ -122,10 +122,25 @@ export interface SearchResultDto {
   /** when the answer's data was last updated: ms, null = never, -1 = live data */
   lastUpdate: number | null;
   rows: AidRowDto[];
+  /** where each searched code's rows come from, in the order of taxCodes */
+  sources: CodeSourceDto[];
   stats: DocumentStatsDto;
   deMinimisSeries: DeMinimisPointDto[];
   /** CLIENT: remaining searches after this one */
   remainingSearches?: number;
+}
+
+/**
+ * Where one searched code's rows come from. LIVE: the register's look-up, answered at `asOf`.
+ * ARCHIVE: the synchronised archive as it was at `asOf` (null = never synchronised). In live mode a
+ * code answered from the archive says why: the register paces its callers (PACED: the code is
+ * queued and will be answered live later the same day) or did not answer (UNAVAILABLE).
+ */
+export interface CodeSourceDto {
+  taxCode: string;
+  source: 'LIVE' | 'ARCHIVE';
+  asOf: number | null;
+  liveFallback?: 'PACED' | 'UNAVAILABLE';
 }
 
 /** GET/PUT /users/saved-searches */

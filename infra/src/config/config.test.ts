@@ -66,4 +66,11 @@ describe('configuration', () => {
     expect(config.engines.kafkaBrokers).toEqual(['a:9092', 'b:9092']);
     expect(config.rnaBaseUrl).toBe('http://127.0.0.1:9000');
   });
+
+  it('bounds the live look-up budget below the request budget', () => {
+    expect(loadConfig({}, dir).liveBudgetMs).toBe(20_000);
+    expect(loadConfig({ LIVE_BUDGET_MS: '5000' }, dir).liveBudgetMs).toBe(5_000);
+    expect(() => loadConfig({ LIVE_BUDGET_MS: '60000' }, dir)).toThrow('LIVE_BUDGET_MS');
+    expect(() => loadConfig({ LIVE_BUDGET_MS: 'soon' }, dir)).toThrow('LIVE_BUDGET_MS');
+  });
 });

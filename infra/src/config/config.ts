@@ -20,6 +20,8 @@ export interface PortalConfig {
   port: number;
   dataDir: string;
   rnaBaseUrl: string;
+  /** How long a live search waits for the register before answering from the archive (ms). */
+  liveBudgetMs: number;
   adminEmail: string;
   adminPassword: string | null;
   publicUrl: string;
@@ -69,6 +71,15 @@ function parseByteBudget(raw: string | null): number | null {
       `KAFKA_MAX_REQUEST_BYTES must be a whole number of bytes (at least 1024), got "${raw}"`,
     );
   return bytes;
+}
+
+/** Below the 30 s request budget: 1 to 28 seconds, default 20. */
+function parseLiveBudget(raw: string | null): number {
+  if (raw === null) return 20_000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 1_000 || ms > 28_000)
+    throw new ConfigError(`LIVE_BUDGET_MS must be between 1000 and 28000 milliseconds, got "${raw}"`);
+  return ms;
 }
 
 /** 'false' → no proxy; 'true' → every hop; a number → that many hops; else addresses/subnets. */
@@ -128,6 +139,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
     port,
     dataDir,
     rnaBaseUrl: parseUrl('RNA_BASE_URL', optional(env, 'RNA_BASE_URL') ?? 'https://www.rna.gov.it'),
+    liveBudgetMs: parseLiveBudget(optional(env, 'LIVE_BUDGET_MS')),
     adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@portale.local').toLowerCase(),
     adminPassword: optional(env, 'ADMIN_PASSWORD'),
     publicUrl: parseUrl('PUBLIC_URL', optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`),

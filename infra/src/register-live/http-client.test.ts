@@ -51,6 +51,10 @@ const liveRecord = {
   id_concessione: 'C-42',
 };
 
+const inSeconds = (seconds: number) => Date.now() + seconds * 1000;
+const codesAsked = (requests: string[]) =>
+  requests.map((body) => new URLSearchParams(body).get('values[cfBen]'));
+
 describe('HttpLiveRegister', () => {
   it('posts the look-up form and maps the answer to aid records', async () => {
     let seen: IncomingMessage | undefined;
@@ -60,7 +64,9 @@ describe('HttpLiveRegister', () => {
     });
     try {
       const client = new HttpLiveRegister({ baseUrl: register.url });
-      const [aid, ...rest] = await client.lookup('01234567897');
+      const found = await client.lookup('01234567897', inSeconds(5));
+      if (found.kind !== 'ANSWERED') throw new Error('expected an answer');
+      const [aid, ...rest] = found.records;
       expect(rest).toHaveLength(0);
       expect(seen?.url).toBe(LIVE_LOOKUP_PATH);
       expect(seen?.headers['x-requested-with']).toBe('XMLHttpRequest');
@@ -85,26 +91,78 @@ describe('HttpLiveRegister', () => {
     }
   });
 
-  it('answers a repeated code from its cache without asking the register again', async () => {
+  it('answers a repeated code from its cache for the rest of the Rome day, then asks again', async () => {
     const register = await startRegister((_req, _body, res) => answer(res, 0, [liveRecord]));
+    let now = Date.parse('2026-03-10T08:00:00Z');
     try {
-      const client = new HttpLiveRegister({ baseUrl: register.url });
-      await client.lookup('01234567897');
-      const again = await client.lookup('01234567897');
-      expect(again).toHaveLength(1);
+      const client = new HttpLiveRegister({ baseUrl: register.url, defaultPauseMs: 0, now: () => now });
+      const first = await client.lookup('01234567897', inSeconds(5));
+      now = Date.parse('2026-03-10T22:30:00Z'); // 23:30 in Rome: the same day
+      const again = await client.lookup('01234567897', inSeconds(5));
+      expect(again).toEqual(first);
+      expect(again).toMatchObject({ kind: 'ANSWERED', answeredAt: Date.parse('2026-03-10T08:00:00Z') });
       expect(register.requests).toHaveLength(1);
+      now = Date.parse('2026-03-10T23:30:00Z'); // 00:30 of the next day in Rome
+      expect(await client.lookup('01234567897', inSeconds(5))).toMatchObject({ answeredAt: now });
+      expect(register.requests).toHaveLength(2);
     } finally {
       await register.close();
     }
   });
 
-  it("refuses at once when the register's pause would exceed the budget, without calling it", async () => {
+  it("says PACED at once when the register's pause passes the deadline, asks later at its pace, and keeps the answer", async () => {
+    // the register asks for 0.4 s between callers (the real one asks for 30)
+    const register = await startRegister((_req, _body, res) => answer(res, 0.4, [liveRecord]));
+    try {
+      const client = new HttpLiveRegister({ baseUrl: register.url });
+      expect(await client.lookup('01234567897', inSeconds(5))).toMatchObject({ kind: 'ANSWERED' });
+      const asked = Date.now();
+      const paced = await Promise.all([
+        client.lookup('12345678903', Date.now() + 100),
+        client.lookup('00000000000', Date.now() + 100),
+      ]);
+      expect(paced).toEqual([{ kind: 'PACED' }, { kind: 'PACED' }]);
+      expect(Date.now() - asked).toBeLessThan(100);
+      expect(register.requests).toHaveLength(1);
+      // both stay queued and are asked one after the other, 0.4 s apart
+      await until(() => register.requests.length === 3, 3_000);
+      expect(codesAsked(register.requests)).toEqual(['01234567897', '12345678903', '00000000000']);
+      // answered from the day's cache, live, without asking again
+      expect(await client.lookup('12345678903', Date.now() + 10)).toMatchObject({ kind: 'ANSWERED' });
+      expect(register.requests).toHaveLength(3);
+    } finally {
+      await register.close();
+    }
+  });
+
+  it('waits for a turn that comes before the deadline', async () => {
+    const register = await startRegister((_req, _body, res) => answer(res, 0.3, []));
+    try {
+      const client = new HttpLiveRegister({ baseUrl: register.url });
+      await client.lookup('01234567897', inSeconds(5));
+      const [second, third] = await Promise.all([
+        client.lookup('12345678903', inSeconds(5)),
+        client.lookup('00000000000', inSeconds(5)),
+      ]);
+      expect([second.kind, third.kind]).toEqual(['ANSWERED', 'ANSWERED']);
+      expect(register.requests).toHaveLength(3);
+    } finally {
+      await register.close();
+    }
+  });
+
+  it('lets a caller go as soon as the pause the register states leaves no turn before its deadline', async () => {
+    // the client assumes a short pause until the register says 30 s with its first answer
     const register = await startRegister((_req, _body, res) => answer(res, 30, []));
     try {
-      const client = new HttpLiveRegister({ baseUrl: register.url, budgetMs: 2_000 });
-      await client.lookup('01234567897');
-      await expect(client.lookup('12345678903')).rejects.toBeInstanceOf(LiveRegisterUnavailableError);
-      expect(register.requests).toHaveLength(1);
+      const client = new HttpLiveRegister({ baseUrl: register.url, defaultPauseMs: 100 });
+      const asked = Date.now();
+      const [first, second] = await Promise.all([
+        client.lookup('01234567897', inSeconds(5)),
+        client.lookup('12345678903', inSeconds(5)),
+      ]);
+      expect([first.kind, second.kind]).toEqual(['ANSWERED', 'PACED']);
+      expect(Date.now() - asked).toBeLessThan(1_000);
     } finally {
       await register.close();
     }
@@ -123,25 +181,43 @@ describe('HttpLiveRegister', () => {
     });
     try {
       const client = new HttpLiveRegister({ baseUrl: register.url, defaultPauseMs: 0 });
-      await expect(client.lookup('01234567897')).rejects.toThrow('HTTP 503');
+      await expect(client.lookup('01234567897', inSeconds(5))).rejects.toThrow('HTTP 503');
       mode = 'html';
-      await expect(client.lookup('01234567897')).rejects.toBeInstanceOf(LiveRegisterUnavailableError);
+      await expect(client.lookup('01234567897', inSeconds(5))).rejects.toBeInstanceOf(
+        LiveRegisterUnavailableError,
+      );
     } finally {
       await register.close();
     }
   });
 
-  it('gives up within its budget when the register never answers', async () => {
+  it('hears PACED at its deadline when the register never answers, and the failure is reported', async () => {
     const register = await startRegister(() => undefined);
+    const failures: string[] = [];
     try {
-      const client = new HttpLiveRegister({ baseUrl: register.url, budgetMs: 300 });
-      // whichever fires first (the request's abort or the budget), the answer is "unavailable"
-      await expect(client.lookup('01234567897')).rejects.toBeInstanceOf(LiveRegisterUnavailableError);
+      const client = new HttpLiveRegister({
+        baseUrl: register.url,
+        requestTimeoutMs: 500,
+        onBackgroundFailure: (taxCode, error) => failures.push(`${taxCode}: ${(error as Error).message}`),
+      });
+      const asked = Date.now();
+      expect(await client.lookup('01234567897', Date.now() + 200)).toEqual({ kind: 'PACED' });
+      expect(Date.now() - asked).toBeLessThan(450);
+      await until(() => failures.length === 1, 3_000);
+      expect(failures).toEqual(['01234567897: The register could not be reached']);
     } finally {
       await register.close();
     }
   });
 });
+
+async function until(done: () => boolean, timeoutMs: number): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('parseItalianEuroToCents', () => {
   it.each([

@@ -72,7 +72,11 @@ async function main(): Promise<void> {
     awaitProjections: awaitProjectorCheckpoints(stores, Number(process.env.PROJECTION_WAIT_MS ?? 5000)),
     requestSync: (input) => requestSync(stores.eventStore, input),
     pdfRenderer,
-    liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
+    liveBudgetMs: config.liveBudgetMs,
+    liveRegister: new HttpLiveRegister({
+      baseUrl: config.rnaBaseUrl,
+      onBackgroundFailure: (taxCode, err) => logger.warn({ err, taxCode }, 'queued live look-up failed'),
+    }),
     archiveLastUpdate: archiveLastUpdateReader(stores.documents),
   };
 

@@ -97,7 +97,11 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       awaitProjections: () => projections.caughtUp(),
       requestSync: (input) => requestSync(eventStore, input),
       pdfRenderer,
-      liveRegister: new HttpLiveRegister({ baseUrl: config.rnaBaseUrl }),
+      liveBudgetMs: config.liveBudgetMs,
+      liveRegister: new HttpLiveRegister({
+        baseUrl: config.rnaBaseUrl,
+        onBackgroundFailure: (taxCode, err) => logger.warn({ err, taxCode }, 'queued live look-up failed'),
+      }),
       archiveLastUpdate: archiveLastUpdateReader(openedStores.documents),
     };
     const alertNotifier = startVariationAlertNotifier({

@@ -2,8 +2,8 @@
  * Browser journeys of the archive and the search: an admin syncs the generated register files
  * from the mirror and watches the progress; a client searches one and several tax codes and
  * sees what the generator's ground truth says; downloads both reports; sets and removes a
- * favorite and a variation alert; runs out of searches, expires, and is renewed. One portal,
- * steps in order.
+ * favorite and a variation alert; runs out of searches, expires, and is renewed; searches in live
+ * mode while the register paces its callers. One portal, steps in order.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -448,6 +448,27 @@ describe('archive sync and search in a real browser', () => {
       formatInteger(aidsOf(world.archive.truth, [heaviest]).length),
     );
     await until(async () => (await client.getByText(/^Ricerche: \d+ \/ 20$/).count()) === 1, 'counter');
+  });
+
+  it('in live mode a multiple search never fails because the register pauses: each code says where its rows come from', async () => {
+    const api = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
+    await api.call('POST', '/documents/data-source', { useLiveData: true });
+    try {
+      const [heaviest, second] = taxCodesByAidCount(world.archive.truth) as [string, string];
+      // the register asks for 30 s between look-ups: the first code comes live, the second from the archive
+      await client.goto(`/documents?taxCode=${heaviest},${second}&deMinimis=false&last3Years=false`);
+      await waitForResults(client, [heaviest, second]);
+      const notice = client.getByRole('status', { name: 'Provenienza dei dati' });
+      await notice.waitFor();
+      const lines = await notice.getByRole('listitem').allTextContents();
+      expect(lines[0]).toMatch(new RegExp(`^${heaviest}: dati in tempo reale`));
+      expect(lines[1]).toMatch(new RegExp(`^${second}: dati dell’archivio aggiornato al .*in coda`));
+      // live or archived, the same company has the same aids and the same de minimis left
+      await expectCardsOf(client, aidsOf(world.archive.truth, [heaviest, second]));
+      await captureScreen(client, 'documents-live', world.accessibility);
+    } finally {
+      await api.call('POST', '/documents/data-source', { useLiveData: false });
+    }
   });
 
   it('has no serious or critical accessibility violation on any screen', () => {

@@ -9,6 +9,7 @@ import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError } from '../../lib/session/status-slice';
 import { useUser } from '../../lib/session/use-user';
+import { DataSourcesNotice } from './data-sources-notice';
 import { DocumentsActions } from './documents-actions';
 import { useSearchDocumentsQuery } from './documents-api';
 import { DocumentsTable } from './documents-table';
@@ -71,6 +72,7 @@ export default function DocumentsPage() {
             </div>
           ) : result.data ? (
             <>
+              <DataSourcesNotice result={result.data} />
               <div className="stat-grid">
                 <StatCard
                   label={t('documents.statDocuments')}

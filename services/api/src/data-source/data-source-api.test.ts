@@ -10,9 +10,14 @@ import { anAid } from '../documents/testing';
 async function startLiveRegister(): Promise<{
   url: string;
   setDown: (down: boolean) => void;
+  /** The pause the register asks of its callers, in seconds (the real one asks for 30). */
+  setPause: (seconds: number) => void;
+  asked: string[];
   close: () => Promise<void>;
 }> {
   let down = false;
+  let pause = 0;
+  const asked: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -22,6 +27,7 @@ async function startLiveRegister(): Promise<{
         return;
       }
       const code = new URLSearchParams(body).get('values[cfBen]');
+      asked.push(code ?? '');
       const data =
         code === '01234567897'
           ? [
@@ -39,13 +45,15 @@ async function startLiveRegister(): Promise<{
           : [];
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ recordsTotal: data.length, data, sleep: 0 }));
+        .end(JSON.stringify({ recordsTotal: data.length, data, sleep: pause }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     setDown: (value) => (down = value),
+    setPause: (seconds) => (pause = seconds),
+    asked,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -57,18 +65,21 @@ describe('data source switch and live searches', () => {
     register = await startLiveRegister();
   });
   // each test on a portal of its own: none depends on the data source another one switched
+  let archiveLastUpdate: number | null;
   beforeEach(async () => {
     register.setDown(false);
+    register.setPause(0);
+    register.asked.length = 0;
+    archiveLastUpdate = 1_700_000_000_000;
     api = await startApiHarness({
-      liveRegister: new HttpLiveRegister({
-        baseUrl: register.url,
-        defaultPauseMs: 0,
-        cacheTtlMs: 0,
-        budgetMs: 2_000,
-      }),
-      archiveLastUpdate: async () => 1_700_000_000_000,
+      liveRegister: new HttpLiveRegister({ baseUrl: register.url, defaultPauseMs: 0 }),
+      liveBudgetMs: 2_000,
+      archiveLastUpdate: async () => archiveLastUpdate,
     });
-    await api.indexAids([anAid({ idComponenteAiuto: 'ARCH1' })]);
+    await api.indexAids([
+      anAid({ idComponenteAiuto: 'ARCH1' }),
+      anAid({ idComponenteAiuto: 'ARCH2', codiceFiscaleBeneficiario: '98765432109' }),
+    ]);
   });
   afterEach(() => api.close());
   afterAll(() => register.close());
@@ -132,17 +143,22 @@ describe('data source switch and live searches', () => {
       .expect(403);
   });
 
-  it('in live mode searches the register, records the source, and answers G007 when it is down', async () => {
+  const goLive = async () =>
     expect(
-      (await admin(request(api.app).post('/api/documents/toggle-data-source')).expect(200)).body,
+      (await admin(request(api.app).post('/api/documents/data-source')).send({ useLiveData: true })).body,
     ).toMatchObject({ useLiveData: true });
+
+  it('in live mode searches the register and records the source', async () => {
+    await goLive();
     const client = await api.client({ remainingSearches: 5 });
-    const search = () =>
-      request(api.app)
+    const body = (
+      await request(api.app)
         .get('/api/documents?taxCodes=01234567897')
-        .set('Authorization', `Bearer ${client.token}`);
-    const body = (await search().expect(200)).body as SearchResultDto;
+        .set('Authorization', `Bearer ${client.token}`)
+        .expect(200)
+    ).body as SearchResultDto;
     expect(body).toMatchObject({ dataSource: 'LIVE', lastUpdate: -1, remainingSearches: 4 });
+    expect(body.sources).toEqual([{ taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) }]);
     expect(body.rows).toEqual([
       expect.objectContaining({
         idComponenteAiuto: 'L1',
@@ -156,28 +172,68 @@ describe('data source switch and live searches', () => {
       type: 'SearchPerformed',
       data: { dataSource: 'LIVE', resultCount: 1 },
     });
+  });
 
+  it('never fails because the register paces its callers: codes it cannot answer in time come from the archive at once, then live once asked', async () => {
+    await goLive();
+    register.setPause(3); // the real register asks for 30 s; the budget here is 2 s
+    const client = await api.client({ remainingSearches: 5 });
+    const search = (codes: string) =>
+      request(api.app)
+        .get(`/api/documents?taxCodes=${codes}`)
+        .set('Authorization', `Bearer ${client.token}`)
+        .expect(200)
+        .then((answer) => answer.body as SearchResultDto);
+    await search('01234567897');
+    // a multiple search right after: the register may not be asked again within its pause
+    const started = Date.now();
+    const both = await search('01234567897,98765432109');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(both.sources).toEqual([
+      { taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) },
+      { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'PACED' },
+    ]);
+    expect(both.rows.map((row) => row.idComponenteAiuto).sort()).toEqual(['ARCH2', 'L1']);
+    // the queued code is asked at the register's pace in the background; the same search later is live
+    await until(() => register.asked.includes('98765432109'));
+    const later = await search('98765432109');
+    expect(later.sources).toEqual([{ taxCode: '98765432109', source: 'LIVE', asOf: expect.any(Number) }]);
+    expect(later.rows).toEqual([]);
+    // each code charged once, however it was answered
+    expect(later.remainingSearches).toBe(3);
+  });
+
+  it('answers from the archive when the register is down, and G007 only when there is no archive either', async () => {
+    await goLive();
+    const client = await api.client({ remainingSearches: 5 });
+    const search = () =>
+      request(api.app)
+        .get('/api/documents?taxCodes=98765432109')
+        .set('Authorization', `Bearer ${client.token}`);
     register.setDown(true);
     const warn = jest.spyOn(api.deps.logger, 'warn');
+    const fallback = (await search().expect(200)).body as SearchResultDto;
+    expect(fallback.sources).toEqual([
+      { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'UNAVAILABLE' },
+    ]);
+    expect(fallback.rows.map((row) => row.idComponenteAiuto)).toEqual(['ARCH2']);
+    // the operator sees why: the cause is logged with the codes that could not be looked up
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ err: expect.any(Error), taxCodes: ['98765432109'] }),
+      'live register unavailable',
+    );
+    warn.mockRestore();
+
+    archiveLastUpdate = null;
     expect(
       (
         await request(api.app)
-          .get('/api/documents?taxCodes=98765432109')
+          .get('/api/documents?taxCodes=01234567897')
           .set('Authorization', `Bearer ${client.token}`)
           .expect(503)
       ).body,
     ).toMatchObject({ code: 'G007' });
-    // the operator sees why: the cause is logged with the codes that could not be looked up
-    expect(warn).toHaveBeenCalledWith(
-      expect.objectContaining({ err: expect.any(Error), taxCodes: ['98765432109'] }),
-      'live register unavailable (G007)',
-    );
-    warn.mockRestore();
-    register.setDown(false);
-    // a failed live look-up is not charged
-    expect((await api.deps.eventStore.readStream(streams.quota(client.id))).events.at(-1)?.type).toBe(
-      'SearchPerformed',
-    );
+    // a failed live look-up is not charged: only the first code was
     expect(
       (await request(api.app).get('/api/clients/me').set('Authorization', `Bearer ${client.token}`)).body
         .remainingSearches,
@@ -211,3 +267,11 @@ describe('data source switch and live searches', () => {
     ).toBe('J001');
   });
 });
+
+async function until(done: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

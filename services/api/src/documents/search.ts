@@ -16,6 +16,7 @@ import {
   threeYearsAgo,
   type Actor,
   type AidRecord,
+  type CodeSourceDto,
   type DataSource,
   type ReportKind,
   streams,
@@ -23,10 +24,18 @@ import {
   type SearchResultDto,
 } from '@rna/domain';
 import type { AidIndex, EventStore } from '@rna/infra';
-import { LiveRegisterUnavailableError, type LiveRegister } from '@rna/infra/register-live';
+import {
+  LiveRegisterUnavailableError,
+  type LiveAnswer,
+  type LivePaced,
+  type LiveRegister,
+} from '@rna/infra/register-live';
 import { dataSourceForSearch, dataSourceOf } from '../data-source/settings';
 import { metered, reportDownloaded, searchPerformed, type MeteringContext } from './quota-metering';
 import { aidToRow, newestFirst } from './rows';
+
+/** Below the 30 s request budget, with room for the rest of the answer. */
+export const DEFAULT_LIVE_BUDGET_MS = 20_000;
 
 export interface SearchDeps {
   eventStore: EventStore;
@@ -35,6 +44,8 @@ export interface SearchDeps {
   liveRegister?: LiveRegister;
   /** When the archive was last synchronised (ms), null = never. */
   archiveLastUpdate?: () => Promise<number | null>;
+  /** How long a live search may wait for the register before answering from the archive (ms). */
+  liveBudgetMs?: number;
   /** Where a G007 (register unreachable) is logged with its cause. */
   logger?: Pick<Logger, 'warn'>;
 }
@@ -69,6 +80,12 @@ const matchesFlags = (request: SearchRequest, dateFrom: string | undefined) => (
   (!dateFrom || aid.dataConcessione >= dateFrom) &&
   (!request.deMinimis || isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento));
 
+/** Every aid of the searched codes, and where each code's aids come from. */
+export interface FoundAids {
+  aids: AidRecord[];
+  sources: CodeSourceDto[];
+}
+
 /**
  * Every aid of the searched codes, whatever the display filters: the de minimis allowance left is a
  * property of the company, computed from all its de minimis aids (searchResult applies the filters
@@ -78,22 +95,74 @@ export async function findAids(
   deps: SearchDeps,
   request: SearchRequest,
   source: DataSource,
-): Promise<AidRecord[]> {
-  if (source === 'ARCHIVE') return deps.aidIndex.search({ taxCodes: request.taxCodes });
-  if (!deps.liveRegister) throw new DomainError('G007');
-  try {
-    const found: AidRecord[] = [];
-    // One code after the other: the register's own pause applies between them anyway.
-    for (const code of request.taxCodes) found.push(...(await deps.liveRegister.lookup(code)));
-    return found.sort(newestFirst);
-  } catch (error) {
-    if (error instanceof LiveRegisterUnavailableError) {
-      // the user sees G007; the operator needs to know why the register did not answer
-      deps.logger?.warn({ err: error, taxCodes: request.taxCodes }, 'live register unavailable (G007)');
-      throw new DomainError('G007');
-    }
-    throw error;
+  archiveAsOf: number | null,
+): Promise<FoundAids> {
+  const fromArchive = (taxCode: string): CodeSourceDto => ({ taxCode, source: 'ARCHIVE', asOf: archiveAsOf });
+  if (source === 'ARCHIVE') {
+    return {
+      aids: await deps.aidIndex.search({ taxCodes: request.taxCodes }),
+      sources: request.taxCodes.map(fromArchive),
+    };
   }
+  return findLiveAids(deps, request.taxCodes, archiveAsOf);
+}
+
+/**
+ * Live mode: every code the register can answer before the budget runs out comes live; the others
+ * (the register paces its callers, or did not answer) come from the archive at once, saying so.
+ * G007 only when the register failed and there is no archive to fall back on.
+ */
+async function findLiveAids(
+  deps: SearchDeps,
+  taxCodes: string[],
+  archiveAsOf: number | null,
+): Promise<FoundAids> {
+  const live = deps.liveRegister;
+  const deadline = Date.now() + (deps.liveBudgetMs ?? DEFAULT_LIVE_BUDGET_MS);
+  type CodeAnswer = { taxCode: string } & (
+    { answer: LiveAnswer | LivePaced } | { failure: LiveRegisterUnavailableError }
+  );
+  const answers = await Promise.all(
+    taxCodes.map(async (taxCode): Promise<CodeAnswer> => {
+      if (!live) return { taxCode, failure: new LiveRegisterUnavailableError('No live register configured') };
+      try {
+        return { taxCode, answer: await live.lookup(taxCode, deadline) };
+      } catch (error) {
+        if (!(error instanceof LiveRegisterUnavailableError)) throw error;
+        return { taxCode, failure: error };
+      }
+    }),
+  );
+  const failed = answers.flatMap((a) => ('failure' in a ? [a] : []));
+  if (failed[0]) {
+    // the operator needs to know why the register did not answer, whatever the user is shown
+    deps.logger?.warn(
+      { err: failed[0].failure, taxCodes: failed.map((a) => a.taxCode) },
+      'live register unavailable',
+    );
+    if (archiveAsOf === null) throw new DomainError('G007');
+  }
+  const aids: AidRecord[] = [];
+  const sources: CodeSourceDto[] = [];
+  const fromArchive: string[] = [];
+  for (const found of answers) {
+    if ('answer' in found && found.answer.kind === 'ANSWERED') {
+      aids.push(...found.answer.records);
+      sources.push({ taxCode: found.taxCode, source: 'LIVE', asOf: found.answer.answeredAt });
+    } else {
+      fromArchive.push(found.taxCode);
+      sources.push({
+        taxCode: found.taxCode,
+        source: 'ARCHIVE',
+        asOf: archiveAsOf,
+        liveFallback: 'failure' in found ? 'UNAVAILABLE' : 'PACED',
+      });
+    }
+  }
+  if (fromArchive.length > 0 && archiveAsOf !== null) {
+    aids.push(...(await deps.aidIndex.search({ taxCodes: fromArchive })));
+  }
+  return { aids: aids.sort(newestFirst), sources };
 }
 
 const deMinimisRowsOf = (aids: readonly AidRecord[]) =>
@@ -112,7 +181,7 @@ const deMinimisRowsOf = (aids: readonly AidRecord[]) =>
 export function searchResult(
   request: SearchRequest,
   source: DataSource,
-  allAids: readonly AidRecord[],
+  { aids: allAids, sources }: FoundAids,
   now: Date,
   lastUpdate: number | null,
 ): SearchResultDto {
@@ -125,6 +194,7 @@ export function searchResult(
     dataSource: source,
     lastUpdate: source === 'LIVE' ? -1 : lastUpdate,
     rows: shown.map(aidToRow),
+    sources,
     stats: {
       ...documentTotals(deMinimisRowsOf(shown), now),
       remainingDeMinimis: deMinimisRemaining(everyAid, now),
@@ -146,9 +216,10 @@ export async function performSearch(
   assertMaySearch(searcher, request);
   const now = deps.clock();
   const source = dataSourceOf(await dataSourceForSearch(deps.eventStore));
-  const lastUpdate = source === 'ARCHIVE' && deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
+  // live mode falls back on the archive for the codes the register cannot answer in time
+  const archiveAsOf = deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
   const answer = async () =>
-    searchResult(request, source, await findAids(deps, request, source), now, lastUpdate);
+    searchResult(request, source, await findAids(deps, request, source, archiveAsOf), now, archiveAsOf);
   const ctx: MeteringContext = {
     eventStore: deps.eventStore,
     clientId: searcher.actor.userId,

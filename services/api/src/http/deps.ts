@@ -57,6 +57,8 @@ export interface ApiDeps {
   pdfRenderer?: PdfRenderer;
   /** Search feature: the register's live look-up, used when the data source is LIVE (G007 without it). */
   liveRegister?: LiveRegister;
+  /** Search feature: how long a live search waits for the register before using the archive (ms). */
+  liveBudgetMs?: number;
   /** Search feature: when the archive was last synchronised (ms), null = never. */
   archiveLastUpdate?: () => Promise<number | null>;
 }

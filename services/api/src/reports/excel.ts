@@ -5,7 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import { formatItalianDateTime, parseItalianDay } from '@rna/domain';
-import { dataSourceLabel, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
+import { dataSourceLines, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
 export const DATE_FORMAT = 'dd/mm/yyyy';
@@ -66,7 +66,7 @@ export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
     ['Codici fiscali', result.taxCodes.join(', ')],
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
-    ['Fonte dati', dataSourceLabel(result.dataSource)],
+    ...dataSourceLines(result),
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
     ['Numero documenti', result.stats.totalDocuments],
   ];

@@ -9,7 +9,7 @@ import {
 } from '@rna/domain';
 import { formatEuroAmount } from './format';
 import {
-  dataSourceLabel,
+  dataSourceLines,
   DE_MINIMIS_NOTE,
   safeColour,
   safeHttpUrl,
@@ -98,7 +98,7 @@ export function pdfReportHtml(input: ReportInput): string {
     ['Codici fiscali', result.taxCodes.join(', ')],
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
-    ['Fonte dati', dataSourceLabel(result.dataSource)],
+    ...dataSourceLines(result),
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
   ];
   const cards: [string, string][] = [

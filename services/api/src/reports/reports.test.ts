@@ -28,9 +28,19 @@ function input(rows: AidRowDto[]): ReportInput {
     taxCodes: ['01234567897', 'RSSMRA80A01H501U'],
     deMinimis: true,
     last3Years: false,
-    dataSource: 'ARCHIVE',
-    lastUpdate: null,
+    dataSource: 'LIVE',
+    lastUpdate: -1,
     rows,
+    // live mode: the first code answered by the register, the second from the archive while queued
+    sources: [
+      { taxCode: '01234567897', source: 'LIVE', asOf: Date.parse('2025-06-10T08:00:00Z') },
+      {
+        taxCode: 'RSSMRA80A01H501U',
+        source: 'ARCHIVE',
+        asOf: Date.parse('2025-06-01T04:15:00Z'),
+        liveFallback: 'PACED',
+      },
+    ],
     stats: {
       totalDocuments: rows.length,
       totalImport: 1234567.89,
@@ -81,6 +91,12 @@ describe('Excel report', () => {
     expect(values.get('Codici fiscali')).toBe('01234567897, RSSMRA80A01H501U');
     expect(values.get('Solo De Minimis')).toBe('Sì');
     expect(values.get('Data generazione')).toBe('10-06-2025 10:30');
+    expect(values.get('Fonte 01234567897')).toBe(
+      'Registro (RNA) in tempo reale, consultato il 10-06-2025 10:00',
+    );
+    expect(values.get('Fonte RSSMRA80A01H501U')).toMatch(
+      /^Archivio aggiornato al 01-06-2025 06:15 .*in coda/,
+    );
     expect(values.get('Importo totale')).toBe(1234567.89);
     expect(String(values.get('Nota'))).toContain('2023/2831');
 
@@ -132,5 +148,8 @@ describe('PDF report', () => {
     expect(text).toContain('Studio Rossi & Associati');
     expect(text).toContain(`Pagina 2 di ${numpages}`);
     expect(text).toContain('https://example.com/rinnovo');
+    // each code says where its rows come from
+    expect(text).toMatch(/Registro \(RNA\) in tempo reale, consultato il\s*10-06-2025 10:00/);
+    expect(text).toMatch(/Archivio aggiornato al 01-06-2025 06:15/);
   });
 });

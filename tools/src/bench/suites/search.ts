@@ -215,7 +215,7 @@ async function reportRows(ctx: BenchContext, rows: BenchRow[]): Promise<void> {
       const result = searchResult(
         { taxCodes: [aids[0]?.codiceFiscaleBeneficiario ?? ''], deMinimis: false, last3Years: false },
         'ARCHIVE',
-        aids,
+        { aids, sources: [] },
         new Date(),
         null,
       );

@@ -10,7 +10,7 @@ import {
   type HarnessFactory,
 } from '../embedded/contract-helpers';
 import { adaptersPerTest } from '../embedded/contract-lifecycle';
-import { ConcurrencyError, type EventStore, type RecordedEvent } from './port';
+import { ConcurrencyError, streamPages, type EventStore, type RecordedEvent } from './port';
 
 export type EventStoreHarness = ContractHarness<EventStore>;
 
@@ -55,6 +55,26 @@ export function describeEventStoreContract(name: string, factory: HarnessFactory
         const read = await store.readStream('s', { fromVersion: 1 });
         expect(read.currentVersion).toBe(2);
         expect(read.events.map((e) => e.type)).toEqual(['B', 'C']);
+      });
+
+      it('reads a stream in pages of at most maxCount, each knowing the current version', async () => {
+        await store.appendToStream(
+          'paged',
+          ['A', 'B', 'C', 'D', 'E'].map((type) => ev(type)),
+        );
+        const page = await store.readStream('paged', { fromVersion: 1, maxCount: 2 });
+        expect(page.currentVersion).toBe(4);
+        expect(page.events.map((e) => e.type)).toEqual(['B', 'C']);
+        expect((await store.readStream('paged', { fromVersion: 4, maxCount: 2 })).events).toHaveLength(1);
+        expect(await store.readStream('paged', { fromVersion: 5, maxCount: 2 })).toEqual({
+          currentVersion: 4,
+          events: [],
+        });
+        const pages: string[][] = [];
+        for await (const events of streamPages(store, 'paged', { pageSize: 2 })) {
+          pages.push(events.map((e) => e.type));
+        }
+        expect(pages).toEqual([['A', 'B'], ['C', 'D'], ['E']]);
       });
 
       it('keeps streams apart', async () => {

@@ -184,20 +184,24 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readStream<Data = unknown>(
     stream: string,
-    options: { fromVersion?: number } = {},
+    options: { fromVersion?: number; maxCount?: number } = {},
   ): Promise<ReadStreamResult<Data>> {
     const name = this.namespace + stream;
+    if (options.maxCount === 0) return { currentVersion: await this.currentVersion(name), events: [] };
     try {
       const events: RecordedEvent<Data>[] = [];
       for await (const resolved of this.client.readStream(name, {
         direction: FORWARDS,
         fromRevision: options.fromVersion ? BigInt(options.fromVersion) : START,
+        ...(options.maxCount === undefined ? {} : { maxCount: BigInt(Math.floor(options.maxCount)) }),
       })) {
         const recorded = toRecordedEvent(resolved as AllStreamResolvedEvent, this.namespace);
         if (recorded) events.push(recorded as RecordedEvent<Data>);
       }
       const last = events[events.length - 1];
-      const currentVersion = last ? last.streamVersion : await this.currentVersion(name);
+      // a page may end before the stream does: then its version is asked for
+      const complete = options.maxCount === undefined || events.length < options.maxCount;
+      const currentVersion = last && complete ? last.streamVersion : await this.currentVersion(name);
       return { currentVersion, events };
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { currentVersion: -1, events: [] };

@@ -48,9 +48,14 @@ export interface EventStore {
     events: EventToAppend[],
     options?: { expectedVersion?: ExpectedVersion },
   ): Promise<AppendResult>;
+  /**
+   * A stream's events from `fromVersion` (default 0), at most `maxCount` of them (default all), and
+   * the stream's current version whatever the page. Long streams are read page by page
+   * (`streamPages`), never whole.
+   */
   readStream<Data = unknown>(
     stream: string,
-    options?: { fromVersion?: number },
+    options?: { fromVersion?: number; maxCount?: number },
   ): Promise<ReadStreamResult<Data>>;
   /** Events with globalPosition > after, in order, at most maxCount. */
   readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
@@ -74,5 +79,20 @@ export class ConcurrencyError extends Error {
   ) {
     super(`Concurrency conflict on ${stream}: expected ${String(expected)}, actual ${actual}`);
     this.name = 'ConcurrencyError';
+  }
+}
+
+/** Pages of a stream's events in order, each read when the previous one is done with: bounded memory. */
+export async function* streamPages<Data = unknown>(
+  store: Pick<EventStore, 'readStream'>,
+  stream: string,
+  options: { fromVersion?: number; pageSize?: number } = {},
+): AsyncGenerator<RecordedEvent<Data>[]> {
+  const pageSize = options.pageSize ?? 1_000;
+  for (let from = options.fromVersion ?? 0; ;) {
+    const { events } = await store.readStream<Data>(stream, { fromVersion: from, maxCount: pageSize });
+    if (events.length > 0) yield events;
+    if (events.length < pageSize) return;
+    from = (events[events.length - 1]?.streamVersion ?? from) + 1;
   }
 }

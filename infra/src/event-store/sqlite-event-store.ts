@@ -132,8 +132,8 @@ export class SqliteEventStore implements EventStore {
       insert: this.db.prepare<[string, number, string, string, string, string]>(
         'INSERT INTO events (stream_name, stream_version, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      readStream: this.db.prepare<[string, number], EventRow>(
-        'SELECT * FROM events WHERE stream_name = ? AND stream_version >= ? ORDER BY stream_version',
+      readStream: this.db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE stream_name = ? AND stream_version >= ? ORDER BY stream_version LIMIT ?',
       ),
       readAll: this.db.prepare<[number, number], EventRow>(
         'SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?',
@@ -172,10 +172,13 @@ export class SqliteEventStore implements EventStore {
       },
     );
     // The version and the events come from one snapshot; made once, as wrapping is not free.
-    this.readStreamTransaction = this.db.transaction((stream: string, fromVersion: number) => ({
-      currentVersion: this.statements.currentVersion.get(stream)?.v ?? -1,
-      rows: this.statements.readStream.all(stream, fromVersion),
-    }));
+    // LIMIT -1 is SQLite's "no limit"
+    this.readStreamTransaction = this.db.transaction(
+      (stream: string, fromVersion: number, maxCount: number) => ({
+        currentVersion: this.statements.currentVersion.get(stream)?.v ?? -1,
+        rows: this.statements.readStream.all(stream, fromVersion, maxCount),
+      }),
+    );
   }
 
   async appendToStream(
@@ -209,10 +212,11 @@ export class SqliteEventStore implements EventStore {
 
   async readStream<Data = unknown>(
     stream: string,
-    options: { fromVersion?: number } = {},
+    options: { fromVersion?: number; maxCount?: number } = {},
   ): Promise<ReadStreamResult<Data>> {
     this.assertOpen();
-    const { currentVersion, rows } = this.readStreamTransaction(stream, options.fromVersion ?? 0);
+    const maxCount = options.maxCount === undefined ? -1 : Math.max(0, Math.floor(options.maxCount));
+    const { currentVersion, rows } = this.readStreamTransaction(stream, options.fromVersion ?? 0, maxCount);
     return { currentVersion, events: rows.map(toRecorded) as RecordedEvent<Data>[] };
   }
 

@@ -89,10 +89,12 @@ describe('audit CLI', () => {
       await eventStore.appendToStream(streams.client('c1'), [invited]);
       await eventStore.appendToStream(streams.quota('c1'), quota);
 
-      const report = await runAudit(
-        eventStore,
-        parseAuditArgs(['--client', 'studio@example.com', '--at', '2025-03-01']),
-      );
+      const audit = async (argv: string[]) => {
+        const printed: string[] = [];
+        await runAudit(eventStore, parseAuditArgs(argv), (text) => printed.push(text));
+        return printed.join('\n');
+      };
+      const report = await audit(['--client', 'studio@example.com', '--at', '2025-03-01']);
       expect(report).toContain('ricerche residue 9 su 10');
       expect(report).toContain('SEARCH');
       expect(report).toContain('DOWNLOAD');
@@ -100,12 +102,8 @@ describe('audit CLI', () => {
       expect(report).toContain('studio@example.com (CLIENT)');
       expect(report).toContain('7 risultati');
       expect(report).not.toContain('98765432109');
-      expect(await runAudit(eventStore, parseAuditArgs(['--client', 'studio@example.com']))).toContain(
-        'ricerche residue 8 su 10',
-      );
-      await expect(runAudit(eventStore, parseAuditArgs(['--client', 'nobody@example.com']))).rejects.toThrow(
-        'Nessun cliente',
-      );
+      expect(await audit(['--client', 'studio@example.com'])).toContain('ricerche residue 8 su 10');
+      await expect(audit(['--client', 'nobody@example.com'])).rejects.toThrow('Nessun cliente');
     } finally {
       await eventStore.close();
       rmSync(dir, { recursive: true, force: true });

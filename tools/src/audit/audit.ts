@@ -45,28 +45,34 @@ export function parseAuditArgs(argv: readonly string[]): AuditArgs {
   return { client, at };
 }
 
-export function formatAuditReport(email: string, history: ClientAuditHistory, who = 'Cliente'): string {
-  const lines = [
+/** The heading of a report: who, and the state as of the date asked for. */
+export function formatAuditHeading(email: string, history: ClientAuditHistory, who = 'Cliente'): string {
+  return [
     `${who} ${email} (id ${history.clientId})`,
     `Situazione ${history.asOf === null ? 'attuale' : `al ${formatItalianDateTime(history.asOf)}`}: ` +
       `ricerche residue ${history.remainingSearches} su ${history.availableYearlySearches}` +
-      (history.endDate === null ? '' : `, scadenza ${formatItalianDateTime(history.endDate)}`),
+      (history.endDate === null ? '' : `, scadenza ${formatItalianDateTime(history.endDate)}`) +
+      ` (${history.totalEntries} eventi)`,
     '',
     ['#', 'quando', 'chi', 'evento', 'codici fiscali', 'dettagli', 'costo', 'residue'].join('\t'),
-  ];
-  for (const entry of history.entries) {
-    const flags =
-      entry.deMinimis === null ? '' : `deMinimis=${entry.deMinimis} last3Years=${entry.last3Years}`;
-    const details = [
-      entry.detail,
-      entry.dataSource,
-      entry.resultCount === null ? null : `${entry.resultCount} risultati`,
-      flags,
-    ]
-      .filter(Boolean)
-      .join(' ');
-    lines.push(
-      [
+  ].join('\n');
+}
+
+/** One line per entry of a page. */
+export function formatAuditEntries(entries: ClientAuditHistory['entries']): string {
+  return entries
+    .map((entry) => {
+      const flags =
+        entry.deMinimis === null ? '' : `deMinimis=${entry.deMinimis} last3Years=${entry.last3Years}`;
+      const details = [
+        entry.detail,
+        entry.dataSource,
+        entry.resultCount === null ? null : `${entry.resultCount} risultati`,
+        flags,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      return [
         entry.version,
         formatItalianDateTime(entry.at),
         `${entry.by.email} (${entry.by.role})`,
@@ -75,23 +81,52 @@ export function formatAuditReport(email: string, history: ClientAuditHistory, wh
         details,
         entry.cost,
         entry.remainingSearches,
-      ].join('\t'),
-    );
+      ].join('\t');
+    })
+    .join('\n');
+}
+
+type HistoryReader = (from: number) => Promise<ClientAuditHistory>;
+
+/** Prints the heading, then the history a page at a time: a long history is never held whole. */
+async function printHistory(
+  email: string,
+  who: string,
+  read: HistoryReader,
+  print: (text: string) => void,
+): Promise<void> {
+  let page = await read(0);
+  print(formatAuditHeading(email, page, who));
+  for (;;) {
+    if (page.entries.length > 0) print(formatAuditEntries(page.entries));
+    if (page.nextFrom === null) return;
+    page = await read(page.nextFrom);
   }
-  return lines.join('\n');
 }
 
 /** A client's quota stream, or an administrator's audit stream (its look-ups are recorded too). */
-export async function runAudit(eventStore: EventStore, args: AuditArgs): Promise<string> {
+export async function runAudit(
+  eventStore: EventStore,
+  args: AuditArgs,
+  print: (text: string) => void,
+): Promise<void> {
   const clientId = await findClientIdByEmail(eventStore, args.client);
-  if (clientId)
-    return formatAuditReport(args.client, await clientAuditHistory(eventStore, clientId, args.at));
-  const adminId = await findAdminIdByEmail(eventStore, args.client);
-  if (adminId)
-    return formatAuditReport(
+  if (clientId) {
+    return printHistory(
       args.client,
-      await userAuditHistory(eventStore, adminId, args.at),
-      'Amministratore',
+      'Cliente',
+      (from) => clientAuditHistory(eventStore, clientId, args.at, { from }),
+      print,
     );
+  }
+  const adminId = await findAdminIdByEmail(eventStore, args.client);
+  if (adminId) {
+    return printHistory(
+      args.client,
+      'Amministratore',
+      (from) => userAuditHistory(eventStore, adminId, args.at, { from }),
+      print,
+    );
+  }
   throw new UsageError(`Nessun cliente né amministratore con email ${args.client}`);
 }

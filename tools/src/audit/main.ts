@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const stores = openStores({ dataDir: config.dataDir, engines: config.engines });
   try {
-    console.log(await runAudit(stores.eventStore, args));
+    await runAudit(stores.eventStore, args, (text) => console.log(text));
   } finally {
     await stores.close();
   }

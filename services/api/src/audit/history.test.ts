@@ -51,6 +51,49 @@ describe('client audit history', () => {
     expect(asOfMarch3.entries).toHaveLength(2);
   });
 
+  it('pages through a long history: the state folds every event, only the page asked for is listed', async () => {
+    await grantAllowance(eventStore, 'c2', 5_000, Date.parse('2030-01-01T11:00:00Z'));
+    const search = (i: number) => ({
+      type: 'SearchPerformed',
+      data: {
+        clientId: 'c2',
+        taxCodes: [String(10_000_000_000 + i)],
+        deMinimis: false,
+        last3Years: false,
+        at: new Date(Date.parse('2025-01-01T00:00:00Z') + i * 60_000).toISOString(),
+        by: clientActor('c2'),
+        dataSource: 'ARCHIVE',
+        resultCount: 1,
+        cost: 1,
+      },
+    });
+    await eventStore.appendToStream(
+      streams.quota('c2'),
+      Array.from({ length: 2_500 }, (_, i) => search(i)),
+    );
+    const reads: (number | undefined)[] = [];
+    const counting = {
+      ...eventStore,
+      readStream: (stream: string, options?: { fromVersion?: number; maxCount?: number }) => {
+        reads.push(options?.maxCount);
+        return eventStore.readStream(stream, options);
+      },
+    } as typeof eventStore;
+
+    const first = await clientAuditHistory(counting, 'c2', null, { limit: 100 });
+    expect(first.entries).toHaveLength(100);
+    expect(first.totalEntries).toBe(2_501);
+    expect(first.remainingSearches).toBe(2_500);
+    expect(first.nextFrom).toBe(100);
+    // never one read of the whole stream
+    expect(reads.every((maxCount) => maxCount !== undefined && maxCount <= 1_000)).toBe(true);
+
+    const last = await clientAuditHistory(eventStore, 'c2', null, { from: 2_450, limit: 100 });
+    expect(last.entries.map((e) => e.version)).toEqual(Array.from({ length: 51 }, (_, i) => 2_450 + i));
+    expect(last.entries.at(-1)?.remainingSearches).toBe(2_500);
+    expect(last.nextFrom).toBeNull();
+  });
+
   it('finds a client by the email it was invited with', async () => {
     const invited: ClientEvent = {
       type: 'ClientInvited',

@@ -3,7 +3,7 @@
  * refusal and allowance change with who and when, and the remaining searches as of any instant.
  */
 import { evolveQuota, initialQuotaState, streams, type Actor, type QuotaEvent } from '@rna/domain';
-import type { EventStore, RecordedEvent } from '@rna/infra';
+import { streamPages, type EventStore } from '@rna/infra';
 
 export type AuditEntryKind = 'ALLOWANCE' | 'SEARCH' | 'DOWNLOAD' | 'REFUSAL';
 
@@ -30,7 +30,12 @@ export interface ClientAuditHistory {
   clientId: string;
   /** ms; null = now (every event) */
   asOf: number | null;
+  /** the page asked for (HistoryPage) */
   entries: AuditEntry[];
+  /** entries up to asOf, in every page */
+  totalEntries: number;
+  /** where the next page starts (`from`), null when this page is the last */
+  nextFrom: number | null;
   remainingSearches: number;
   availableYearlySearches: number;
   endDate: number | null;
@@ -90,48 +95,81 @@ function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSear
   }
 }
 
-/** Pure replay; events after `asOf` (ms) are left out. */
-export function replayQuotaHistory(
-  clientId: string,
-  events: readonly RecordedEvent[],
-  asOf: number | null = null,
-): ClientAuditHistory {
+/** Which entries of a history to list: `limit` entries from stream version `from`. */
+export interface HistoryPage {
+  from?: number;
+  limit?: number;
+}
+
+export const DEFAULT_HISTORY_PAGE = 500;
+export const MAX_HISTORY_PAGE = 1_000;
+
+/**
+ * A replay of a quota or audit stream, read page by page so that a history of any length is folded
+ * in bounded memory: the state (remaining searches...) is the one after every event up to `asOf`;
+ * only the entries of the requested page are kept.
+ */
+async function replayHistory(
+  eventStore: EventStore,
+  stream: string,
+  id: string,
+  asOf: number | null,
+  page: HistoryPage,
+): Promise<ClientAuditHistory> {
+  const from = Math.max(0, page.from ?? 0);
+  const limit = Math.min(Math.max(1, page.limit ?? DEFAULT_HISTORY_PAGE), MAX_HISTORY_PAGE);
   let state = initialQuotaState;
   const entries: AuditEntry[] = [];
-  for (const recorded of events) {
-    const event = { type: recorded.type, data: recorded.data } as QuotaEvent;
-    const entry = entryOf(event);
-    if (asOf !== null && entry.at > asOf) break;
-    state = evolveQuota(state, event);
-    entries.push({ ...entry, version: recorded.streamVersion, remainingSearches: state.remainingSearches });
+  let totalEntries = 0;
+  let fromPageOn = 0;
+  replay: for await (const events of streamPages(eventStore, stream)) {
+    for (const recorded of events) {
+      const event = { type: recorded.type, data: recorded.data } as QuotaEvent;
+      const entry = entryOf(event);
+      if (asOf !== null && entry.at > asOf) break replay;
+      state = evolveQuota(state, event);
+      totalEntries += 1;
+      if (recorded.streamVersion < from) continue;
+      fromPageOn += 1;
+      if (entries.length < limit) {
+        entries.push({
+          ...entry,
+          version: recorded.streamVersion,
+          remainingSearches: state.remainingSearches,
+        });
+      }
+    }
   }
+  const last = entries[entries.length - 1];
   return {
-    clientId,
+    clientId: id,
     asOf,
     entries,
+    totalEntries,
+    nextFrom: last && fromPageOn > entries.length ? last.version + 1 : null,
     remainingSearches: state.remainingSearches,
     availableYearlySearches: state.availableYearlySearches,
     endDate: state.endDate,
   };
 }
 
-export async function clientAuditHistory(
+export function clientAuditHistory(
   eventStore: EventStore,
   clientId: string,
   asOf: number | null = null,
+  page: HistoryPage = {},
 ): Promise<ClientAuditHistory> {
-  const { events } = await eventStore.readStream(streams.quota(clientId));
-  return replayQuotaHistory(clientId, events, asOf);
+  return replayHistory(eventStore, streams.quota(clientId), clientId, asOf, page);
 }
 
 /** An administrator's searches and downloads (its audit stream: never charged, always recorded). */
-export async function userAuditHistory(
+export function userAuditHistory(
   eventStore: EventStore,
   userId: string,
   asOf: number | null = null,
+  page: HistoryPage = {},
 ): Promise<ClientAuditHistory> {
-  const { events } = await eventStore.readStream(streams.audit(userId));
-  return replayQuotaHistory(userId, events, asOf);
+  return replayHistory(eventStore, streams.audit(userId), userId, asOf, page);
 }
 
 /** An administrator's id from its email (UserRegistered), found in the event store itself. */

@@ -1,7 +1,7 @@
 /** GET /audit/clients/{id}/history (ADMIN): the replay of a client's quota stream. */
 import { z } from 'zod';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
-import { clientAuditHistory, userAuditHistory } from './history';
+import { clientAuditHistory, MAX_HISTORY_PAGE, userAuditHistory } from './history';
 
 const asOf = z
   .string()
@@ -17,6 +17,15 @@ const asOf = z
     return ms;
   });
 
+/** ?at=&from=&limit=: the state as of `at`, and `limit` entries from stream version `from`. */
+const historyQuery = z
+  .object({
+    at: asOf,
+    from: z.coerce.number().int().min(0).optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).optional(),
+  })
+  .strict();
+
 export const auditRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
@@ -24,12 +33,14 @@ export const auditRoutes: AnyRoute[] = [
     access: 'ADMIN',
     tag: 'audit',
     summary:
-      'Every search, download, refusal and allowance change of a client, and its remaining searches as of `at`',
+      'Every search, download, refusal and allowance change of a client, and its remaining searches as of `at`, a page at a time (`from`, `limit`)',
     params: z.object({ id: z.string().min(1).max(64) }).strict(),
-    query: z.object({ at: asOf }).strict(),
+    query: historyQuery,
     responses: { 200: { description: 'The history' } },
     async handler(ctx) {
-      return reply.json(await clientAuditHistory(ctx.deps.eventStore, ctx.params.id, ctx.query.at));
+      return reply.json(
+        await clientAuditHistory(ctx.deps.eventStore, ctx.params.id, ctx.query.at, ctx.query),
+      );
     },
   }),
   defineRoute({
@@ -39,10 +50,10 @@ export const auditRoutes: AnyRoute[] = [
     tag: 'audit',
     summary: 'Every search and download of an administrator (never charged, always recorded) as of `at`',
     params: z.object({ id: z.string().min(1).max(64) }).strict(),
-    query: z.object({ at: asOf }).strict(),
+    query: historyQuery,
     responses: { 200: { description: 'The history' } },
     async handler(ctx) {
-      return reply.json(await userAuditHistory(ctx.deps.eventStore, ctx.params.id, ctx.query.at));
+      return reply.json(await userAuditHistory(ctx.deps.eventStore, ctx.params.id, ctx.query.at, ctx.query));
     },
   }),
 ];

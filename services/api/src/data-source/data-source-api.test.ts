@@ -253,6 +253,16 @@ describe('data source switch and live searches', () => {
       'SEARCH',
     ]);
     expect(history.body.remainingSearches).toBe(2);
+    // a page at a time: the state is the whole stream's, the entries the page's
+    const page = await admin(
+      request(api.app).get(`/api/audit/clients/${client.id}/history?from=1&limit=1`),
+    ).expect(200);
+    expect(page.body).toMatchObject({ totalEntries: 3, nextFrom: 2, remainingSearches: 2 });
+    expect(page.body.entries.map((e: { version: number }) => e.version)).toEqual([1]);
+    expect(
+      (await admin(request(api.app).get(`/api/audit/clients/${client.id}/history?limit=0`)).expect(400)).body
+        .code,
+    ).toBe('J001');
     const before = await admin(
       request(api.app).get(`/api/audit/clients/${client.id}/history?at=2000-01-01`),
     ).expect(200);

@@ -4,6 +4,13 @@
  * replays every event from position zero.
  */
 import type { RecordedEvent, DocumentStore, AidIndex, EventStore } from '@rna/infra';
+import {
+  attemptsOf,
+  deadLetterStream,
+  errorText,
+  recordDeadLetter,
+  type DeadLetterDoc,
+} from '@rna/infra/dead-letters';
 
 export interface ProjectionStores {
   documents: DocumentStore;
@@ -31,18 +38,58 @@ export function subscriberIdOf(projection: Pick<Projection, 'name'>): string {
   return `projection:${projection.name}`;
 }
 
+export interface ProjectionOptions {
+  /** An event was set aside (the operator should look at it). */
+  onDeadLetter?: (letter: DeadLetterDoc) => void;
+}
+
+/**
+ * Applies one event; an event that keeps failing with its own error (not a store that is down) is
+ * set aside after a few attempts — recorded in `dead-letters` and on the projection's dead-letter
+ * stream — and the projection goes on with the next one instead of retrying it forever.
+ */
+async function applyOrSetAside(
+  projection: Projection,
+  event: RecordedEvent,
+  eventStore: EventStore,
+  stores: ProjectionStores,
+  options: ProjectionOptions,
+): Promise<void> {
+  const failed = await attemptsOf(() => projection.apply(event, stores));
+  if (!failed) return;
+  const letter: DeadLetterDoc = {
+    id: `${subscriberIdOf(projection)}@${event.globalPosition}`,
+    consumer: subscriberIdOf(projection),
+    position: String(event.globalPosition),
+    type: event.type,
+    error: errorText(failed.error),
+    attempts: failed.attempts,
+    at: Date.now(),
+  };
+  if (!(await recordDeadLetter(stores.documents, letter))) return;
+  await eventStore.appendToStream(deadLetterStream(projection.name), [
+    {
+      type: 'EventDeadLettered',
+      data: { ...letter, streamName: event.streamName, version: event.streamVersion },
+    },
+  ]);
+  options.onDeadLetter?.(letter);
+}
+
 /** Subscribes every projection to the all-events feed from its own checkpoint. */
 export function startProjections(
   projections: readonly Projection[],
   eventStore: EventStore,
   stores: ProjectionStores,
+  options: ProjectionOptions = {},
 ): RunningProjections {
   const subscriptions = projections.map((projection) =>
     eventStore.subscribeToAll({
       subscriberId: subscriberIdOf(projection),
       handler: async (events) => {
         for (const event of events) {
-          if (projection.handles.includes(event.type)) await projection.apply(event, stores);
+          if (projection.handles.includes(event.type))
+            await applyOrSetAside(projection, event, eventStore, stores, options);
         }
       },
     }),

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeAidRecorded, type AidMessage, type AidRecord } from '@rna/domain';
+import { AIDS_TOPIC, encodeAidRecorded, type AidMessage, type AidRecord } from '@rna/domain';
 import type { ConsumedMessage } from '@rna/infra';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
-import { AID_CHANGES_COLLECTION, applyAidMessages } from './aid-index-projection';
+import { DEAD_LETTERS_COLLECTION, deadLetterTopic, type DeadLetterDoc } from '@rna/infra/dead-letters';
+import { AID_CHANGES_COLLECTION, applyAidMessages, startAidIndexProjection } from './aid-index-projection';
 
 const aid = (id: string, taxCode: string, importId: string, cents = 100): AidRecord => ({
   idComponenteAiuto: id, cor: 'c', car: 'k', titoloMisura: '', desTipoMisura: '', soggettoConcedente: '', titoloProgetto: '',
@@ -119,5 +120,51 @@ describe('aid index projection on an index that stores JSON', () => {
       await aidIndex.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('aid index projection and poison messages', () => {
+  it('sets aside a message it can never index, publishes it on the dead-letter topic, and indexes the rest', async () => {
+    const { aidIndex, documents, messageLog } = stores;
+    const letters: DeadLetterDoc[] = [];
+    await messageLog.publish(AIDS_TOPIC, [
+      { key: 'AAA', json: encodeAidRecorded(JSON.stringify(aid('1', 'AAA', 'i1'))) },
+      // the register's defects reach the topic: an aid without its fields, a record cut short
+      { key: 'BBB', json: '{"type":"AidRecorded","aid":{"idComponenteAiuto":"2"}}' },
+      { key: 'CCC', json: '{"type":"AidRecorded","aid":{"idComponente' },
+      { key: 'DDD', json: encodeAidRecorded(JSON.stringify(aid('4', 'DDD', 'i1'))) },
+    ]);
+    const consumer = startAidIndexProjection({
+      messageLog,
+      aidIndex,
+      documents,
+      onDeadLetter: (letter) => letters.push(letter),
+    });
+    try {
+      await consumer.caughtUp();
+    } finally {
+      await consumer.stop();
+    }
+    const indexed = await aidIndex.search({ taxCodes: ['AAA', 'BBB', 'CCC', 'DDD'] });
+    expect(indexed.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '4']);
+    const recorded = await documents.collection<DeadLetterDoc>(DEAD_LETTERS_COLLECTION).find();
+    expect(recorded.map((letter) => letter.position).sort()).toEqual(letters.map((l) => l.position).sort());
+    expect(recorded).toHaveLength(2);
+    expect(recorded.every((letter) => letter.attempts === 3 && letter.error.length > 0)).toBe(true);
+
+    const setAside: string[] = [];
+    const reader = messageLog.consume({
+      topic: deadLetterTopic(AIDS_TOPIC),
+      groupId: 'test-reader',
+      handler: async (batch) => {
+        for (const message of batch) setAside.push((message.value as { key: string }).key);
+      },
+    });
+    try {
+      await reader.caughtUp();
+    } finally {
+      await reader.stop();
+    }
+    expect(setAside.sort()).toEqual(['BBB', 'CCC']);
   });
 });

@@ -7,6 +7,13 @@
 import type { AidMessage, AidRecord } from '@rna/domain';
 import { aidJsonOfAidRecorded, AIDS_TOPIC } from '@rna/domain';
 import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageLog } from '@rna/infra';
+import {
+  attemptsOf,
+  deadLetterTopic,
+  errorText,
+  recordDeadLetter,
+  type DeadLetterDoc,
+} from '@rna/infra/dead-letters';
 
 export const AID_INDEX_GROUP = 'projection:aid-index';
 export const AID_CHANGES_COLLECTION = 'aid-changes';
@@ -25,6 +32,8 @@ export interface AidIndexProjectionDeps {
   now?: () => number;
   /** Messages per handled batch (default 5,000): fewer, bigger index commits during a sync. */
   batchSize?: number;
+  /** A message was set aside (the operator should look at it). */
+  onDeadLetter?: (letter: DeadLetterDoc) => void;
 }
 
 /** Applies one consumed batch, in order; consecutive AidRecorded messages go in one upsert. */
@@ -86,11 +95,55 @@ export async function applyAidMessages(
   }
 }
 
+/**
+ * A batch that keeps failing with a record's own error is applied again one message at a time:
+ * the messages that still fail are set aside (published on the dead-letter topic with their error and
+ * counted in `dead-letters`), the others are indexed, and the projection goes on. A store that is
+ * down makes the batch wait instead (the consumer retries it).
+ */
+export async function applyOrSetAside(
+  batch: ConsumedMessage[],
+  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now' | 'messageLog' | 'onDeadLetter'>,
+): Promise<void> {
+  if (!(await attemptsOf(() => applyAidMessages(batch, deps)))) return;
+  for (const message of batch) {
+    const failed = await attemptsOf(() => applyAidMessages([message], deps));
+    if (!failed) continue;
+    const position = `${message.topic}/${message.partition}/${message.offset}`;
+    const letter: DeadLetterDoc = {
+      id: `${AID_INDEX_GROUP}@${position}`,
+      consumer: AID_INDEX_GROUP,
+      position,
+      type: messageType(message),
+      error: errorText(failed.error),
+      attempts: failed.attempts,
+      at: Date.now(),
+    };
+    if (deps.documents && !(await recordDeadLetter(deps.documents, letter))) continue;
+    await deps.messageLog.publish(deadLetterTopic(message.topic), [
+      {
+        key: message.key,
+        value: { ...letter, key: message.key, json: message.json ?? JSON.stringify(message.value) },
+      },
+    ]);
+    deps.onDeadLetter?.(letter);
+  }
+}
+
+function messageType(message: ConsumedMessage): string {
+  try {
+    const type = (message.value as { type?: unknown } | null)?.type;
+    return typeof type === 'string' ? type : 'unknown';
+  } catch {
+    return 'unreadable';
+  }
+}
+
 export function startAidIndexProjection(deps: AidIndexProjectionDeps): Consumer {
   return deps.messageLog.consume({
     topic: AIDS_TOPIC,
     groupId: AID_INDEX_GROUP,
     batchSize: deps.batchSize ?? 5000,
-    handler: (batch) => applyAidMessages(batch, deps),
+    handler: (batch) => applyOrSetAside(batch, deps),
   });
 }

@@ -1,0 +1,90 @@
+import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
+import { DEAD_LETTERS_COLLECTION, deadLetterStream, type DeadLetterDoc } from '@rna/infra/dead-letters';
+import { startProjections, type Projection } from './projection';
+
+/** A read model of notes; a note whose text is "poison" can never be applied. */
+function notesProjection(attemptsSeen: Map<string, number>, storeDown: { failures: number }): Projection {
+  return {
+    name: 'notes',
+    handles: ['NoteAdded'],
+    async apply(event, stores) {
+      const { id, text } = event.data as { id: string; text: string };
+      attemptsSeen.set(id, (attemptsSeen.get(id) ?? 0) + 1);
+      if (storeDown.failures > 0) {
+        storeDown.failures -= 1;
+        throw Object.assign(new Error('database is locked'), { name: 'SqliteError', code: 'SQLITE_BUSY' });
+      }
+      if (text === 'poison') throw new TypeError(`cannot read the note ${id}`);
+      await stores.documents.collection<{ id: string; text: string }>('notes').put({ id, text });
+    },
+    async reset(stores) {
+      await stores.documents.collection('notes').clear();
+    },
+  };
+}
+
+describe('projections and poison events', () => {
+  let stores: TemporaryStores;
+  beforeEach(() => {
+    stores = openTemporaryStores('rna-projection-');
+  });
+  afterEach(() => stores.dispose());
+
+  const note = (id: string, text: string) => ({ type: 'NoteAdded', data: { id, text } });
+
+  it('sets a poison event aside after a few attempts, records it with its error, and goes on', async () => {
+    const attempts = new Map<string, number>();
+    const letters: DeadLetterDoc[] = [];
+    await stores.eventStore.appendToStream('notes-1', [
+      note('a', 'uno'),
+      note('b', 'poison'),
+      note('c', 'tre'),
+    ]);
+    const running = startProjections(
+      [notesProjection(attempts, { failures: 0 })],
+      stores.eventStore,
+      stores,
+      {
+        onDeadLetter: (letter) => letters.push(letter),
+      },
+    );
+    try {
+      await running.caughtUp();
+      const notes = await stores.documents.collection<{ id: string }>('notes').find();
+      expect(notes.map((n) => n.id).sort()).toEqual(['a', 'c']);
+      expect(attempts.get('b')).toBe(3);
+      const [letter, ...more] = await stores.documents
+        .collection<DeadLetterDoc>(DEAD_LETTERS_COLLECTION)
+        .find();
+      expect(more).toEqual([]);
+      expect(letter).toMatchObject({
+        consumer: 'projection:notes',
+        type: 'NoteAdded',
+        error: 'TypeError: cannot read the note b',
+        attempts: 3,
+      });
+      expect(letters).toEqual([letter]);
+      const stream = await stores.eventStore.readStream(deadLetterStream('notes'));
+      expect(stream.events.map((e) => [e.type, (e.data as { streamName: string }).streamName])).toEqual([
+        ['EventDeadLettered', 'notes-1'],
+      ]);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('waits for a store that is down rather than setting events aside', async () => {
+    const attempts = new Map<string, number>();
+    await stores.eventStore.appendToStream('notes-1', [note('a', 'uno')]);
+    // more failures than the attempts a poison event gets: still applied in the end, nothing set aside
+    const running = startProjections([notesProjection(attempts, { failures: 5 })], stores.eventStore, stores);
+    try {
+      await running.caughtUp();
+      expect(await stores.documents.collection('notes').get('a')).toMatchObject({ text: 'uno' });
+      expect(attempts.get('a')).toBe(6);
+      expect(await stores.documents.collection(DEAD_LETTERS_COLLECTION).count()).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  });
+});

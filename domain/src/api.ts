@@ -211,6 +211,8 @@ export interface SyncResultDto {
 export interface ArchiveStatsDto {
   totalDocuments: number;
   lastSync: number | null;
+  /** events and register records set aside after failing again and again (see the service log) */
+  deadLetters: number;
 }
 
 /** GET /documents/data-source-status (ADMIN) */
@@ -235,4 +237,6 @@ export interface HealthDto {
   status: 'ok' | 'degraded';
   version: string;
   stores: Record<string, 'ok' | 'error'>;
+  /** events and register records set aside after failing again and again */
+  deadLetters: number;
 }

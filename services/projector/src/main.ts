@@ -7,6 +7,7 @@
  */
 import pino from 'pino';
 import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
+import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { openStores } from '@rna/infra/engines';
 import { startAidIndexProjection } from './aids';
 import { ALL_PROJECTIONS } from './all-projections';
@@ -18,12 +19,15 @@ async function main(): Promise<void> {
   const clock = processClock();
   const stores = openStores({ dataDir, engines });
   const readModels = { documents: stores.documents, aidIndex: stores.aidIndex };
-  const projections = startProjections(ALL_PROJECTIONS, stores.eventStore, readModels);
+  // a record set aside is counted on the health check and the sync screen; the log says which
+  const onDeadLetter = (letter: DeadLetterDoc) => logger.error({ letter }, 'record set aside (dead letter)');
+  const projections = startProjections(ALL_PROJECTIONS, stores.eventStore, readModels, { onDeadLetter });
   const aidIndex = startAidIndexProjection({
     messageLog: stores.messageLog,
     aidIndex: stores.aidIndex,
     documents: stores.documents,
     now: () => clock().getTime(),
+    onDeadLetter,
   });
   logger.info(
     { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },

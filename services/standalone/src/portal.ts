@@ -18,6 +18,7 @@ import {
   type RunningWebServer,
 } from '@rna/api';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { HttpLiveRegister } from '@rna/infra/register-live';
 import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/projector';
 import { startAidIndexProjection } from '@rna/projector/aids';
@@ -60,12 +61,18 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
     stores = openEmbeddedStores(config.dataDir);
     const projectionStores = { documents: stores.documents, aidIndex: stores.aidIndex };
     const clock = options.clock ?? systemClock;
-    const projections = startProjections(allProjections(), stores.eventStore, projectionStores);
+    // a record set aside is counted on the health check and the sync screen; the log says which
+    const onDeadLetter = (letter: DeadLetterDoc) =>
+      logger.error({ letter }, 'record set aside (dead letter)');
+    const projections = startProjections(allProjections(), stores.eventStore, projectionStores, {
+      onDeadLetter,
+    });
     const aidIndexProjection = startAidIndexProjection({
       messageLog: stores.messageLog,
       aidIndex: stores.aidIndex,
       documents: stores.documents,
       now: () => clock().getTime(),
+      onDeadLetter,
     });
     const eventStore = stores.eventStore;
     const syncWorker = startSyncWorker({

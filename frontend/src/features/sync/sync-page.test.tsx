@@ -39,7 +39,10 @@ function firstSyncRoutes(): FakeRoutes {
       ]),
     },
     'GET /api/sync/documents-update': { status: 200, body: [] },
-    'GET /api/sync/archive-stats': { status: 200, body: { totalDocuments: 0, lastSync: null } },
+    'GET /api/sync/archive-stats': {
+      status: 200,
+      body: { totalDocuments: 0, lastSync: null, deadLetters: 0 },
+    },
     'GET /api/sync/results': { status: 200, body: [] },
     'GET /api/documents/data-source-status': { status: 200, body: { useLiveData: false, lastUpdate: null } },
   };
@@ -94,4 +97,24 @@ describe('archive screen during a first sync', () => {
     await screen.findByRole('button', { name: `2024_01 ${formatDateTime(IMPORTED + 1000)}` });
     expect(screen.queryByRole('button', { name: /Sincronizzazione in corso/ })).not.toBeInTheDocument();
   }, 15_000);
+});
+
+describe('archive screen and records set aside', () => {
+  it('tells the administrator how many records could not be indexed', async () => {
+    const routes = firstSyncRoutes();
+    routes['GET /api/sync/status'] = { status: 200, body: { running: false, run: null } };
+    routes['GET /api/sync/archive-stats'] = {
+      status: 200,
+      body: { totalDocuments: 120, lastSync: IMPORTED, deadLetters: 2 },
+    };
+    installFakeServer(routes);
+    render(
+      <Provider store={createStore()}>
+        <SyncPage />
+      </Provider>,
+    );
+    expect(await screen.findByText(/^2 record non è stato possibile indicizzarli/)).toHaveTextContent(
+      'messi da parte',
+    );
+  });
 });

@@ -167,6 +167,11 @@ export default function SyncPage() {
           value={stats.data?.lastSync ? formatDateTime(stats.data.lastSync) : t('sync.never')}
         />
       </div>
+      {stats.data && stats.data.deadLetters > 0 && (
+        <p className="card warning-note" role="status">
+          {t('sync.deadLetters', { count: stats.data.deadLetters })}
+        </p>
+      )}
       <div className="toolbar toolbar--end">
         {running ? (
           <button type="button" className="button button--primary" disabled aria-busy="true">

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DEAD_LETTERS_COLLECTION, recordDeadLetter } from '@rna/infra/dead-letters';
 import { startTestApi, type TestApi } from '../testing/harness';
 import { HEALTH_REUSE_MS } from './routes';
 
@@ -17,7 +18,27 @@ describe('GET /api/health', () => {
       status: 'ok',
       version: '9.9.9-test',
       stores: { eventStore: 'ok', documents: 'ok', aidIndex: 'ok', blobs: 'ok' },
+      deadLetters: 0,
     });
+  });
+
+  it('counts the events and records set aside, for the operator to look at', async () => {
+    await recordDeadLetter(api.deps.documents, {
+      id: 'projection:aid-index@aids/0/7',
+      consumer: 'projection:aid-index',
+      position: 'aids/0/7',
+      type: 'AidRecorded',
+      error: 'SyntaxError: Unexpected end of JSON input',
+      attempts: 3,
+      at: 0,
+    });
+    try {
+      api.advance(HEALTH_REUSE_MS);
+      expect((await request(api.app).get('/api/health').expect(200)).body.deadLetters).toBe(1);
+    } finally {
+      await api.deps.documents.collection(DEAD_LETTERS_COLLECTION).clear();
+      api.advance(HEALTH_REUSE_MS);
+    }
   });
 
   it('answers 503 degraded when a store fails', async () => {

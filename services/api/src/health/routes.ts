@@ -1,5 +1,6 @@
 /** GET /health: version and whether each store answers (no auth; for load balancers and ops). */
 import type { HealthDto } from '@rna/domain';
+import { countDeadLetters } from '@rna/infra/dead-letters';
 import type { ApiDeps } from '../http/deps';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
 import { recentValue, type RecentValue } from '../http/recent-value';
@@ -26,7 +27,8 @@ export async function checkHealth(deps: ApiDeps): Promise<HealthDto> {
     blobs: await probe(() => deps.blobs.exists('health-probe')),
   };
   const healthy = Object.values(stores).every((s) => s === 'ok');
-  return { status: healthy ? 'ok' : 'degraded', version: deps.config.version, stores };
+  const deadLetters = await countDeadLetters(deps.documents).catch(() => 0);
+  return { status: healthy ? 'ok' : 'degraded', version: deps.config.version, stores, deadLetters };
 }
 
 const recentHealth = new WeakMap<ApiDeps, RecentValue<HealthDto>>();

@@ -65,4 +65,5 @@ export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   stores: z.record(z.string(), z.enum(['ok', 'error'])),
+  deadLetters: z.number().int(),
 });

@@ -92,7 +92,7 @@ describe('read side', () => {
     // a file that failed on a later run keeps the time of its last good import
     await files.put(archiveFile('2023_12', 'ERROR', 7000));
     expect(await getLastRnaSync(d)).toBe(7000);
-    expect(await getArchiveStats(d)).toEqual({ totalDocuments: 0, lastSync: 7000 });
+    expect(await getArchiveStats(d)).toEqual({ totalDocuments: 0, lastSync: 7000, deadLetters: 0 });
     const history = d.documents.collection<Record<string, unknown> & { id: string }>('sync-history');
     await history.put({ id: 'r0', type: 'ALL', start: 1000, end: 5000, status: 'ERROR', succeeded: 1, failed: 1, skipped: 0, records: 3 }); // prettier-ignore
     await history.put({ id: 'r1', type: 'ALL', start: 6000, end: 7500, status: 'ERROR', succeeded: 1, failed: 1, skipped: 0, records: 1 }); // prettier-ignore

@@ -18,6 +18,7 @@ import {
   type SyncStatusDto,
 } from '@rna/domain';
 import type { AidIndex, DocumentStore, EventStore } from '@rna/infra';
+import { countDeadLetters } from '@rna/infra/dead-letters';
 import { recentValue } from '../http/recent-value';
 
 // Collection names written by @rna/projector/archive and @rna/sync (kept in step by tests).
@@ -239,5 +240,9 @@ export async function getLastRnaSync(deps: SyncHandlerDeps): Promise<number | nu
 
 /** GET /sync/archive-stats */
 export async function getArchiveStats(deps: SyncHandlerDeps): Promise<ArchiveStatsDto> {
-  return { totalDocuments: await deps.aidIndex.count(), lastSync: await lastArchiveChange(deps.documents) };
+  return {
+    totalDocuments: await deps.aidIndex.count(),
+    lastSync: await lastArchiveChange(deps.documents),
+    deadLetters: await countDeadLetters(deps.documents),
+  };
 }

@@ -69,6 +69,7 @@ describe('/sync routes', () => {
     expect((await request(app).get('/api/sync/archive-stats').set(auth)).body).toEqual({
       totalDocuments: 0,
       lastSync: null,
+      deadLetters: 0,
     });
     const lastUpdate = await request(app).get('/api/sync/last-rna-sync').set(auth);
     expect(lastUpdate.text).toBe('null'); // the timestamp itself (SPEC §4): null when never updated

@@ -194,6 +194,14 @@ export function describeEventStoreContract(name: string, factory: HarnessFactory
         expect(await store.getCheckpoint('projector-clients')).toBe(43);
         expect(await store.getCheckpoint('projector-other')).toBe(0);
       });
+
+      it('never moves a checkpoint backwards, unless reset on purpose', async () => {
+        await store.storeCheckpoint('projector-late', 50);
+        await store.storeCheckpoint('projector-late', 20); // a late or second writer
+        expect(await store.getCheckpoint('projector-late')).toBe(50);
+        await store.storeCheckpoint('projector-late', 0, { reset: true }); // a rebuild
+        expect(await store.getCheckpoint('projector-late')).toBe(0);
+      });
     });
 
     describe('restart', () => {

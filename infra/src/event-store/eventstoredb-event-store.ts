@@ -291,7 +291,13 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async storeCheckpoint(subscriberId: string, position: number): Promise<void> {
+  async storeCheckpoint(
+    subscriberId: string,
+    position: number,
+    options: { reset?: boolean } = {},
+  ): Promise<void> {
+    // never backwards, unless reset on purpose
+    if (!options.reset && position <= (await this.getCheckpoint(subscriberId))) return;
     const stream = this.checkpointStream(subscriberId);
     const result = await this.client.appendToStream(
       stream,

@@ -60,7 +60,11 @@ export interface EventStore {
   /** Events with globalPosition > after, in order, at most maxCount. */
   readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
   getCheckpoint(subscriberId: string): Promise<number>;
-  storeCheckpoint(subscriberId: string, position: number): Promise<void>;
+  /**
+   * Moves a subscriber's checkpoint forward; a position behind the stored one (a late writer, a
+   * second process) leaves it where it is. `reset` moves it back on purpose (projection rebuilds).
+   */
+  storeCheckpoint(subscriberId: string, position: number, options?: { reset?: boolean }): Promise<void>;
   /**
    * Catch-up-then-live subscription to all events after the subscriber's stored checkpoint.
    * The checkpoint is stored after each handled batch: delivery is at-least-once.

@@ -142,7 +142,12 @@ export class SqliteEventStore implements EventStore {
       getCheckpoint: this.db.prepare<[string], { position: number }>(
         'SELECT position FROM checkpoints WHERE subscriber_id = ?',
       ),
+      // checkpoints never move backwards, unless reset on purpose
       storeCheckpoint: this.db.prepare<[string, number]>(
+        'INSERT INTO checkpoints (subscriber_id, position) VALUES (?, ?) ' +
+          'ON CONFLICT (subscriber_id) DO UPDATE SET position = MAX(position, excluded.position)',
+      ),
+      resetCheckpoint: this.db.prepare<[string, number]>(
         'INSERT INTO checkpoints (subscriber_id, position) VALUES (?, ?) ' +
           'ON CONFLICT (subscriber_id) DO UPDATE SET position = excluded.position',
       ),
@@ -264,9 +269,16 @@ export class SqliteEventStore implements EventStore {
     return this.statements.getCheckpoint.get(subscriberId)?.position ?? 0;
   }
 
-  async storeCheckpoint(subscriberId: string, position: number): Promise<void> {
+  async storeCheckpoint(
+    subscriberId: string,
+    position: number,
+    options: { reset?: boolean } = {},
+  ): Promise<void> {
     this.assertOpen();
-    this.statements.storeCheckpoint.run(subscriberId, position);
+    (options.reset ? this.statements.resetCheckpoint : this.statements.storeCheckpoint).run(
+      subscriberId,
+      position,
+    );
   }
 
   subscribeToAll(options: {

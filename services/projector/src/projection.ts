@@ -112,6 +112,6 @@ export async function resetProjections(
 ): Promise<void> {
   for (const projection of projections) {
     await projection.reset(stores);
-    await eventStore.storeCheckpoint(subscriberIdOf(projection), 0);
+    await eventStore.storeCheckpoint(subscriberIdOf(projection), 0, { reset: true });
   }
 }

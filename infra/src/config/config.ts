@@ -22,6 +22,8 @@ export interface PortalConfig {
   rnaBaseUrl: string;
   /** How long a live search waits for the register before answering from the archive (ms). */
   liveBudgetMs: number;
+  /** Scale-out: how long single work (a projection, the sync worker) stays undone after its process died. */
+  leaseTtlMs: number;
   adminEmail: string;
   adminPassword: string | null;
   publicUrl: string;
@@ -79,6 +81,17 @@ function parseLiveBudget(raw: string | null): number {
   const ms = Number(raw);
   if (!Number.isInteger(ms) || ms < 1_000 || ms > 28_000)
     throw new ConfigError(`LIVE_BUDGET_MS must be between 1000 and 28000 milliseconds, got "${raw}"`);
+  return ms;
+}
+
+/** At least a second (renewed every third of it), default 15 s. */
+function parseLeaseTtl(raw: string | null): number {
+  if (raw === null) return 15_000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 1_000)
+    throw new ConfigError(
+      `LEASE_TTL_MS must be a whole number of milliseconds (at least 1000), got "${raw}"`,
+    );
   return ms;
 }
 
@@ -140,6 +153,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
     dataDir,
     rnaBaseUrl: parseUrl('RNA_BASE_URL', optional(env, 'RNA_BASE_URL') ?? 'https://www.rna.gov.it'),
     liveBudgetMs: parseLiveBudget(optional(env, 'LIVE_BUDGET_MS')),
+    leaseTtlMs: parseLeaseTtl(optional(env, 'LEASE_TTL_MS')),
     adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@portale.local').toLowerCase(),
     adminPassword: optional(env, 'ADMIN_PASSWORD'),
     publicUrl: parseUrl('PUBLIC_URL', optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`),

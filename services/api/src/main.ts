@@ -10,6 +10,7 @@ import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { openStores, type Stores } from '@rna/infra/engines';
 import { createMailer } from '@rna/infra/mail';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { runWhileHoldingLease } from '@rna/infra/leases';
 import { HttpLiveRegister } from '@rna/infra/register-live';
 import { ALL_PROJECTION_SUBSCRIBERS } from '@rna/projector';
 import { requestSync } from '@rna/sync';
@@ -90,18 +91,30 @@ async function main(): Promise<void> {
     );
   }
   await ensureDefaultLogo(deps);
-  // Variation alerts mail once per sync: run the notifier in ONE API process (ALERT_NOTIFIER=off on the others).
+  // Variation alerts mail once per sync: the notifier runs in the one API process holding its lease
+  // (ALERT_NOTIFIER=off keeps a process out of it altogether).
   const notifier =
     process.env.ALERT_NOTIFIER === 'off'
       ? null
-      : startVariationAlertNotifier({
-          eventStore: stores.eventStore,
-          documents: stores.documents,
-          mailer: deps.mailer,
-          clock: deps.clock,
-          publicUrl: config.publicUrl,
-          onError: (error, alertId) => logger.warn({ alertId, err: error }, 'variation alert not notified'),
-        });
+      : runWhileHoldingLease(
+          stores.documents,
+          {
+            name: 'alert-notifier',
+            ttlMs: config.leaseTtlMs,
+            onChange: (holding) =>
+              logger.info(holding ? 'alert notifier lease taken' : 'alert notifier lease lost'),
+          },
+          () =>
+            startVariationAlertNotifier({
+              eventStore: stores.eventStore,
+              documents: stores.documents,
+              mailer: deps.mailer,
+              clock: deps.clock,
+              publicUrl: config.publicUrl,
+              onError: (error, alertId) =>
+                logger.warn({ alertId, err: error }, 'variation alert not notified'),
+            }),
+        );
 
   const server = await startWebServer({
     apiRouter: createApiRouter(deps),

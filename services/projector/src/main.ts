@@ -9,26 +9,45 @@ import pino from 'pino';
 import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { openStores } from '@rna/infra/engines';
-import { startAidIndexProjection } from './aids';
+import { processHolderId, runWhileHoldingLease } from '@rna/infra/leases';
+import { AID_INDEX_GROUP, startAidIndexProjection } from './aids';
 import { ALL_PROJECTIONS } from './all-projections';
 import { startProjections } from './projection';
 
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });
-  const { dataDir, engines } = loadConfig();
+  const { dataDir, engines, leaseTtlMs } = loadConfig();
   const clock = processClock();
   const stores = openStores({ dataDir, engines });
   const readModels = { documents: stores.documents, aidIndex: stores.aidIndex };
   // a record set aside is counted on the health check and the sync screen; the log says which
   const onDeadLetter = (letter: DeadLetterDoc) => logger.error({ letter }, 'record set aside (dead letter)');
-  const projections = startProjections(ALL_PROJECTIONS, stores.eventStore, readModels, { onDeadLetter });
-  const aidIndex = startAidIndexProjection({
-    messageLog: stores.messageLog,
-    aidIndex: stores.aidIndex,
-    documents: stores.documents,
-    now: () => clock().getTime(),
+  const holder = processHolderId();
+  const onChange = (work: string, holding: boolean) =>
+    logger.info({ work, holder }, holding ? 'lease taken: running' : 'lease lost: stopped');
+  // Several projector processes divide the projections: each runs where its lease is held.
+  const projections = startProjections(ALL_PROJECTIONS, stores.eventStore, readModels, {
     onDeadLetter,
+    leases: { ttlMs: leaseTtlMs, holder, onChange },
   });
+  const startAidIndex = () =>
+    startAidIndexProjection({
+      messageLog: stores.messageLog,
+      aidIndex: stores.aidIndex,
+      documents: stores.documents,
+      now: () => clock().getTime(),
+      onDeadLetter,
+    });
+  // Kafka's consumer group divides the topic's partitions among the processes; the embedded log has
+  // one partition, read by the process holding the lease.
+  const aidIndex =
+    stores.engines.messageLog === 'kafka'
+      ? startAidIndex()
+      : runWhileHoldingLease(
+          stores.documents,
+          { name: AID_INDEX_GROUP, holder, ttlMs: leaseTtlMs, onChange: (h) => onChange(AID_INDEX_GROUP, h) },
+          startAidIndex,
+        );
   logger.info(
     { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },
     'projector started',

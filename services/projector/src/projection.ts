@@ -3,7 +3,8 @@
  * `apply` must be idempotent (upsert by a natural key): delivery is at-least-once, and a rebuild
  * replays every event from position zero.
  */
-import type { RecordedEvent, DocumentStore, AidIndex, EventStore } from '@rna/infra';
+import type { RecordedEvent, DocumentStore, AidIndex, EventStore, Subscription } from '@rna/infra';
+import { runWhileHoldingLease } from '@rna/infra/leases';
 import {
   attemptsOf,
   deadLetterStream,
@@ -41,6 +42,11 @@ export function subscriberIdOf(projection: Pick<Projection, 'name'>): string {
 export interface ProjectionOptions {
   /** An event was set aside (the operator should look at it). */
   onDeadLetter?: (letter: DeadLetterDoc) => void;
+  /**
+   * Several projector processes: each projection runs in the one process that holds its lease
+   * (`projection:<name>`), so that no two processes write one read model at once.
+   */
+  leases?: { ttlMs?: number; holder?: string; onChange?: (projection: string, holding: boolean) => void };
 }
 
 /**
@@ -83,7 +89,7 @@ export function startProjections(
   stores: ProjectionStores,
   options: ProjectionOptions = {},
 ): RunningProjections {
-  const subscriptions = projections.map((projection) =>
+  const subscribe = (projection: Projection) =>
     eventStore.subscribeToAll({
       subscriberId: subscriberIdOf(projection),
       handler: async (events) => {
@@ -92,14 +98,48 @@ export function startProjections(
             await applyOrSetAside(projection, event, eventStore, stores, options);
         }
       },
-    }),
+    });
+  const { leases } = options;
+  if (!leases) {
+    const subscriptions = projections.map(subscribe);
+    return {
+      caughtUp: async () => {
+        await Promise.all(subscriptions.map((s) => s.caughtUp()));
+      },
+      stop: async () => {
+        await Promise.all(subscriptions.map((s) => s.stop()));
+      },
+    };
+  }
+  const held = new Map<string, Subscription>();
+  const leased = projections.map((projection) =>
+    runWhileHoldingLease(
+      stores.documents,
+      {
+        name: subscriberIdOf(projection),
+        holder: leases.holder,
+        ttlMs: leases.ttlMs,
+        onChange: (holding) => leases.onChange?.(projection.name, holding),
+      },
+      () => {
+        const subscription = subscribe(projection);
+        held.set(projection.name, subscription);
+        return {
+          stop: async () => {
+            held.delete(projection.name);
+            await subscription.stop();
+          },
+        };
+      },
+    ),
   );
   return {
+    // the projections this process holds; the others are another process's to keep up
     caughtUp: async () => {
-      await Promise.all(subscriptions.map((s) => s.caughtUp()));
+      await Promise.all([...held.values()].map((s) => s.caughtUp()));
     },
     stop: async () => {
-      await Promise.all(subscriptions.map((s) => s.stop()));
+      await Promise.all(leased.map((work) => work.stop()));
     },
   };
 }

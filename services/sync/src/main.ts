@@ -2,26 +2,41 @@
  * `npm run start:sync` (node services/sync/dist/main.js): the archive sync worker. It waits for
  * SyncRequested events (appended by the API), downloads the register files from RNA_BASE_URL and
  * publishes their aids on the `aids` topic; the projector feeds the index from there.
- * Run ONE sync process: a run's files are imported by the worker that picked the run up.
+ * Any number of sync processes may run: the one holding the `sync-worker` lease imports.
  */
 import pino from 'pino';
 import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { openStores } from '@rna/infra/engines';
+import { processHolderId, runWhileHoldingLease } from '@rna/infra/leases';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { startSyncWorker } from './worker';
 
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'sync' });
-  const { dataDir, rnaBaseUrl: baseUrl, engines } = loadConfig();
+  const { dataDir, rnaBaseUrl: baseUrl, engines, leaseTtlMs } = loadConfig();
   const stores = openStores({ dataDir, engines });
-  const worker = startSyncWorker({
-    eventStore: stores.eventStore,
-    messageLog: stores.messageLog,
-    documents: stores.documents,
-    register: new HttpRegisterClient({ baseUrl }),
-    logger,
-    clock: { now: processClock() },
-  });
+  const holder = processHolderId();
+  // One worker imports at a time, whatever the number of sync processes: the one holding the lease.
+  // When it dies, another takes the lease within LEASE_TTL_MS and resumes the run.
+  const worker = runWhileHoldingLease(
+    stores.documents,
+    {
+      name: 'sync-worker',
+      holder,
+      ttlMs: leaseTtlMs,
+      onChange: (holding) =>
+        logger.info({ holder }, holding ? 'sync lease taken: running' : 'sync lease lost: stopped'),
+    },
+    () =>
+      startSyncWorker({
+        eventStore: stores.eventStore,
+        messageLog: stores.messageLog,
+        documents: stores.documents,
+        register: new HttpRegisterClient({ baseUrl }),
+        logger,
+        clock: { now: processClock() },
+      }),
+  );
   logger.info({ dataDir, engines: stores.engines, register: baseUrl }, 'sync worker started');
 
   // The file in progress is left unfinished, as in a crash: the next start resumes the run.

@@ -40,6 +40,8 @@ export function startService(
       // whatever day the suite runs.
       NODE_ENV: 'test',
       [TEST_NOW_ENV]: PINNED_TEST_INSTANT,
+      // single work (projections, the sync worker) moves to another process within 2 s of a death
+      LEASE_TTL_MS: '2000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

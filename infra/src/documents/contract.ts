@@ -4,7 +4,7 @@
  */
 import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
 import { adaptersPerTest } from '../embedded/contract-lifecycle';
-import { ConflictError, type DocumentStore } from './port';
+import { ConflictError, updateDocument, type DocumentStore } from './port';
 
 export type DocumentStoreHarness = ContractHarness<DocumentStore>;
 
@@ -62,6 +62,22 @@ export function describeDocumentStoreContract(name: string, factory: HarnessFact
       await expect(clients.put(client('c2'), { expectedRevision: 1 })).rejects.toThrow(ConflictError);
       expect(await clients.get('c2')).toBeNull();
       expect((await clients.get('c1'))?.email).toBe('x@y.it');
+    });
+
+    it('updateDocument loses no update when writers race (read-modify-write by compare-and-set)', async () => {
+      const clients = store.collection<Client>('clients');
+      await clients.put(client('c1', { remainingSearches: 0 }));
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          updateDocument(clients, 'c1', (current) =>
+            current ? { ...current, remainingSearches: current.remainingSearches + 1 } : null,
+          ),
+        ),
+      );
+      expect((await clients.get('c1'))?.remainingSearches).toBe(20);
+      // a change that keeps the document writes nothing
+      await updateDocument(clients, 'c1', (current) => current);
+      expect((await clients.getWithRevision('c1'))?.revision).toBe(21);
     });
 
     it('putMany writes a set of documents, bumping revisions like put, and refuses one without id', async () => {

@@ -37,6 +37,31 @@ export interface DocumentStore {
   close(): Promise<void>;
 }
 
+/**
+ * Read-modify-write with the port's compare-and-set: `change` gets the stored document (null when
+ * there is none) and returns the next one, or the same object to leave it as it is. When another
+ * writer got there in between, `change` runs again on the newer document: no update is lost.
+ */
+export async function updateDocument<T extends Doc>(
+  collection: Collection<T>,
+  id: string,
+  change: (current: T | null) => T | null,
+  maxAttempts = 20,
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const stored = await collection.getWithRevision(id);
+    const current = stored?.doc ?? null;
+    const next = change(current);
+    if (next === null || next === current) return;
+    try {
+      await collection.put(next, { expectedRevision: stored?.revision ?? 0 });
+      return;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= maxAttempts) throw error;
+    }
+  }
+}
+
 export class ConflictError extends Error {
   readonly code = 'DOCUMENT_CONFLICT' as const;
   constructor(

@@ -3,7 +3,7 @@
  * that a redelivered VariationAlertAdded cannot bring it back.
  */
 import type { UserEvent, VariationAlertDto } from '@rna/domain';
-import type { Doc } from '@rna/infra';
+import { updateDocument, type Doc } from '@rna/infra';
 import type { Projection } from '../projection';
 
 export const VARIATION_ALERTS_COLLECTION = 'variation-alerts';
@@ -69,9 +69,7 @@ export const variationAlertsProjection: Projection = {
   async apply(event, stores) {
     const collection = stores.documents.collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION);
     const alertEvent = { type: event.type, data: event.data } as AlertEvent;
-    const current = await collection.get(alertEvent.data.alertId);
-    const next = evolveAlert(current, alertEvent);
-    if (next && next !== current) await collection.put(next);
+    await updateDocument(collection, alertEvent.data.alertId, (current) => evolveAlert(current, alertEvent));
   },
   async reset(stores) {
     await stores.documents.collection(VARIATION_ALERTS_COLLECTION).clear();

@@ -11,7 +11,7 @@ import type {
   SyncRunDto,
   SyncScope,
 } from '@rna/domain';
-import type { Collection, RecordedEvent } from '@rna/infra';
+import { updateDocument, type Collection, type RecordedEvent } from '@rna/infra';
 import type { Projection, ProjectionStores } from '../projection';
 
 export const ARCHIVE_FILES_COLLECTION = 'archive-files';
@@ -52,18 +52,21 @@ async function updateFile(
   name: string,
   change: (doc: ArchiveFileDoc) => ArchiveFileDoc,
 ): Promise<void> {
-  const doc = (await files.get(name)) ?? {
-    id: name,
-    name,
-    lastUpdate: null,
-    rnaLastUpdate: null,
-    status: null,
-    progress: 0,
-    records: 0,
-    error: null,
-    runId: null,
-  };
-  await files.put(change(doc));
+  await updateDocument(files, name, (doc) =>
+    change(
+      doc ?? {
+        id: name,
+        name,
+        lastUpdate: null,
+        rnaLastUpdate: null,
+        status: null,
+        progress: 0,
+        records: 0,
+        error: null,
+        runId: null,
+      },
+    ),
+  );
 }
 
 export const archiveFilesProjection: Projection = {
@@ -150,75 +153,84 @@ export const syncRunsProjection: Projection = {
     const runs = stores.documents.collection<SyncRunDoc>(SYNC_RUNS_COLLECTION);
     const e = event as unknown as SyncEvent;
     if (e.type === 'SyncRequested') {
-      const existing = await runs.get(e.data.runId);
-      if (existing) return; // redelivery
-      await runs.put({
-        id: e.data.runId,
-        type: e.data.scope,
-        start: ms(e.data.at),
-        end: null,
-        status: 'RUNNING',
-        files: [],
-        fileStates: {},
-        done: 0,
-        total: 0,
-        records: 0,
-        succeeded: 0,
-        failed: 0,
-        skipped: 0,
-      });
+      // a redelivery finds the run there already
+      await updateDocument(
+        runs,
+        e.data.runId,
+        (existing): SyncRunDoc =>
+          existing ?? {
+            id: e.data.runId,
+            type: e.data.scope,
+            start: ms(e.data.at),
+            end: null,
+            status: 'RUNNING',
+            files: [],
+            fileStates: {},
+            done: 0,
+            total: 0,
+            records: 0,
+            succeeded: 0,
+            failed: 0,
+            skipped: 0,
+          },
+      );
       return;
     }
-    const run = await runs.get(e.data.runId);
-    if (!run) return;
-    const setFile = (name: string, status: RegisterFileStatus, records = 0, error: string | null = null) => {
-      run.fileStates[name] = { status, records, error };
-    };
-    switch (e.type) {
-      case 'SyncStarted':
-        run.files = e.data.files;
-        run.total = e.data.files.length;
-        for (const name of e.data.files)
-          run.fileStates[name] ??= { status: 'PENDING', records: 0, error: null };
-        break;
-      case 'RegisterFileQueued':
-        setFile(e.data.name, 'PENDING');
-        break;
-      case 'RegisterFileSkipped':
-        setFile(e.data.name, 'SUCCESS');
-        break;
-      case 'RegisterFileDownloading':
-        setFile(e.data.name, 'DOWNLOADING');
-        break;
-      case 'RegisterFileParsing':
-        setFile(e.data.name, 'PARSING');
-        break;
-      case 'RegisterFileSucceeded':
-        setFile(e.data.name, 'SUCCESS', e.data.records);
-        break;
-      case 'RegisterFileFailed':
-        setFile(e.data.name, 'ERROR', 0, e.data.reason);
-        break;
-      case 'SyncCompleted':
-        run.end = ms(e.data.at);
-        run.status = e.data.failed > 0 ? 'ERROR' : 'SUCCESS';
-        run.succeeded = e.data.succeeded;
-        run.failed = e.data.failed;
-        run.skipped = e.data.skipped;
-        break;
-      case 'SyncFailed':
-        run.end = ms(e.data.at);
-        run.status = 'ERROR';
-        break;
-      default:
-        return;
-    }
-    await runs.put(countDone(run));
+    await updateDocument(runs, e.data.runId, (stored) =>
+      stored ? evolveRun(structuredClone(stored), e) : null,
+    );
   },
   async reset(stores) {
     await stores.documents.collection(SYNC_RUNS_COLLECTION).clear();
   },
 };
+
+/** The run after one of its events (the run is a copy of the stored one, changed in place). */
+function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
+  const setFile = (name: string, status: RegisterFileStatus, records = 0, error: string | null = null) => {
+    run.fileStates[name] = { status, records, error };
+  };
+  switch (e.type) {
+    case 'SyncStarted':
+      run.files = e.data.files;
+      run.total = e.data.files.length;
+      for (const name of e.data.files)
+        run.fileStates[name] ??= { status: 'PENDING', records: 0, error: null };
+      break;
+    case 'RegisterFileQueued':
+      setFile(e.data.name, 'PENDING');
+      break;
+    case 'RegisterFileSkipped':
+      setFile(e.data.name, 'SUCCESS');
+      break;
+    case 'RegisterFileDownloading':
+      setFile(e.data.name, 'DOWNLOADING');
+      break;
+    case 'RegisterFileParsing':
+      setFile(e.data.name, 'PARSING');
+      break;
+    case 'RegisterFileSucceeded':
+      setFile(e.data.name, 'SUCCESS', e.data.records);
+      break;
+    case 'RegisterFileFailed':
+      setFile(e.data.name, 'ERROR', 0, e.data.reason);
+      break;
+    case 'SyncCompleted':
+      run.end = ms(e.data.at);
+      run.status = e.data.failed > 0 ? 'ERROR' : 'SUCCESS';
+      run.succeeded = e.data.succeeded;
+      run.failed = e.data.failed;
+      run.skipped = e.data.skipped;
+      break;
+    case 'SyncFailed':
+      run.end = ms(e.data.at);
+      run.status = 'ERROR';
+      break;
+    default:
+      return run;
+  }
+  return countDone(run);
+}
 
 export const syncHistoryProjection: Projection = {
   name: 'sync-history',
@@ -227,25 +239,29 @@ export const syncHistoryProjection: Projection = {
     const history = stores.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION);
     const e = event as unknown as SyncEvent;
     if (e.type === 'SyncRequested') {
-      if (await history.get(e.data.runId)) return;
-      await history.put({
-        id: e.data.runId,
-        type: e.data.scope as SyncScope,
-        start: ms(e.data.at),
-        end: null,
-        status: 'RUNNING',
-        succeeded: 0,
-        failed: 0,
-        skipped: 0,
-        records: 0,
-      });
+      await updateDocument(
+        history,
+        e.data.runId,
+        (existing): SyncHistoryDoc =>
+          existing ?? {
+            id: e.data.runId,
+            type: e.data.scope as SyncScope,
+            start: ms(e.data.at),
+            end: null,
+            status: 'RUNNING',
+            succeeded: 0,
+            failed: 0,
+            skipped: 0,
+            records: 0,
+          },
+      );
       return;
     }
     if (e.type !== 'SyncCompleted' && e.type !== 'SyncFailed') return;
-    const entry = await history.get(e.data.runId);
-    if (!entry) return;
-    if (e.type === 'SyncCompleted') {
-      await history.put({
+    await updateDocument(history, e.data.runId, (entry): SyncHistoryDoc | null => {
+      if (!entry) return null;
+      if (e.type === 'SyncFailed') return { ...entry, end: ms(e.data.at), status: 'ERROR' };
+      return {
         ...entry,
         end: ms(e.data.at),
         status: e.data.failed > 0 ? 'ERROR' : 'SUCCESS',
@@ -253,10 +269,8 @@ export const syncHistoryProjection: Projection = {
         failed: e.data.failed,
         skipped: e.data.skipped,
         records: e.data.records,
-      });
-    } else {
-      await history.put({ ...entry, end: ms(e.data.at), status: 'ERROR' });
-    }
+      };
+    });
   },
   async reset(stores) {
     await stores.documents.collection(SYNC_HISTORY_COLLECTION).clear();

@@ -5,7 +5,7 @@
  * by itself).
  */
 import type { ClientEvent, QuotaEvent } from '@rna/domain';
-import type { Doc, RecordedEvent } from '@rna/infra';
+import { updateDocument, type Doc, type RecordedEvent } from '@rna/infra';
 import type { Projection, ProjectionStores } from '../projection';
 
 export const CLIENTS_COLLECTION = 'clients';
@@ -128,18 +128,23 @@ export const clientsProjection: Projection = {
     if (event.streamName.startsWith('client-')) {
       const domainEvent = { type: event.type, data: event.data } as ClientEvent;
       const clientId = (domainEvent.data as { clientId: string }).clientId;
-      const current = await clients.get(clientId);
-      if (current && event.streamVersion <= current.clientVersion) return;
-      const next = evolveClient(current, domainEvent, event.streamVersion);
-      if (next) await clients.put(next);
-      else if (current) await clients.delete(clientId);
+      let removed = false;
+      await updateDocument(clients, clientId, (current) => {
+        if (current && event.streamVersion <= current.clientVersion) return current; // redelivery
+        const next = evolveClient(current, domainEvent, event.streamVersion);
+        removed = next === null && current !== null;
+        return next;
+      });
+      if (removed) await clients.delete(clientId);
       return;
     }
     if (event.streamName.startsWith('quota-')) {
       const domainEvent = { type: event.type, data: event.data } as QuotaEvent;
-      const current = await clients.get(domainEvent.data.clientId);
-      if (!current || event.streamVersion <= current.quotaVersion) return;
-      await clients.put(evolveClientQuota(current, domainEvent, event.streamVersion));
+      await updateDocument(clients, domainEvent.data.clientId, (current) =>
+        !current || event.streamVersion <= current.quotaVersion
+          ? current
+          : evolveClientQuota(current, domainEvent, event.streamVersion),
+      );
     }
   },
   async reset(stores) {

@@ -3,7 +3,7 @@
  * image names are never reused: image URLs can then be cached safely.
  */
 import type { LogoEvent, PdfConfig } from '@rna/domain';
-import type { Doc } from '@rna/infra';
+import { updateDocument, type Doc } from '@rna/infra';
 import type { Projection } from '../projection';
 
 export const LOGOS_COLLECTION = 'logos';
@@ -28,35 +28,30 @@ export const logosProjection: Projection = {
     const logos = stores.documents.collection<LogoReadModel>(LOGOS_COLLECTION);
     const logoEvent = { type: event.type, data: event.data } as LogoEvent;
     const id = String(logoEvent.data.logoId);
-    const current = await logos.get(id);
-    switch (logoEvent.type) {
-      case 'LogoUploaded': {
-        const d = logoEvent.data;
-        await logos.put({
-          id,
-          logoId: d.logoId,
-          name: d.name,
-          fileName: d.fileName,
-          contentType: d.contentType,
-          pdfConfig: current?.pdfConfig ?? DEFAULT_PDF_CONFIG,
-          subRenewUrl: current?.subRenewUrl ?? '',
-          uploadedAt: new Date(d.at).getTime(),
-          deleted: false,
-        });
-        return;
+    await updateDocument(logos, id, (current) => {
+      switch (logoEvent.type) {
+        case 'LogoUploaded': {
+          const d = logoEvent.data;
+          return {
+            id,
+            logoId: d.logoId,
+            name: d.name,
+            fileName: d.fileName,
+            contentType: d.contentType,
+            pdfConfig: current?.pdfConfig ?? DEFAULT_PDF_CONFIG,
+            subRenewUrl: current?.subRenewUrl ?? '',
+            uploadedAt: new Date(d.at).getTime(),
+            deleted: false,
+          };
+        }
+        case 'LogoPdfConfigSet':
+          return current
+            ? { ...current, pdfConfig: logoEvent.data.pdfConfig, subRenewUrl: logoEvent.data.subRenewUrl }
+            : null;
+        case 'LogoDeleted':
+          return current ? { ...current, deleted: true } : null;
       }
-      case 'LogoPdfConfigSet':
-        if (current)
-          await logos.put({
-            ...current,
-            pdfConfig: logoEvent.data.pdfConfig,
-            subRenewUrl: logoEvent.data.subRenewUrl,
-          });
-        return;
-      case 'LogoDeleted':
-        if (current) await logos.put({ ...current, deleted: true });
-        return;
-    }
+    });
   },
   async reset(stores) {
     await stores.documents.collection(LOGOS_COLLECTION).clear();

@@ -3,7 +3,7 @@
  * Idempotent under redelivery: SearchSaved upserts by search id, SavedSearchCleared empties.
  */
 import type { SavedSearchDto, UserEvent } from '@rna/domain';
-import type { Doc } from '@rna/infra';
+import { updateDocument, type Doc } from '@rna/infra';
 import type { Projection } from '../projection';
 
 export const SAVED_SEARCHES_COLLECTION = 'saved-searches';
@@ -30,8 +30,10 @@ export const savedSearchesProjection: Projection = {
     const collection = stores.documents.collection<SavedSearchesReadModel>(SAVED_SEARCHES_COLLECTION);
     const userEvent = { type: event.type, data: event.data } as SavedSearchEvent;
     const id = userEvent.data.userId;
-    const current = await collection.get(id);
-    await collection.put({ id, searches: evolveSavedSearches(current?.searches ?? [], userEvent) });
+    await updateDocument(collection, id, (current) => ({
+      id,
+      searches: evolveSavedSearches(current?.searches ?? [], userEvent),
+    }));
   },
   async reset(stores) {
     await stores.documents.collection(SAVED_SEARCHES_COLLECTION).clear();

@@ -177,6 +177,8 @@ export type DomainEventType = DomainEvent['type'];
 export const streams = {
   client: (id: string) => `client-${id}`,
   quota: (clientId: string) => `quota-${clientId}`,
+  /** Folded quota states (QuotaSnapshotTaken), so that a decision never replays a whole long stream. */
+  quotaSnapshots: (clientId: string) => `snapshot-quota-${clientId}`,
   /** The searches and downloads of a user who is not metered (ADMIN): the same events, cost 0. */
   audit: (userId: string) => `audit-${userId}`,
   user: (id: string) => `user-${id}`,

@@ -14,7 +14,12 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** A key, or a plural one (i18next picks `<key>_one` / `<key>_other` from the count). */
 function has(key: string): boolean {
+  return hasExactly(key) || (hasExactly(`${key}_one`) && hasExactly(`${key}_other`));
+}
+
+function hasExactly(key: string): boolean {
   let node: unknown = catalogue;
   for (const part of key.split('.')) {
     if (!node || typeof node !== 'object' || !(part in node)) return false;

@@ -9,8 +9,8 @@ import pino from 'pino';
 import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { openStores } from '@rna/infra/engines';
-import { processHolderId, runWhileHoldingLease } from '@rna/infra/leases';
-import { AID_INDEX_GROUP, startAidIndexProjection } from './aids';
+import { processHolderId } from '@rna/infra/leases';
+import { startAidIndexProjection } from './aids';
 import { ALL_PROJECTIONS } from './all-projections';
 import { startProjections } from './projection';
 
@@ -30,24 +30,15 @@ async function main(): Promise<void> {
     onDeadLetter,
     leases: { ttlMs: leaseTtlMs, holder, onChange },
   });
-  const startAidIndex = () =>
-    startAidIndexProjection({
-      messageLog: stores.messageLog,
-      aidIndex: stores.aidIndex,
-      documents: stores.documents,
-      now: () => clock().getTime(),
-      onDeadLetter,
-    });
-  // Kafka's consumer group divides the topic's partitions among the processes; the embedded log has
-  // one partition, read by the process holding the lease.
-  const aidIndex =
-    stores.engines.messageLog === 'kafka'
-      ? startAidIndex()
-      : runWhileHoldingLease(
-          stores.documents,
-          { name: AID_INDEX_GROUP, holder, ttlMs: leaseTtlMs, onChange: (h) => onChange(AID_INDEX_GROUP, h) },
-          startAidIndex,
-        );
+  // The aids topic's consumer group divides it: Kafka hands each partition to one member, the
+  // embedded log lets one member of the group fetch at a time.
+  const aidIndex = startAidIndexProjection({
+    messageLog: stores.messageLog,
+    aidIndex: stores.aidIndex,
+    documents: stores.documents,
+    now: () => clock().getTime(),
+    onDeadLetter,
+  });
   logger.info(
     { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },
     'projector started',

@@ -1,3 +1,4 @@
 export * from './clock';
 export * from './config';
 export * from './shutdown';
+export * from './heartbeat';

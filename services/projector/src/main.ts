@@ -6,7 +6,7 @@
  * and checkpointed, and a consumer group hands each `aids` message to one member only.
  */
 import pino from 'pino';
-import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
+import { loadConfig, processClock, startHeartbeat, stopOnSignals } from '@rna/infra/config';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { openStores } from '@rna/infra/engines';
 import { processHolderId } from '@rna/infra/leases';
@@ -39,6 +39,9 @@ async function main(): Promise<void> {
     now: () => clock().getTime(),
     onDeadLetter,
   });
+  const heartbeat = startHeartbeat(process.env.HEARTBEAT_FILE ?? null, () =>
+    stores.eventStore.readAll({ after: 0, maxCount: 1 }),
+  );
   logger.info(
     { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },
     'projector started',
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
 
   // Each consumer finishes (and commits) the batch in hand before the stores close.
   stopOnSignals(logger, async () => {
+    heartbeat.stop();
     await Promise.all([projections.stop(), aidIndex.stop()]);
     await stores.close();
   });

@@ -5,7 +5,7 @@
  * Any number of sync processes may run: the one holding the `sync-worker` lease imports.
  */
 import pino from 'pino';
-import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
+import { loadConfig, processClock, startHeartbeat, stopOnSignals } from '@rna/infra/config';
 import { openStores } from '@rna/infra/engines';
 import { processHolderId, runWhileHoldingLease } from '@rna/infra/leases';
 import { HttpRegisterClient } from '@rna/infra/register';
@@ -37,10 +37,14 @@ async function main(): Promise<void> {
         clock: { now: processClock() },
       }),
   );
+  const heartbeat = startHeartbeat(process.env.HEARTBEAT_FILE ?? null, () =>
+    stores.documents.collection('leases').get('sync-worker'),
+  );
   logger.info({ dataDir, engines: stores.engines, register: baseUrl }, 'sync worker started');
 
   // The file in progress is left unfinished, as in a crash: the next start resumes the run.
   stopOnSignals(logger, async () => {
+    heartbeat.stop();
     await worker.stop();
     await stores.close();
   });

@@ -1,0 +1,86 @@
+/**
+ * What docker-compose.yml promises an operator, checked on the file itself (no Docker on the
+ * development machines): every service restarts and is health-checked, Kafka writes its log to its
+ * volume and keeps the aids topic for good, and the API runs behind one address that spreads the
+ * load over its replicas.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { startHeartbeat } from '@rna/infra/config';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+interface Service {
+  image?: string;
+  build?: string;
+  restart?: string;
+  healthcheck?: { test: string[] };
+  ports?: string[];
+  volumes?: string[];
+  environment?: Record<string, string | number>;
+}
+
+const compose = yaml.load(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+};
+
+describe('docker-compose.yml', () => {
+  it('restarts every service by itself and checks its health', () => {
+    const missing = Object.entries(compose.services)
+      .filter(([, service]) => service.restart !== 'unless-stopped' || !service.healthcheck?.test.length)
+      .map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+
+  it('has Kafka write its log where its volume is mounted, and delete nothing by age or size', () => {
+    const kafka = compose.services.kafka!;
+    const mounted = kafka.volumes?.map((volume) => volume.split(':')[1]);
+    expect(mounted).toContain(String(kafka.environment?.KAFKA_LOG_DIRS));
+    expect(Number(kafka.environment?.KAFKA_LOG_RETENTION_MS)).toBe(-1);
+    expect(Number(kafka.environment?.KAFKA_LOG_RETENTION_BYTES)).toBe(-1);
+  });
+
+  it('publishes one address, nginx, in front of every API replica', () => {
+    const published = Object.entries(compose.services)
+      .filter(([, service]) => service.ports?.length)
+      .map(([name]) => name);
+    expect(published).toEqual(['proxy']);
+    const conf = readFileSync(path.join(ROOT, 'infra', 'compose', 'nginx.conf'), 'utf8');
+    expect(compose.services.proxy?.volumes?.[0]).toMatch(/nginx\.conf:\/etc\/nginx\/nginx\.conf/);
+    expect(conf).toMatch(/resolver 127\.0\.0\.11/); // re-resolved: replicas added later are used
+    expect(conf).toMatch(/proxy_pass \$api_upstream/);
+    expect(conf).toMatch(/X-Forwarded-For/);
+    expect(compose.services.api?.environment?.TRUST_PROXY).toBeDefined();
+  });
+
+  it('gives the services without a port a heartbeat their health check reads', async () => {
+    for (const name of ['sync', 'projector']) {
+      const service = compose.services[name]!;
+      expect(service.environment?.HEARTBEAT_FILE).toBe('/tmp/heartbeat');
+      expect(service.healthcheck?.test.join(' ')).toContain('/tmp/heartbeat');
+    }
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rna-heartbeat-'));
+    const file = path.join(dir, 'heartbeat');
+    let storesAnswer = false;
+    const heartbeat = startHeartbeat(
+      file,
+      async () => {
+        if (!storesAnswer) throw new Error('store down');
+      },
+      20,
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(() => statSync(file)).toThrow(); // no beat while the stores do not answer
+      storesAnswer = true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // the real clock (the suite's Date runs a year ahead)
+      expect(performance.timeOrigin + performance.now() - statSync(file).mtimeMs).toBeLessThan(1_000);
+    } finally {
+      heartbeat.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

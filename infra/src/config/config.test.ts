@@ -22,6 +22,8 @@ describe('configuration', () => {
       eventStoreUrl: null,
       kafkaBrokers: null,
       kafkaMaxRequestBytes: null,
+      kafkaPartitions: null,
+      kafkaReplicationFactor: null,
       elasticsearchUrl: null,
       mongodbUri: null,
     });

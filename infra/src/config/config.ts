@@ -12,6 +12,9 @@ export interface EngineUrls {
   kafkaBrokers: string[] | null;
   /** KAFKA_MAX_REQUEST_BYTES: at most this many bytes of messages per Produce request. */
   kafkaMaxRequestBytes: number | null;
+  /** KAFKA_PARTITIONS / KAFKA_REPLICATION_FACTOR: how the topics are created (defaults 1 / the broker's). */
+  kafkaPartitions: number | null;
+  kafkaReplicationFactor: number | null;
   elasticsearchUrl: string | null;
   mongodbUri: string | null;
 }
@@ -73,6 +76,15 @@ function parseByteBudget(raw: string | null): number | null {
       `KAFKA_MAX_REQUEST_BYTES must be a whole number of bytes (at least 1024), got "${raw}"`,
     );
   return bytes;
+}
+
+/** A whole number from 1 to `max`, or null when unset. */
+function parseCount(name: string, raw: string | null, max: number): number | null {
+  if (raw === null) return null;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > max)
+    throw new ConfigError(`${name} must be a whole number from 1 to ${max}, got "${raw}"`);
+  return count;
 }
 
 /** Below the 30 s request budget: 1 to 28 seconds, default 20. */
@@ -173,6 +185,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
             .filter(Boolean)
         : null,
       kafkaMaxRequestBytes: parseByteBudget(optional(env, 'KAFKA_MAX_REQUEST_BYTES')),
+      kafkaPartitions: parseCount('KAFKA_PARTITIONS', optional(env, 'KAFKA_PARTITIONS'), 1_000),
+      kafkaReplicationFactor: parseCount(
+        'KAFKA_REPLICATION_FACTOR',
+        optional(env, 'KAFKA_REPLICATION_FACTOR'),
+        16,
+      ),
       elasticsearchUrl: optional(env, 'ELASTICSEARCH_URL'),
       mongodbUri: optional(env, 'MONGODB_URI'),
     },

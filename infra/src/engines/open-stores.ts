@@ -26,6 +26,9 @@ export interface EngineConfig {
   kafkaBrokers?: string[] | null;
   /** Bytes of messages per Produce request (KAFKA_MAX_REQUEST_BYTES; default 900 KB). */
   kafkaMaxRequestBytes?: number | null;
+  /** How the topics are created (KAFKA_PARTITIONS, default 1; KAFKA_REPLICATION_FACTOR, default the broker's). */
+  kafkaPartitions?: number | null;
+  kafkaReplicationFactor?: number | null;
   elasticsearchUrl?: string | null;
   mongodbUri?: string | null;
 }
@@ -84,6 +87,8 @@ export function openStores(options: { dataDir: string; engines?: EngineConfig })
     ? openKafkaMessageLog({
         brokers: engines.kafkaBrokers,
         maxRequestBytes: engines.kafkaMaxRequestBytes ?? undefined,
+        partitions: engines.kafkaPartitions ?? undefined,
+        replicationFactor: engines.kafkaReplicationFactor ?? undefined,
       })
     : openSqliteMessageLog(file(EMBEDDED_FILES.messages));
   const aidIndex = engines.elasticsearchUrl

@@ -1,5 +1,6 @@
 /** Pure mapping of the Kafka message log (the contract suite against a broker runs in tools/src/testing). */
-import { decodeMessage, encodeMessages, isCaughtUp, partitionForKey } from './kafka-message-log';
+import type { Admin } from 'kafkajs';
+import { decodeMessage, encodeMessages, isCaughtUp, keepForever, partitionForKey } from './kafka-message-log';
 
 describe('Kafka message log: mapping', () => {
   it('keeps a tax code on one partition and spreads keys when several partitions are configured', () => {
@@ -53,5 +54,53 @@ describe('Kafka message log: mapping', () => {
     ).toBe(true);
     expect(isCaughtUp(marks, [{ partition: 0, offset: '4' }])).toBe(false);
     expect(isCaughtUp(marks, [{ partition: 0, offset: '-1' }])).toBe(false);
+  });
+
+  describe('a topic that exists already is set to keep every message', () => {
+    function fakeAdmin(entries: { configName: string; configValue: string; isDefault: boolean }[]) {
+      const altered: unknown[] = [];
+      const admin = {
+        describeConfigs: async () => ({
+          resources: [{ configEntries: entries.map((e) => ({ ...e, readOnly: false })) }],
+        }),
+        alterConfigs: async (request: unknown) => {
+          altered.push(request);
+        },
+      } as unknown as Admin;
+      return { admin, altered };
+    }
+
+    it('keeps its other overrides when it changes the retention', async () => {
+      const { admin, altered } = fakeAdmin([
+        { configName: 'retention.ms', configValue: '604800000', isDefault: true },
+        { configName: 'min.insync.replicas', configValue: '2', isDefault: false },
+      ]);
+      await keepForever(admin, 'aids');
+      expect(altered).toEqual([
+        {
+          validateOnly: false,
+          resources: [
+            {
+              type: expect.any(Number),
+              name: 'aids',
+              configEntries: [
+                { name: 'min.insync.replicas', value: '2' },
+                { name: 'retention.ms', value: '-1' },
+                { name: 'retention.bytes', value: '-1' },
+              ],
+            },
+          ],
+        },
+      ]);
+    });
+
+    it('changes nothing on a topic that keeps everything already', async () => {
+      const { admin, altered } = fakeAdmin([
+        { configName: 'retention.ms', configValue: '-1', isDefault: false },
+        { configName: 'retention.bytes', configValue: '-1', isDefault: false },
+      ]);
+      await keepForever(admin, 'aids');
+      expect(altered).toEqual([]);
+    });
   });
 });

@@ -14,6 +14,7 @@
  */
 import {
   CompressionTypes,
+  ConfigResourceTypes,
   Kafka,
   logLevel as KafkaLogLevel,
   type Admin,
@@ -24,9 +25,10 @@ import {
 import { backoffDelay, defaultRetryPolicy, errorMessage, type RetryPolicy } from '../embedded/polling';
 import {
   messageJson,
-  type BatchHandler,
   type ConsumedMessage,
+  type ConsumeOptions,
   type Consumer,
+  type MessageGap,
   type MessageLog,
   type MessageToPublish,
 } from './port';
@@ -36,11 +38,15 @@ export interface KafkaMessageLogOptions {
   clientId?: string;
   /** Partitions used per topic (default 1: one total order per topic, as the port's contract needs). */
   partitions?: number;
+  /** Copies of each partition the topic is created with (default: the broker's default.replication.factor). */
+  replicationFactor?: number;
   /** Try admin.createTopics on first use (ignored when the cluster refuses; auto-creation then applies). */
   createTopics?: boolean;
   /** Consumer group session timeout (default 30 s) and heartbeat interval (default 3 s). */
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
+  /** How long a fetch waits for new messages (default 5 s); a consumer's stop waits for the fetch in flight. */
+  fetchMaxWaitMs?: number;
   /** How often caughtUp() compares the group's committed offsets with the high watermarks. */
   caughtUpPollMs?: number;
   /** Back-off between attempts of a failing handler. */
@@ -69,6 +75,11 @@ export interface KafkaMessageLogOptions {
 }
 
 export const DEFAULT_MAX_REQUEST_BYTES = 900_000;
+/** Topic settings that keep every message: no deletion by age or by size. */
+export const KEEP_FOREVER = [
+  { name: 'retention.ms', value: '-1' },
+  { name: 'retention.bytes', value: '-1' },
+];
 /** A record's framing besides its key and value (lengths, offsets, timestamp, headers), generously. */
 const RECORD_OVERHEAD_BYTES = 64;
 
@@ -137,6 +148,30 @@ export function decodeMessage(
   };
 }
 
+/**
+ * The messages lost before a batch: Kafka resets a group whose committed offset is no longer kept
+ * (or that never committed, after the oldest messages were deleted) to the oldest one it has, without
+ * telling the consumer. `committed` is the next offset the group should read ('-1': none committed,
+ * so offset 0). Topics here are neither compacted nor transactional, so offsets have no other holes.
+ */
+export function gapBefore(
+  topic: string,
+  partition: number,
+  committed: string,
+  firstDelivered: string,
+): MessageGap | null {
+  const expected = committed === '-1' ? 0n : BigInt(committed);
+  const first = BigInt(firstDelivered);
+  if (first <= expected) return null;
+  return {
+    topic,
+    partition,
+    fromOffset: expected.toString(),
+    toOffset: first.toString(),
+    missing: Number(first - expected),
+  };
+}
+
 /** Kafka commits the NEXT offset to read; '-1' means nothing committed (then the low watermark applies). */
 export function isCaughtUp(
   watermarks: { partition: number; high: string; low: string }[],
@@ -200,7 +235,7 @@ export class KafkaMessageLog implements MessageLog {
     return `${this.options.namespace ?? ''}${topic}`;
   }
 
-  consume(options: { topic: string; groupId: string; handler: BatchHandler; batchSize?: number }): Consumer {
+  consume(options: ConsumeOptions): Consumer {
     this.assertOpen();
     const named = {
       ...options,
@@ -307,19 +342,34 @@ export class KafkaMessageLog implements MessageLog {
     return this.admin;
   }
 
-  /** Creates the topic with the configured partitions when the cluster allows it; otherwise auto-creation applies. */
+  /**
+   * Creates the topic with the configured partitions and replicas, keeping every message for ever:
+   * the aids topic is the only copy of what the syncs imported, and a projection rebuilt from it must
+   * find it whole. A topic that exists already (auto-created, or by an older version) is set to keep
+   * everything too. Where the cluster refuses (the mock, missing ACLs), auto-creation applies and the
+   * consumers report any gap.
+   */
   private ensureTopic(topic: string): Promise<void> {
     let known = this.knownTopics.get(topic);
     if (!known) {
       known = (async () => {
         if (this.options.createTopics === false) return;
         const admin = await this.getAdmin();
+        const name = this.topicName(topic);
         await admin
           .createTopics({
-            topics: [{ topic: this.topicName(topic), numPartitions: this.options.partitions ?? 1 }],
+            topics: [
+              {
+                topic: name,
+                numPartitions: this.options.partitions ?? 1,
+                replicationFactor: this.options.replicationFactor ?? -1,
+                configEntries: KEEP_FOREVER,
+              },
+            ],
             waitForLeaders: true,
           })
           .catch(() => undefined);
+        await keepForever(admin, name).catch(() => undefined);
       })();
       this.knownTopics.set(topic, known);
     }
@@ -327,16 +377,46 @@ export class KafkaMessageLog implements MessageLog {
   }
 }
 
+/**
+ * Sets an existing topic to keep every message. AlterConfigs replaces the topic's whole set of
+ * overrides, so the ones it has are sent again with the retention changed.
+ */
+export async function keepForever(admin: Admin, topic: string): Promise<void> {
+  const described = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [{ type: ConfigResourceTypes.TOPIC, name: topic }],
+  });
+  const entries = described.resources[0]?.configEntries ?? [];
+  const overrides = new Map(
+    entries.filter((e) => !e.isDefault && !e.readOnly).map((e) => [e.configName, e.configValue]),
+  );
+  if (KEEP_FOREVER.every(({ name, value }) => overrides.get(name) === value)) return;
+  for (const { name, value } of KEEP_FOREVER) overrides.set(name, value);
+  await admin.alterConfigs({
+    validateOnly: false,
+    resources: [
+      {
+        type: ConfigResourceTypes.TOPIC,
+        name: topic,
+        configEntries: [...overrides].map(([name, value]) => ({ name, value })),
+      },
+    ],
+  });
+}
+
 class KafkaGroupConsumer {
   private readonly consumer: KafkaConsumer;
   private stopping = false;
   private stopped: Promise<void> | null = null;
   private started: Promise<void> | null = null;
+  /** Per partition, the next offset this member expects to be delivered. */
+  private readonly nextOffsets = new Map<number, string>();
+  private positions: Promise<void> = Promise.resolve();
 
   constructor(
     kafka: Kafka,
     private readonly options: KafkaMessageLogOptions,
-    private readonly settings: { topic: string; groupId: string; handler: BatchHandler; batchSize?: number },
+    private readonly settings: ConsumeOptions,
     private readonly admin: () => Promise<Admin>,
     private readonly ensureTopic: () => Promise<void>,
   ) {
@@ -344,6 +424,7 @@ class KafkaGroupConsumer {
       groupId: settings.groupId,
       sessionTimeout: options.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: options.heartbeatIntervalMs ?? 3_000,
+      maxWaitTimeInMs: options.fetchMaxWaitMs ?? 5_000,
       retry: {
         ...(options.connectionRetry ?? { initialRetryTime: 300, maxRetryTime: 30_000, retries: 10 }),
         restartOnFailure: async () => true,
@@ -355,6 +436,13 @@ class KafkaGroupConsumer {
     this.started = (async () => {
       await this.ensureTopic();
       await this.consumer.connect();
+      // Where the group stood before kafkajs may move it (see gapBeforeBatch); again after each
+      // rebalance, since another member may have gone on meanwhile.
+      this.positions = this.readPositions();
+      await this.positions;
+      this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
+        this.positions = this.readPositions();
+      });
       await this.consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
       await this.consumer.run({
         autoCommit: false,
@@ -373,11 +461,16 @@ class KafkaGroupConsumer {
     const { batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale } = payload;
     const { topic, groupId, handler } = this.settings;
     const retry = this.options.retry ?? defaultRetryPolicy;
+    let gap = await this.gapBeforeBatch(batch.topic, batch.partition, batch.messages[0]?.offset);
     for (const messages of chunk(batch.messages, this.settings.batchSize ?? 100)) {
       if (this.stopping || !isRunning() || isStale()) return;
       const consumed = messages.map((message) => decodeMessage(batch.topic, batch.partition, message));
       for (let attempt = 1; ; attempt++) {
         try {
+          if (gap) {
+            await (this.settings.onGap ?? reportGap)(gap);
+            gap = null;
+          }
           await handler(consumed);
           break;
         } catch (error) {
@@ -390,6 +483,7 @@ class KafkaGroupConsumer {
         }
       }
       const last = messages[messages.length - 1]!;
+      this.nextOffsets.set(batch.partition, (BigInt(last.offset) + 1n).toString());
       resolveOffset(last.offset);
       await commitOffsetsIfNecessary({
         topics: [
@@ -401,6 +495,36 @@ class KafkaGroupConsumer {
       });
       await heartbeat();
     }
+  }
+
+  /**
+   * The group's committed positions. When kafkajs finds a committed offset the broker no longer
+   * keeps, it commits its default (-2, "earliest") over it and fetches from the oldest message; a
+   * position read as -2 therefore says nothing, and the one known before is kept.
+   */
+  private async readPositions(): Promise<void> {
+    const admin = await this.admin();
+    const [offsets] = await admin.fetchOffsets({
+      groupId: this.settings.groupId,
+      topics: [this.settings.topic],
+    });
+    for (const { partition, offset } of offsets?.partitions ?? []) {
+      if (offset === '-1') this.nextOffsets.set(partition, '0');
+      else if (BigInt(offset) >= 0n) this.nextOffsets.set(partition, offset);
+    }
+  }
+
+  /** The gap before a batch's first message, against where the group stood. */
+  private async gapBeforeBatch(
+    topic: string,
+    partition: number,
+    firstOffset: string | undefined,
+  ): Promise<MessageGap | null> {
+    if (firstOffset === undefined) return null;
+    await this.positions.catch(() => undefined);
+    // Unknown only when the group was reset before this member ever read its position: all of
+    // the partition before the first message delivered is then counted as possibly lost.
+    return gapBefore(topic, partition, this.nextOffsets.get(partition) ?? '0', firstOffset);
   }
 
   async caughtUp(): Promise<void> {
@@ -438,6 +562,13 @@ function reportHandlerError(info: {
   console.error(
     `[message-log] group ${info.groupId} on ${info.topic} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
   );
+}
+
+function reportGap(gap: MessageGap) {
+  console.error(
+    `[message-log] ${gap.missing} messages of ${gap.topic}/${gap.partition} were gone before they were consumed (offsets ${gap.fromOffset}–${gap.toOffset})`,
+  );
+  return Promise.resolve();
 }
 
 export function openKafkaMessageLog(options: KafkaMessageLogOptions): KafkaMessageLog {

@@ -26,6 +26,32 @@ export interface ConsumedMessage<Value = unknown> {
 
 export type BatchHandler = (batch: ConsumedMessage[]) => Promise<void>;
 
+/**
+ * Messages a consumer will never see: the group's position was behind the oldest message the log
+ * still keeps (retention, a consumer down too long, a rebuild after deletion), so the log moved it on.
+ * `fromOffset` is the first lost offset, `toOffset` the first one delivered again (exclusive end).
+ */
+export interface MessageGap {
+  topic: string;
+  partition: number;
+  fromOffset: string;
+  toOffset: string;
+  missing: number;
+}
+
+export interface ConsumeOptions {
+  topic: string;
+  groupId: string;
+  handler: BatchHandler;
+  batchSize?: number;
+  /**
+   * Told of a gap before the first batch after it is handled (and retried like the handler until it
+   * resolves), so that a loss is recorded rather than skipped silently. Adapters that keep every
+   * message never report one.
+   */
+  onGap?: (gap: MessageGap) => Promise<void>;
+}
+
 export interface Consumer {
   /** Stops after the batch being handled (its offsets committed); resolves when stopped. */
   stop(): Promise<void>;
@@ -39,7 +65,7 @@ export interface MessageLog {
    * Consumes from the group's committed offsets (from the beginning for a new group).
    * Offsets are committed only after the handler resolves; a failing handler's batch is retried.
    */
-  consume(options: { topic: string; groupId: string; handler: BatchHandler; batchSize?: number }): Consumer;
+  consume(options: ConsumeOptions): Consumer;
   /** Forgets a group's offsets, so that it consumes from the beginning again (projection rebuilds). */
   resetGroup(topic: string, groupId: string): Promise<void>;
   close(): Promise<void>;

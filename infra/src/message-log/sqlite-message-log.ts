@@ -20,6 +20,7 @@ import {
   messageJson,
   type BatchHandler,
   type ConsumedMessage,
+  type ConsumeOptions,
   type Consumer,
   type MessageLog,
   type MessageToPublish,
@@ -197,7 +198,7 @@ export class SqliteMessageLog implements MessageLog {
     for (const consumer of this.consumers) if (consumer.topic === topic) consumer.wake();
   }
 
-  consume(options: { topic: string; groupId: string; handler: BatchHandler; batchSize?: number }): Consumer {
+  consume(options: ConsumeOptions): Consumer {
     this.assertOpen();
     const consumer = new PollingConsumer(this, {
       topic: options.topic,

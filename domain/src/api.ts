@@ -186,11 +186,16 @@ export interface SyncRunDto {
   done: number;
   total: number;
   records: number;
+  /** aids the run's imported files published, and how many of them the index has applied so far */
+  published: number;
+  indexed: number;
 }
 
 /** GET /sync/status */
 export interface SyncStatusDto {
   running: boolean;
+  /** the run is over but the index is still applying its aids (published > indexed) */
+  indexing: boolean;
   run: SyncRunDto | null;
 }
 
@@ -213,6 +218,8 @@ export interface ArchiveStatsDto {
   lastSync: number | null;
   /** events and register records set aside after failing again and again (see the service log) */
   deadLetters: number;
+  /** register records lost before the index saw them (the message log no longer had them) */
+  missingAids: number;
 }
 
 /** GET /documents/data-source-status (ADMIN) */
@@ -239,4 +246,9 @@ export interface HealthDto {
   stores: Record<string, 'ok' | 'error'>;
   /** events and register records set aside after failing again and again */
   deadLetters: number;
+  /**
+   * complete: no aid was lost before the index saw it, and the latest sync's aids are all indexed;
+   * missingAids: lost for good (re-import the files); pendingAids: published, not indexed yet
+   */
+  indexing: { complete: boolean; missingAids: number; pendingAids: number };
 }

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     documents: stores.documents,
     now: () => clock().getTime(),
     onDeadLetter,
+    onGap: (gap) => logger.error({ gap }, 'aids lost before they were indexed: the index is incomplete'),
   });
   const heartbeat = startHeartbeat(process.env.HEARTBEAT_FILE ?? null, () =>
     stores.eventStore.readAll({ after: 0, maxCount: 1 }),

@@ -6,7 +6,12 @@
 import { AIDS_TOPIC } from '@rna/domain';
 import { acquireDataDirLock, openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
 import { resetProjections, startProjections } from '@rna/projector';
-import { AID_CHANGES_COLLECTION, AID_INDEX_GROUP, startAidIndexProjection } from '@rna/projector/aids';
+import {
+  AID_CHANGES_COLLECTION,
+  AID_INDEX_GROUP,
+  resetIndexingProgress,
+  startAidIndexProjection,
+} from '@rna/projector/aids';
 import { loadConfig } from '@rna/infra/config';
 import { allProjections } from './portal';
 
@@ -21,6 +26,7 @@ export async function rebuildProjections(stores: EmbeddedStores): Promise<Rebuil
   await resetProjections(projections, stores.eventStore, projectionStores);
   await stores.aidIndex.clear();
   await stores.documents.collection(AID_CHANGES_COLLECTION).clear();
+  await resetIndexingProgress(stores.documents);
   await stores.messageLog.resetGroup(AIDS_TOPIC, AID_INDEX_GROUP);
 
   const running = startProjections(projections, stores.eventStore, projectionStores);

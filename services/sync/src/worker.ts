@@ -14,6 +14,11 @@ import {
   type AidMessage,
   type SyncEvent,
 } from '@rna/domain';
+import {
+  importMayHaveLostAids,
+  INDEXING_GAPS_COLLECTION,
+  type IndexingGapDoc,
+} from '@rna/domain/read-models';
 import type { AidIndex, DocumentStore, EventStore, MessageLog, Subscription } from '@rna/infra';
 import {
   parseAidStream,
@@ -158,7 +163,7 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
 
   async function importFile(runId: string, file: RegisterFileInfo): Promise<void> {
     const last = await fileStates.get(file.name);
-    if (isUnchanged(file, last)) {
+    if (isUnchanged(file, last) && !(await mayHaveLostAids(last))) {
       await append(runId, {
         type: 'RegisterFileSkipped',
         data: { runId, name: file.name, reason: 'UNCHANGED', at: at() },
@@ -187,6 +192,13 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
       type: 'RegisterFileFailed',
       data: { runId, name: file.name, reason: describeError(lastError), at: at() },
     });
+  }
+
+  /** An unchanged file is imported again when the index lost messages after its last import. */
+  async function mayHaveLostAids(last: FileState | null): Promise<boolean> {
+    if (!last) return true;
+    const gaps = await deps.documents.collection<IndexingGapDoc>(INDEXING_GAPS_COLLECTION).find();
+    return importMayHaveLostAids(gaps, Date.parse(last.succeededAt));
   }
 
   async function importOnce(runId: string, file: RegisterFileInfo, last: FileState | null): Promise<void> {

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import type { ArchiveFileDto, SyncStatusDto } from '@rna/domain';
 import { createStore } from '../../app/store';
@@ -24,7 +24,10 @@ function running(files: ArchiveFileDto[]): SyncStatusDto {
       done,
       total: 2,
       records: 0,
+      published: 0,
+      indexed: 0,
     },
+    indexing: false,
   };
 }
 
@@ -41,7 +44,7 @@ function firstSyncRoutes(): FakeRoutes {
     'GET /api/sync/documents-update': { status: 200, body: [] },
     'GET /api/sync/archive-stats': {
       status: 200,
-      body: { totalDocuments: 0, lastSync: null, deadLetters: 0 },
+      body: { totalDocuments: 0, lastSync: null, deadLetters: 0, missingAids: 0 },
     },
     'GET /api/sync/results': { status: 200, body: [] },
     'GET /api/documents/data-source-status': { status: 200, body: { useLiveData: false, lastUpdate: null } },
@@ -102,10 +105,10 @@ describe('archive screen during a first sync', () => {
 describe('archive screen and records set aside', () => {
   it('tells the administrator how many records could not be indexed', async () => {
     const routes = firstSyncRoutes();
-    routes['GET /api/sync/status'] = { status: 200, body: { running: false, run: null } };
+    routes['GET /api/sync/status'] = { status: 200, body: { running: false, indexing: false, run: null } };
     routes['GET /api/sync/archive-stats'] = {
       status: 200,
-      body: { totalDocuments: 120, lastSync: IMPORTED, deadLetters: 2 },
+      body: { totalDocuments: 120, lastSync: IMPORTED, deadLetters: 2, missingAids: 0 },
     };
     installFakeServer(routes);
     render(
@@ -117,4 +120,42 @@ describe('archive screen and records set aside', () => {
       'messi da parte',
     );
   });
+});
+
+describe('archive screen while the index catches up', () => {
+  it('follows a finished run until its aids are all searchable, and says what was lost for good', async () => {
+    const routes = firstSyncRoutes();
+    const file = archiveFile('2024_02', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED });
+    const finished = (indexed: number): SyncStatusDto => ({
+      running: false,
+      indexing: indexed < 240_025,
+      run: { ...running([file]).run!, status: 'SUCCESS', end: 2, published: 240_025, indexed },
+    });
+    routes['GET /api/sync/status'] = { status: 200, body: finished(26_028) };
+    routes['GET /api/sync/archive-stats'] = {
+      status: 200,
+      body: { totalDocuments: 26_028, lastSync: IMPORTED, deadLetters: 0, missingAids: 1_500 },
+    };
+    const calls = installFakeServer(routes);
+    render(
+      <Provider store={createStore()}>
+        <SyncPage />
+      </Provider>,
+    );
+    expect(await screen.findByText(/26\.028 aiuti su 240\.025 pubblicati/)).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Indicizzazione incompleta: 1.500 aiuti sono andati persi prima di essere indicizzati',
+    );
+
+    // the screen keeps asking while the index works, and stops once it has every aid
+    routes['GET /api/sync/status'] = { status: 200, body: finished(240_025) };
+    await waitFor(
+      () => expect(screen.queryByText(/pubblicati dalla sincronizzazione/)).not.toBeInTheDocument(),
+      POLL_WAIT,
+    );
+    const polls = calls.filter((c) => c === 'GET /api/sync/status').length;
+    expect(polls).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(calls.filter((c) => c === 'GET /api/sync/status').length).toBe(polls);
+  }, 15_000);
 });

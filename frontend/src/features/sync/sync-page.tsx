@@ -43,7 +43,10 @@ export default function SyncPage() {
   // on opening, one status check; while a run is going it is polled every second (resumes a run in progress)
   const status = useGetSyncStatusQuery(undefined, { pollingInterval: tracking ? SYNC_POLL_MS : 0 });
   const running = Boolean(status.data?.running);
+  // after the run, the index may still be applying its aids: the screen follows until it has
+  const indexing = Boolean(status.data?.indexing);
   const wasRunning = useRef(false);
+  const wasIndexing = useRef(false);
 
   useEffect(() => {
     if (status.isError) {
@@ -62,9 +65,14 @@ export default function SyncPage() {
         dispatch(showSuccess('sync.completed'));
         dispatch(api.util.invalidateTags(['ArchiveFile', 'ArchiveStats', 'SyncResult', 'LastUpdate']));
       }
-      setTracking(false);
+      if (indexing) setTracking(true);
+      else {
+        if (wasIndexing.current) dispatch(api.util.invalidateTags(['ArchiveStats', 'LastUpdate']));
+        setTracking(false);
+      }
+      wasIndexing.current = indexing;
     }
-  }, [status.data, status.isError, status.error, running, dispatch]);
+  }, [status.data, status.isError, status.error, running, indexing, dispatch]);
 
   const runFiles = useMemo(
     () => new Map((status.data?.run?.files ?? []).map((f) => [f.name, f])),
@@ -167,6 +175,22 @@ export default function SyncPage() {
           value={stats.data?.lastSync ? formatDateTime(stats.data.lastSync) : t('sync.never')}
         />
       </div>
+      {status.data?.run && status.data.run.indexed < status.data.run.published && (
+        <p className="card info-note" role="status">
+          {t('sync.indexingProgress', {
+            indexed: formatInteger(status.data.run.indexed),
+            published: formatInteger(status.data.run.published),
+          })}
+        </p>
+      )}
+      {stats.data && stats.data.missingAids > 0 && (
+        <p className="card warning-note" role="alert">
+          {t('sync.missingAids', {
+            count: stats.data.missingAids,
+            formatted: formatInteger(stats.data.missingAids),
+          })}
+        </p>
+      )}
       {stats.data && stats.data.deadLetters > 0 && (
         <p className="card warning-note" role="status">
           {t('sync.deadLetters', { count: stats.data.deadLetters })}

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { INDEXING_GAPS_COLLECTION, type IndexingGapDoc } from '@rna/domain/read-models';
 import { DEAD_LETTERS_COLLECTION, recordDeadLetter } from '@rna/infra/dead-letters';
 import { startTestApi, type TestApi } from '../testing/harness';
 import { HEALTH_REUSE_MS } from './routes';
@@ -19,7 +20,40 @@ describe('GET /api/health', () => {
       version: '9.9.9-test',
       stores: { eventStore: 'ok', documents: 'ok', aidIndex: 'ok', blobs: 'ok' },
       deadLetters: 0,
+      indexing: { complete: true, missingAids: 0, pendingAids: 0 },
     });
+  });
+
+  it('says the index is incomplete while aids are lost or not applied yet', async () => {
+    const gaps = api.deps.documents.collection<IndexingGapDoc>(INDEXING_GAPS_COLLECTION);
+    const runs = api.deps.documents.collection<Record<string, unknown> & { id: string }>('sync-runs');
+    await gaps.put({
+      id: 'aids/0/1000',
+      topic: 'aids',
+      partition: 0,
+      fromOffset: '1000',
+      toOffset: '1600',
+      missing: 600,
+      detectedAt: 0,
+    });
+    const files = api.deps.documents.collection<Record<string, unknown> & { id: string }>('archive-files');
+    await files.put({ id: '2023_12', name: '2023_12', status: 'SUCCESS', lastUpdate: -1, records: 600 });
+    await runs.put({
+      id: 'r9',
+      start: 9_000,
+      status: 'SUCCESS',
+      fileStates: { '2024_01': { status: 'SUCCESS', records: 1_200, error: null, importId: 'r9:2024_01:a' } },
+    });
+    try {
+      api.advance(HEALTH_REUSE_MS);
+      const res = await request(api.app).get('/api/health').expect(200);
+      expect(res.body.indexing).toEqual({ complete: false, missingAids: 600, pendingAids: 1_200 });
+    } finally {
+      await gaps.clear();
+      await runs.clear();
+      await files.clear();
+      api.advance(HEALTH_REUSE_MS);
+    }
   });
 
   it('counts the events and records set aside, for the operator to look at', async () => {

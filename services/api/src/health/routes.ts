@@ -2,6 +2,8 @@
 import type { HealthDto } from '@rna/domain';
 import { countDeadLetters } from '@rna/infra/dead-letters';
 import type { ApiDeps } from '../http/deps';
+import { SYNC_RUNS_COLLECTION, type SyncRunDoc } from '@rna/domain/read-models';
+import { indexingOfRun, missingAids } from '../sync/indexing';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
 import { recentValue, type RecentValue } from '../http/recent-value';
 import { healthSchema } from '../http/schemas';
@@ -28,7 +30,29 @@ export async function checkHealth(deps: ApiDeps): Promise<HealthDto> {
   };
   const healthy = Object.values(stores).every((s) => s === 'ok');
   const deadLetters = await countDeadLetters(deps.documents).catch(() => 0);
-  return { status: healthy ? 'ok' : 'degraded', version: deps.config.version, stores, deadLetters };
+  return {
+    status: healthy ? 'ok' : 'degraded',
+    version: deps.config.version,
+    stores,
+    deadLetters,
+    indexing: await indexingHealth(deps).catch(() => ({ complete: false, missingAids: 0, pendingAids: 0 })),
+  };
+}
+
+/** Whether every aid published is searchable: none lost on the way, the latest sync's all applied. */
+async function indexingHealth(deps: ApiDeps): Promise<HealthDto['indexing']> {
+  const [latest] = await deps.documents
+    .collection<SyncRunDoc>(SYNC_RUNS_COLLECTION)
+    .find({}, { sortBy: 'start', order: 'desc', limit: 1 });
+  const { published, indexed } = latest
+    ? await indexingOfRun(deps.documents, latest)
+    : { published: 0, indexed: 0 };
+  const missing = await missingAids(deps.documents);
+  return {
+    complete: missing === 0 && indexed >= published,
+    missingAids: missing,
+    pendingAids: published - indexed,
+  };
 }
 
 const recentHealth = new WeakMap<ApiDeps, RecentValue<HealthDto>>();

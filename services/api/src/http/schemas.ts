@@ -66,4 +66,9 @@ export const healthSchema = z.object({
   version: z.string(),
   stores: z.record(z.string(), z.enum(['ok', 'error'])),
   deadLetters: z.number().int(),
+  indexing: z.object({
+    complete: z.boolean(),
+    missingAids: z.number().int(),
+    pendingAids: z.number().int(),
+  }),
 });

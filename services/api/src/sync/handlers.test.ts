@@ -1,4 +1,10 @@
 import { DomainError, streams, type Actor } from '@rna/domain';
+import {
+  INDEXED_IMPORTS_COLLECTION,
+  INDEXING_GAPS_COLLECTION,
+  type IndexedImportDoc,
+  type IndexingGapDoc,
+} from '@rna/domain/read-models';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import {
   archiveLastUpdateReader,
@@ -65,6 +71,81 @@ describe('POST /sync', () => {
   });
 });
 
+describe('indexing of a finished run', () => {
+  it('counts the aids the run published against those the index applied, file by file', async () => {
+    const d = deps();
+    const state = (importId: string | null, records: number) => ({
+      status: 'SUCCESS',
+      records,
+      error: null,
+      ...(importId ? { importId } : {}),
+    });
+    await d.documents.collection<Record<string, unknown> & { id: string }>('sync-runs').put({
+      id: 'r1',
+      type: 'ALL',
+      start: 1000,
+      end: 2000,
+      status: 'SUCCESS',
+      files: ['2024_01', '2024_02', '2023_12'],
+      fileStates: {
+        '2024_01': state('r1:2024_01:a', 200_000),
+        '2024_02': state('r1:2024_02:b', 40_025),
+        '2023_12': state(null, 0), // unchanged: skipped, nothing published
+      },
+      done: 3,
+      total: 3,
+      records: 240_025,
+    });
+    const imports = d.documents.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION);
+    const status = await getSyncStatus(d);
+    expect(status).toMatchObject({ running: false, indexing: true, run: { published: 240_025, indexed: 0 } });
+
+    await imports.put({
+      id: 'r1:2024_02:b',
+      sourceFile: '2024_02',
+      runId: 'r1',
+      records: 40_025,
+      indexedAt: 1,
+    });
+    // an import of the same file by an older run does not count for this one
+    await imports.put({
+      id: 'r0:2024_01:z',
+      sourceFile: '2024_01',
+      runId: 'r0',
+      records: 199_000,
+      indexedAt: 1,
+    });
+    expect((await getSyncStatus(d)).run).toMatchObject({ published: 240_025, indexed: 40_025 });
+
+    await imports.put({
+      id: 'r1:2024_01:a',
+      sourceFile: '2024_01',
+      runId: 'r1',
+      records: 200_000,
+      indexedAt: 2,
+    });
+    expect(await getSyncStatus(d)).toMatchObject({
+      indexing: false,
+      run: { published: 240_025, indexed: 240_025 },
+    });
+  });
+
+  it('says how many aids were lost before the index saw them', async () => {
+    const d = deps();
+    const gaps = d.documents.collection<IndexingGapDoc>(INDEXING_GAPS_COLLECTION);
+    const gap = { topic: 'aids', partition: 0, detectedAt: 1 };
+    await gaps.put({ ...gap, id: 'aids/0/1000', fromOffset: '1000', toOffset: '22868', missing: 21_868 });
+    await gaps.put({ ...gap, id: 'aids/0/30000', fromOffset: '30000', toOffset: '30005', missing: 5 });
+    const files = d.documents.collection<Record<string, unknown> & { id: string }>('archive-files');
+    // a file imported before the gaps were found may miss any of those aids
+    await files.put({ id: '2024_01', name: '2024_01', status: 'SUCCESS', lastUpdate: 0, records: 9 });
+    expect((await getArchiveStats(d)).missingAids).toBe(21_873);
+    // imported again since: nothing is missing any more
+    await files.put({ id: '2024_01', name: '2024_01', status: 'SUCCESS', lastUpdate: 2, records: 9 });
+    expect((await getArchiveStats(d)).missingAids).toBe(0);
+  });
+});
+
 describe('read side', () => {
   /** An archive-files read model entry as the projector keeps it. */
   const archiveFile = (name: string, status: string, lastUpdate: number | null) => ({
@@ -92,7 +173,12 @@ describe('read side', () => {
     // a file that failed on a later run keeps the time of its last good import
     await files.put(archiveFile('2023_12', 'ERROR', 7000));
     expect(await getLastRnaSync(d)).toBe(7000);
-    expect(await getArchiveStats(d)).toEqual({ totalDocuments: 0, lastSync: 7000, deadLetters: 0 });
+    expect(await getArchiveStats(d)).toEqual({
+      totalDocuments: 0,
+      lastSync: 7000,
+      deadLetters: 0,
+      missingAids: 0,
+    });
     const history = d.documents.collection<Record<string, unknown> & { id: string }>('sync-history');
     await history.put({ id: 'r0', type: 'ALL', start: 1000, end: 5000, status: 'ERROR', succeeded: 1, failed: 1, skipped: 0, records: 3 }); // prettier-ignore
     await history.put({ id: 'r1', type: 'ALL', start: 6000, end: 7500, status: 'ERROR', succeeded: 1, failed: 1, skipped: 0, records: 1 }); // prettier-ignore

@@ -19,28 +19,25 @@ import {
 } from '@rna/domain';
 import type { AidIndex, DocumentStore, EventStore } from '@rna/infra';
 import { countDeadLetters } from '@rna/infra/dead-letters';
+import {
+  ARCHIVE_FILES_COLLECTION as ARCHIVE_FILES,
+  SYNC_HISTORY_COLLECTION as SYNC_HISTORY,
+  SYNC_RUNS_COLLECTION as SYNC_RUNS,
+  type ArchiveFileDoc,
+  type SyncHistoryDoc,
+  type SyncRunDoc,
+} from '@rna/domain/read-models';
 import { recentValue } from '../http/recent-value';
+import { indexingOfRun, missingAids } from './indexing';
 
-// Collection names written by @rna/projector/archive and @rna/sync (kept in step by tests).
-export const ARCHIVE_FILES = 'archive-files';
-export const SYNC_RUNS = 'sync-runs';
-export const SYNC_HISTORY = 'sync-history';
+// Read models of @rna/projector/archive (names and shapes in @rna/domain/read-models), and the
+// sync worker's own register listing and progress.
 export const REGISTER_FILES = 'register-files';
 export const SYNC_PROGRESS = 'sync-progress';
 
-interface ArchiveFileDoc extends ArchiveFileDto {
-  id: string;
-}
 interface RegisterFileDoc {
   id: string;
   rnaLastUpdate: number | null;
-}
-interface SyncRunDoc extends Omit<SyncRunDto, 'files'> {
-  files: string[];
-  fileStates: Record<string, { status: RegisterFileStatus; records: number; error: string | null }>;
-}
-interface SyncHistoryDoc extends SyncResultDto {
-  id: string;
 }
 interface LiveProgressDoc {
   id: string;
@@ -97,6 +94,8 @@ export async function startSync(deps: SyncHandlerDeps, actor: Actor, body: unkno
     done: 0,
     total: onlyDocuments.length,
     records: 0,
+    published: 0,
+    indexed: 0,
   };
 }
 
@@ -112,7 +111,7 @@ export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDt
   const [latest] = await deps.documents
     .collection<SyncRunDoc>(SYNC_RUNS)
     .find({}, { sortBy: 'start', order: 'desc', limit: 1 });
-  if (!latest) return { running: false, run: null };
+  if (!latest) return { running: false, indexing: false, run: null };
   const archive = deps.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES);
   const live = latest.status === 'RUNNING' ? await liveProgress(deps.documents) : null;
   const files: ArchiveFileDto[] = [];
@@ -140,7 +139,13 @@ export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDt
     });
   }
   const { fileStates: _states, ...run } = latest;
-  return { running: latest.status === 'RUNNING', run: { ...run, files } };
+  const { published, indexed } = await indexingOfRun(deps.documents, latest);
+  const running = latest.status === 'RUNNING';
+  return {
+    running,
+    indexing: !running && indexed < published,
+    run: { ...run, files, published, indexed },
+  };
 }
 
 /** GET /sync/results: history, newest first. */
@@ -244,5 +249,6 @@ export async function getArchiveStats(deps: SyncHandlerDeps): Promise<ArchiveSta
     totalDocuments: await deps.aidIndex.count(),
     lastSync: await lastArchiveChange(deps.documents),
     deadLetters: await countDeadLetters(deps.documents),
+    missingAids: await missingAids(deps.documents),
   };
 }

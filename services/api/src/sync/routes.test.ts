@@ -62,6 +62,7 @@ describe('/sync routes', () => {
     const auth = { Authorization: `Bearer ${token}` };
     expect((await request(app).get('/api/sync/status').set(auth)).body).toEqual({
       running: false,
+      indexing: false,
       run: null,
     });
     expect((await request(app).get('/api/sync/results').set(auth)).body).toEqual([]);
@@ -70,6 +71,7 @@ describe('/sync routes', () => {
       totalDocuments: 0,
       lastSync: null,
       deadLetters: 0,
+      missingAids: 0,
     });
     const lastUpdate = await request(app).get('/api/sync/last-rna-sync').set(auth);
     expect(lastUpdate.text).toBe('null'); // the timestamp itself (SPEC §4): null when never updated

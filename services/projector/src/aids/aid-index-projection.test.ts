@@ -6,7 +6,19 @@ import type { ConsumedMessage } from '@rna/infra';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import { DEAD_LETTERS_COLLECTION, deadLetterTopic, type DeadLetterDoc } from '@rna/infra/dead-letters';
-import { AID_CHANGES_COLLECTION, applyAidMessages, startAidIndexProjection } from './aid-index-projection';
+import {
+  INDEXED_IMPORTS_COLLECTION,
+  INDEXING_GAPS_COLLECTION,
+  type IndexedImportDoc,
+  type IndexingGapDoc,
+} from '@rna/domain/read-models';
+import {
+  AID_CHANGES_COLLECTION,
+  applyAidMessages,
+  recordIndexingGap,
+  resetIndexingProgress,
+  startAidIndexProjection,
+} from './aid-index-projection';
 
 const aid = (id: string, taxCode: string, importId: string, cents = 100): AidRecord => ({
   idComponenteAiuto: id, cor: 'c', car: 'k', titoloMisura: '', desTipoMisura: '', soggettoConcedente: '', titoloProgetto: '',
@@ -61,6 +73,39 @@ describe('aid index projection', () => {
     expect(indexed.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '3']);
     expect((await changes.find()).map((c) => c.id).sort()).toEqual(['BBB', 'CCC']);
     expect(await changes.get('BBB')).toEqual({ id: 'BBB', changedAt: 1234, sourceFile: '2024_01' });
+  });
+});
+
+describe('indexing progress', () => {
+  it('notes an import as applied only once its marker is, after every aid of it', async () => {
+    const { aidIndex, documents } = stores;
+    const deps = { aidIndex, documents, now: () => 99 };
+    const imports = documents.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION);
+    await applyAidMessages(messages({ type: 'AidRecorded', aid: aid('1', 'AAA', 'i1') }), deps);
+    expect(await imports.get('i1')).toBeNull();
+    const marker = messages(
+      { type: 'AidRecorded', aid: aid('2', 'BBB', 'i1') },
+      { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i1', runId: 'r7', records: 2 },
+    );
+    await applyAidMessages(marker, deps);
+    await applyAidMessages(marker, deps); // redelivered: still one import
+    expect(await imports.find()).toEqual([
+      { id: 'i1', sourceFile: '2024_01', runId: 'r7', records: 2, indexedAt: 99 },
+    ]);
+  });
+
+  it('records the messages lost before the index saw them, once per gap, until a rebuild', async () => {
+    const { documents } = stores;
+    const told: IndexingGapDoc[] = [];
+    const deps = { documents, now: () => 5, onGap: (gap: IndexingGapDoc) => told.push(gap) };
+    const gap = { topic: 'aids', partition: 0, fromOffset: '1000', toOffset: '22868', missing: 21_868 };
+    await recordIndexingGap(gap, deps);
+    await recordIndexingGap(gap, deps); // met again after a restart before the next commit
+    const gaps = documents.collection<IndexingGapDoc>(INDEXING_GAPS_COLLECTION);
+    expect(await gaps.find()).toEqual([{ id: 'aids/0/1000', ...gap, detectedAt: 5 }]);
+    expect(told).toHaveLength(2);
+    await resetIndexingProgress(documents);
+    expect(await gaps.count()).toBe(0);
   });
 });
 

@@ -6,7 +6,13 @@
  */
 import type { AidMessage, AidRecord } from '@rna/domain';
 import { aidJsonOfAidRecorded, AIDS_TOPIC } from '@rna/domain';
-import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageLog } from '@rna/infra';
+import {
+  INDEXED_IMPORTS_COLLECTION,
+  INDEXING_GAPS_COLLECTION,
+  type IndexedImportDoc,
+  type IndexingGapDoc,
+} from '@rna/domain/read-models';
+import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageGap, MessageLog } from '@rna/infra';
 import {
   attemptsOf,
   deadLetterTopic,
@@ -34,6 +40,8 @@ export interface AidIndexProjectionDeps {
   batchSize?: number;
   /** A message was set aside (the operator should look at it). */
   onDeadLetter?: (letter: DeadLetterDoc) => void;
+  /** Messages were lost before the index saw them (recorded in `aid-index-gaps` as well). */
+  onGap?: (gap: IndexingGapDoc) => void;
 }
 
 /** Applies one consumed batch, in order; consecutive AidRecorded messages go in one upsert. */
@@ -77,6 +85,14 @@ export async function applyAidMessages(
     if (value.type === 'SourceFileImported') {
       const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
       for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+      // Every aid of the import came before its marker: the file is searchable whole from here.
+      await deps.documents?.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
+        id: value.importId,
+        sourceFile: value.sourceFile,
+        runId: value.runId,
+        records: value.records,
+        indexedAt: now(),
+      });
     } else if (value.type === 'SourceFileWithdrawn') {
       const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile);
       for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
@@ -139,11 +155,35 @@ function messageType(message: ConsumedMessage): string {
   }
 }
 
+/**
+ * Records messages the index will never apply (the log no longer had them when the consumer got
+ * there), so that health and the sync screen say the index is incomplete instead of staying silent.
+ */
+export async function recordIndexingGap(
+  gap: MessageGap,
+  deps: Pick<AidIndexProjectionDeps, 'documents' | 'now' | 'onGap'>,
+): Promise<void> {
+  const doc: IndexingGapDoc = {
+    id: `${gap.topic}/${gap.partition}/${gap.fromOffset}`,
+    ...gap,
+    detectedAt: (deps.now ?? Date.now)(),
+  };
+  await deps.documents?.collection<IndexingGapDoc>(INDEXING_GAPS_COLLECTION).put(doc);
+  deps.onGap?.(doc);
+}
+
+/** Forgets what the index applied and missed, for a rebuild that reads the topic again from its start. */
+export async function resetIndexingProgress(documents: DocumentStore): Promise<void> {
+  await documents.collection(INDEXED_IMPORTS_COLLECTION).clear();
+  await documents.collection(INDEXING_GAPS_COLLECTION).clear();
+}
+
 export function startAidIndexProjection(deps: AidIndexProjectionDeps): Consumer {
   return deps.messageLog.consume({
     topic: AIDS_TOPIC,
     groupId: AID_INDEX_GROUP,
     batchSize: deps.batchSize ?? 5000,
     handler: (batch) => applyOrSetAside(batch, deps),
+    onGap: (gap) => recordIndexingGap(gap, deps),
   });
 }

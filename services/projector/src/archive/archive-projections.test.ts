@@ -4,8 +4,8 @@ import {
   ARCHIVE_FILES_COLLECTION,
   SYNC_HISTORY_COLLECTION,
   SYNC_RUNS_COLLECTION,
-  archiveProjections,
-} from './archive-projections';
+} from '@rna/domain/read-models';
+import { archiveProjections } from './archive-projections';
 
 const by = { userId: 'a', email: 'a@x.it', role: 'ADMIN' };
 const at = '2024-03-01T10:00:00.000Z';

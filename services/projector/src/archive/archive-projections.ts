@@ -2,38 +2,19 @@
  * Read models of the archive screen, from the sync events: one document per register file
  * (`archive-files`), one per run with its files (`sync-runs`) and the compact history
  * (`sync-history`). Each event overwrites fields by natural key, so replays give the same state.
+ * Their names and shapes are in @rna/domain/read-models, where the API reads them from.
  */
-import type {
-  ArchiveFileDto,
-  RegisterFileStatus,
-  SyncEvent,
-  SyncResultDto,
-  SyncRunDto,
-  SyncScope,
-} from '@rna/domain';
+import type { RegisterFileStatus, SyncEvent, SyncScope } from '@rna/domain';
+import {
+  ARCHIVE_FILES_COLLECTION,
+  SYNC_HISTORY_COLLECTION,
+  SYNC_RUNS_COLLECTION,
+  type ArchiveFileDoc,
+  type SyncHistoryDoc,
+  type SyncRunDoc,
+} from '@rna/domain/read-models';
 import { updateDocument, type Collection, type RecordedEvent } from '@rna/infra';
 import type { Projection, ProjectionStores } from '../projection';
-
-export const ARCHIVE_FILES_COLLECTION = 'archive-files';
-export const SYNC_RUNS_COLLECTION = 'sync-runs';
-export const SYNC_HISTORY_COLLECTION = 'sync-history';
-
-export interface ArchiveFileDoc extends ArchiveFileDto {
-  id: string;
-  runId: string | null;
-}
-
-export interface SyncRunDoc extends Omit<SyncRunDto, 'files'> {
-  files: string[];
-  fileStates: Record<string, { status: RegisterFileStatus; records: number; error: string | null }>;
-  succeeded: number;
-  failed: number;
-  skipped: number;
-}
-
-export interface SyncHistoryDoc extends SyncResultDto {
-  id: string;
-}
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -187,8 +168,14 @@ export const syncRunsProjection: Projection = {
 
 /** The run after one of its events (the run is a copy of the stored one, changed in place). */
 function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
-  const setFile = (name: string, status: RegisterFileStatus, records = 0, error: string | null = null) => {
-    run.fileStates[name] = { status, records, error };
+  const setFile = (
+    name: string,
+    status: RegisterFileStatus,
+    records = 0,
+    error: string | null = null,
+    importId?: string,
+  ) => {
+    run.fileStates[name] = importId ? { status, records, error, importId } : { status, records, error };
   };
   switch (e.type) {
     case 'SyncStarted':
@@ -210,7 +197,7 @@ function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
       setFile(e.data.name, 'PARSING');
       break;
     case 'RegisterFileSucceeded':
-      setFile(e.data.name, 'SUCCESS', e.data.records);
+      setFile(e.data.name, 'SUCCESS', e.data.records, null, e.data.importId);
       break;
     case 'RegisterFileFailed':
       setFile(e.data.name, 'ERROR', 0, e.data.reason);

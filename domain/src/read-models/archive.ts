@@ -1,0 +1,38 @@
+/**
+ * Read models of the archive screen, written by the archive projections (projector) from the sync
+ * events and read by the API. The projector owns their shapes; the API reads them by these names.
+ */
+import type { ArchiveFileDto, SyncResultDto, SyncRunDto } from '../api';
+import type { RegisterFileStatus } from '../events';
+
+/** One document per register file (id = file name). */
+export const ARCHIVE_FILES_COLLECTION = 'archive-files';
+/** One document per run, with the state of each of its files (id = run id). */
+export const SYNC_RUNS_COLLECTION = 'sync-runs';
+/** The compact history of runs (id = run id). */
+export const SYNC_HISTORY_COLLECTION = 'sync-history';
+
+export interface ArchiveFileDoc extends ArchiveFileDto {
+  id: string;
+  runId: string | null;
+}
+
+/** A run's file: its state and, once published (SUCCESS), the import that published its aids. */
+export interface RunFileState {
+  status: RegisterFileStatus;
+  records: number;
+  error: string | null;
+  importId?: string;
+}
+
+export interface SyncRunDoc extends Omit<SyncRunDto, 'files' | 'published' | 'indexed'> {
+  files: string[];
+  fileStates: Record<string, RunFileState>;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface SyncHistoryDoc extends SyncResultDto {
+  id: string;
+}

@@ -1,0 +1,2 @@
+export * from './indexing';
+export * from './archive';

@@ -1,0 +1,80 @@
+/**
+ * Read models of the aid index's progress, written by the aid-index projection (projector) and read
+ * by the API: which imports the index has applied whole, and which messages it never saw.
+ * A sync publishes a file's aids and then its SourceFileImported marker; the index has applied the
+ * file once it has applied the marker (one order per topic), so "indexed" is counted per import.
+ */
+
+/** One document per import the index applied whole (id = importId). */
+export const INDEXED_IMPORTS_COLLECTION = 'aid-index-imports';
+/** One document per gap the index's consumer met (id = `<topic>/<partition>/<fromOffset>`). */
+export const INDEXING_GAPS_COLLECTION = 'aid-index-gaps';
+
+export interface IndexedImportDoc {
+  id: string;
+  sourceFile: string;
+  runId: string;
+  records: number;
+  indexedAt: number;
+}
+
+export interface IndexingGapDoc {
+  id: string;
+  topic: string;
+  partition: number;
+  fromOffset: string;
+  toOffset: string;
+  missing: number;
+  detectedAt: number;
+}
+
+/** A run's file as the run read model keeps it: its import (once published) and its aids. */
+export interface PublishedFile {
+  importId?: string | null;
+  records: number;
+}
+
+/** Aids a run published, and how many of them the index has applied. */
+export function runIndexing(
+  files: PublishedFile[],
+  isIndexed: (importId: string) => boolean,
+): { published: number; indexed: number } {
+  let published = 0;
+  let indexed = 0;
+  for (const file of files) {
+    if (!file.importId) continue;
+    published += file.records;
+    if (isIndexed(file.importId)) indexed += file.records;
+  }
+  return { published, indexed };
+}
+
+/** Messages of the aids topic the index never applied, over every gap met. */
+export function missingMessages(gaps: Pick<IndexingGapDoc, 'missing'>[]): number {
+  return gaps.reduce((sum, gap) => sum + gap.missing, 0);
+}
+
+/**
+ * Whether an import made at `importedAt` may have lost aids to a gap: a gap found after it may hold
+ * any message published before. The sync imports such a file again even though it is unchanged.
+ */
+export function importMayHaveLostAids(
+  gaps: Pick<IndexingGapDoc, 'detectedAt'>[],
+  importedAt: number,
+): boolean {
+  return gaps.some((gap) => gap.detectedAt >= importedAt);
+}
+
+/**
+ * The gaps not healed yet: a gap is healed once every file imported before it was found has been
+ * imported again after (its aids published anew). `files` are the archive's files with the time of
+ * their last import (null: never imported).
+ */
+export function unhealedGaps<G extends Pick<IndexingGapDoc, 'detectedAt'>>(
+  gaps: G[],
+  files: { lastUpdate: number | null }[],
+): G[] {
+  return gaps.filter((gap) =>
+    files.some((file) => file.lastUpdate !== null && file.lastUpdate <= gap.detectedAt),
+  );
+}

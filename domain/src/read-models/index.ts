@@ -1,2 +1,3 @@
 export * from './indexing';
 export * from './archive';
+export * from './indexes';

@@ -256,6 +256,20 @@ export function describeAidIndexContract(name: string, factory: HarnessFactory<A
         expect(await index.statsBySourceFile()).toEqual([]);
         expect(await index.search({ taxCodes: [A] })).toEqual([]);
       });
+
+      it('a completed rebuild holds exactly what was written to it, old aids gone', async () => {
+        await index.upsert([
+          sampleAid({ idComponenteAiuto: '1', sourceFile: 'old' }),
+          sampleAid({ idComponenteAiuto: '2', sourceFile: 'old' }),
+        ]);
+        const rebuild = await index.beginRebuild();
+        await rebuild.target.upsert([sampleAid({ idComponenteAiuto: '3', sourceFile: 'new' })]);
+        await rebuild.target.withdrawBySourceFile('new', 'keep-none');
+        await rebuild.target.upsert([sampleAid({ idComponenteAiuto: '4', sourceFile: 'new' })]);
+        await rebuild.complete();
+        expect((await index.search({ taxCodes: [A] })).map((aid) => aid.idComponenteAiuto)).toEqual(['4']);
+        expect(await index.count()).toBe(1);
+      });
     });
 
     describe('race and restart', () => {

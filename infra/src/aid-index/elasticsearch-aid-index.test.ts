@@ -232,52 +232,110 @@ describe('Elasticsearch aid index (mocked cluster)', () => {
     expect(requests[2]!.path).toBe('/rna-aids-old');
   });
 
-  it("withdraws by source file: finds the other imports' aids, deletes them, reports their tax codes", async () => {
+  it('withdraws by source file with one delete-by-query, after listing the tax codes it touches', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    let page = 0;
+    mock.add({ method: 'POST', path: '/rna-aids/_search' }, (params) => {
+      record(params);
+      page += 1;
+      // two pages of tax codes, then the end
+      if (page === 1)
+        return {
+          hits: { hits: [] },
+          aggregations: {
+            taxCodes: {
+              after_key: { taxCode: 'BBB' },
+              buckets: [
+                { key: { taxCode: 'AAA' }, doc_count: 2 },
+                { key: { taxCode: 'BBB' }, doc_count: 1 },
+              ],
+            },
+          },
+        };
+      return { hits: { hits: [] }, aggregations: { taxCodes: { buckets: [] } } };
+    });
+    mock.add({ method: 'POST', path: '/rna-aids/_delete_by_query' }, (params) => {
+      record(params);
+      return { deleted: 3, total: 3, failures: [] };
+    });
+    await expect(index.withdrawBySourceFile('f1', 'new')).resolves.toEqual({
+      count: 3,
+      taxCodes: ['AAA', 'BBB'],
+    });
+    const query = {
+      bool: { filter: [{ term: { sourceFile: 'f1' } }], must_not: [{ term: { importId: 'new' } }] },
+    };
+    expect(requests.map((r) => r.path)).toEqual([
+      '/rna-aids/_search',
+      '/rna-aids/_search',
+      '/rna-aids/_delete_by_query',
+    ]);
+    expect(requests[0]!.body).toMatchObject({ size: 0, query });
+    expect(requests[1]!.body).toMatchObject({
+      aggs: { taxCodes: { composite: { after: { taxCode: 'BBB' } } } },
+    });
+    expect(requests[2]!.body).toEqual({ query });
+    expect(requests[2]!.querystring).toMatchObject({ conflicts: 'proceed', refresh: 'true' });
+  });
+
+  it('deletes nothing when no aid of the file is left to withdraw', async () => {
     const { mock, index, requests, record } = mockedIndex();
     mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
     mock.add({ method: 'POST', path: '/rna-aids/_search' }, (params) => {
       record(params);
-      return {
-        hits: {
-          hits: [
-            {
-              _index: 'rna-aids-7',
-              _id: '1',
-              _source: { ...sampleAid({ idComponenteAiuto: '1' }), taxCodeKey: '01234567890', idSort: 1 },
-              sort: [1],
-            },
-            {
-              _index: 'rna-aids-7',
-              _id: '3',
-              _source: { ...sampleAid({ idComponenteAiuto: '3' }), taxCodeKey: '01234567890', idSort: 3 },
-              sort: [3],
-            },
-          ],
-        },
-      };
+      return { hits: { hits: [] }, aggregations: { taxCodes: { buckets: [] } } };
     });
+    await expect(index.withdrawBySourceFile('f1')).resolves.toEqual({ count: 0, taxCodes: [] });
+    expect(requests.map((r) => r.path)).toEqual(['/rna-aids/_search']);
+  });
+
+  it('rebuilds into a new index that searches do not see until the alias moves to it', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'GET', path: '/_alias/rna-aids' }, () => ({
+      'rna-aids-old': { aliases: { 'rna-aids': {} } },
+    }));
+    mock.add({ method: 'PUT', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
+    mock.add({ method: 'POST', path: '/_mget' }, (params) => (record(params), { docs: [] }));
+    mock.add({ method: 'POST', path: '/:index/_mget' }, (params) => (record(params), { docs: [] }));
     mock.add({ method: 'POST', path: '/_bulk' }, (params) => {
       record(params);
-      return {
-        errors: false,
-        items: [
-          { delete: { _id: '1', status: 200, result: 'deleted' } },
-          { delete: { _id: '3', status: 404, result: 'not_found' } },
-        ],
-      };
+      return { errors: false, items: [{ create: { _id: '1', status: 201, result: 'created' } }] };
     });
-    await expect(index.withdrawBySourceFile('f1', 'new')).resolves.toEqual({
-      count: 1,
-      taxCodes: ['01234567890'],
+    mock.add({ method: 'POST', path: '/_aliases' }, (params) => (record(params), { acknowledged: true }));
+    mock.add({ method: 'DELETE', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
+
+    const rebuild = await index.beginRebuild();
+    const created = requests[0]!.path.slice(1);
+    expect(created).toMatch(/^rna-aids-\d+-\d+$/);
+    await rebuild.target.upsert([sampleAid({ idComponenteAiuto: '1' })]);
+    // the rebuild writes to the new index by name; the alias (what searches read) is untouched
+    const bulk = requests.find((r) => r.path === '/_bulk')!;
+    expect((bulk.body as unknown[])[0]).toEqual({ create: { _index: created, _id: '1' } });
+    expect(requests.some((r) => r.path === '/_aliases')).toBe(false);
+
+    await rebuild.complete();
+    const swap = requests.find((r) => r.path === '/_aliases')!;
+    expect(swap.body).toEqual({
+      actions: [
+        { remove: { index: 'rna-aids-old', alias: 'rna-aids' } },
+        { add: { index: created, alias: 'rna-aids', is_write_index: true } },
+      ],
     });
-    expect(requests[0]!.body).toMatchObject({
-      query: {
-        bool: { filter: [{ term: { sourceFile: 'f1' } }], must_not: [{ term: { importId: 'new' } }] },
-      },
-    });
-    expect(requests[1]!.body).toEqual([
-      { delete: { _index: 'rna-aids-7', _id: '1' } },
-      { delete: { _index: 'rna-aids-7', _id: '3' } },
+    expect(requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/rna-aids-old' });
+  });
+
+  it('an abandoned rebuild drops its index and leaves the one in service', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'PUT', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
+    mock.add({ method: 'DELETE', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
+    const rebuild = await index.beginRebuild();
+    await rebuild.abandon();
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      requests[0] && `PUT ${requests[0].path}`,
+      `DELETE ${requests[0]!.path}`,
     ]);
   });
 });

@@ -4,8 +4,11 @@
  * - Explicit, strict mapping: tax code as keyword (plus a normalised `taxCodeKey`), grant date as
  *   `date`, amounts as `long` cents, the numeric id as `long` for the tie-break sort, texts as keyword/text.
  * - The adapter reads and writes through an ALIAS; the concrete index is `${alias}-<timestamp>`.
- *   clear() (projection rebuilds) creates a fresh index and moves the alias in one _aliases call, so
- *   readers never see a missing index, then deletes the old one.
+ *   A rebuild fills a new concrete index beside the one in service and moves the alias to it in one
+ *   _aliases call once complete, so searches never see an empty or partial index; clear() swaps in
+ *   an empty one the same way.
+ * - Withdrawals of a whole file are one delete-by-query (after a composite aggregation has listed
+ *   the tax codes they touch, for variation alerts), not a read of every document.
  * - Upserts: mget the current documents, then one bulk request: `create` for new ids, `index` with
  *   if_seq_no/if_primary_term for known ones. A version conflict (another writer got there first) sends
  *   the record round again, so exactly one writer reports a change. Items rejected with 429 (queue
@@ -14,7 +17,7 @@
  */
 import { Client, type estypes } from '@elastic/elasticsearch';
 import type { AidRecord } from '@rna/domain';
-import type { AidIndex, AidSearch, SourceFileStats } from './port';
+import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 
 export interface ElasticsearchAidIndexOptions {
   /** Either a node URL or a ready client (tests pass a client wired to @elastic/elasticsearch-mock). */
@@ -26,6 +29,8 @@ export interface ElasticsearchAidIndexOptions {
   maxRejectedRetries?: number;
   rejectedBackoffMs?: number;
   refresh?: 'wait_for' | boolean;
+  /** Reads and writes this concrete index, with no alias of its own (the target of a rebuild). */
+  concreteIndex?: string;
 }
 
 interface StoredAid extends AidRecord {
@@ -155,7 +160,8 @@ export class ElasticsearchAidIndex implements AidIndex {
       throw new Error('Elasticsearch aid index needs a node URL or a client');
     this.client =
       options.client ?? new Client({ node: options.node!, maxRetries: 3, requestTimeout: 30_000 });
-    this.alias = options.alias ?? 'rna-aids';
+    this.alias = options.concreteIndex ?? options.alias ?? 'rna-aids';
+    if (options.concreteIndex) this.ready = Promise.resolve();
   }
 
   /** Creates the first concrete index and its alias unless the alias exists. */
@@ -170,9 +176,14 @@ export class ElasticsearchAidIndex implements AidIndex {
     return this.ready;
   }
 
-  private async createIndexBehindAlias(previous: string | null): Promise<void> {
+  private async createConcreteIndex(): Promise<string> {
     const concrete = `${this.alias}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
     await this.client.indices.create({ index: concrete, mappings: AID_MAPPING });
+    return concrete;
+  }
+
+  private async createIndexBehindAlias(previous: string | null): Promise<void> {
+    const concrete = await this.createConcreteIndex();
     const actions: estypes.IndicesUpdateAliasesAction[] = [
       { add: { index: concrete, alias: this.alias, is_write_index: true } },
     ];
@@ -309,14 +320,43 @@ export class ElasticsearchAidIndex implements AidIndex {
         ...(keepImportId !== undefined ? { must_not: [{ term: { importId: keepImportId } }] } : {}),
       },
     };
-    const hits = await this.allHits(query, [{ idSort: 'asc' }]);
-    return this.deleteDocs(
-      hits.map((hit) => ({
-        id: hit._id!,
-        index: hit._index,
-        taxCode: hit._source!.codiceFiscaleBeneficiario,
-      })),
-    );
+    const taxCodes = await this.taxCodesMatching(query);
+    if (taxCodes.length === 0) return { count: 0, taxCodes: [] };
+    const response = await this.client.deleteByQuery({
+      index: this.alias,
+      query,
+      conflicts: 'proceed',
+      refresh: true,
+      slices: 'auto',
+    });
+    return { count: response.deleted ?? 0, taxCodes };
+  }
+
+  /** The distinct tax codes of the documents a query matches (composite aggregation, page by page). */
+  private async taxCodesMatching(query: estypes.QueryDslQueryContainer): Promise<string[]> {
+    const taxCodes: string[] = [];
+    let after: Record<string, estypes.FieldValue> | undefined;
+    for (;;) {
+      const response = await this.client.search({
+        index: this.alias,
+        size: 0,
+        query,
+        aggs: {
+          taxCodes: {
+            composite: {
+              size: 1000,
+              sources: [{ taxCode: { terms: { field: 'codiceFiscaleBeneficiario' } } }],
+              ...(after ? { after } : {}),
+            },
+          },
+        },
+      });
+      const agg = response.aggregations?.taxCodes as estypes.AggregationsCompositeAggregate | undefined;
+      const buckets = (agg?.buckets ?? []) as estypes.AggregationsCompositeBucket[];
+      for (const bucket of buckets) taxCodes.push(String(bucket.key.taxCode));
+      if (buckets.length === 0 || !agg?.after_key) return uniqueSorted(taxCodes);
+      after = agg.after_key;
+    }
   }
 
   private async deleteDocs(
@@ -402,12 +442,39 @@ export class ElasticsearchAidIndex implements AidIndex {
     }
   }
 
-  /** A rebuild starts from an empty index: a fresh one swapped in atomically behind the alias. */
+  /** An empty index swapped in atomically behind the alias. */
   async clear(): Promise<void> {
     await this.ensureIndex();
     const current = Object.keys(await this.client.indices.getAlias({ name: this.alias }));
     await this.createIndexBehindAlias(current[0] ?? null);
     for (const old of current) await this.client.indices.delete({ index: old }).catch(() => undefined);
+  }
+
+  /** A new concrete index, filled through its own adapter; the alias moves to it on complete(). */
+  async beginRebuild(): Promise<AidIndexRebuild> {
+    await this.ensureIndex();
+    const concrete = await this.createConcreteIndex();
+    const target = new ElasticsearchAidIndex({
+      ...this.options,
+      client: this.client,
+      concreteIndex: concrete,
+    });
+    return {
+      target,
+      complete: async () => {
+        const previous = Object.keys(await this.client.indices.getAlias({ name: this.alias }));
+        await this.client.indices.updateAliases({
+          actions: [
+            ...previous.map((index) => ({ remove: { index, alias: this.alias } })),
+            { add: { index: concrete, alias: this.alias, is_write_index: true } },
+          ],
+        });
+        for (const old of previous) await this.client.indices.delete({ index: old }).catch(() => undefined);
+      },
+      abandon: async () => {
+        await this.client.indices.delete({ index: concrete }).catch(() => undefined);
+      },
+    };
   }
 
   async close(): Promise<void> {

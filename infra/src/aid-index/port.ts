@@ -15,6 +15,16 @@ export interface SourceFileStats {
   count: number;
 }
 
+/** A new index filled beside the one in service (projection rebuilds), then put in its place. */
+export interface AidIndexRebuild {
+  /** Where the rebuild writes; searches of the index in service do not see it until complete(). */
+  target: AidIndex;
+  /** Puts the filled index in service in one step and drops the old one. */
+  complete(): Promise<void>;
+  /** Drops what was filled; the index in service stays as it was. */
+  abandon(): Promise<void>;
+}
+
 export interface AidIndex {
   /**
    * Idempotent: keyed by idComponenteAiuto, the last write wins. Reports which records were new or
@@ -41,7 +51,13 @@ export interface AidIndex {
   get(idComponenteAiuto: string): Promise<AidRecord | null>;
   count(): Promise<number>;
   statsBySourceFile(): Promise<SourceFileStats[]>;
-  /** Removes everything (projection rebuilds). */
+  /** Removes everything. */
   clear(): Promise<void>;
+  /**
+   * Starts a rebuild. Elasticsearch fills a new index and swaps the alias when complete, so searches
+   * never see an empty or partial index; the embedded index is rebuilt in place (the portal is
+   * stopped while it is: the data directory's lock says so).
+   */
+  beginRebuild(): Promise<AidIndexRebuild>;
   close(): Promise<void>;
 }

@@ -23,7 +23,7 @@ import {
   type UpsertResult,
 } from './aid-index-writes';
 import type { FromAidIndexWriter, ToAidIndexWriter } from './aid-index-writer.worker';
-import type { AidIndex, AidSearch, SourceFileStats } from './port';
+import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 
 export { isDeMinimis, normalizeTaxCode } from './aid-index-writes';
 
@@ -165,6 +165,12 @@ export class SqliteAidIndex implements AidIndex {
   async clear(): Promise<void> {
     this.assertOpen();
     await this.enqueue(() => this.writes.clear());
+  }
+
+  /** In place: the embedded portal is stopped during a rebuild, so no search meets the empty index. */
+  async beginRebuild(): Promise<AidIndexRebuild> {
+    await this.clear();
+    return { target: this, complete: async () => undefined, abandon: async () => undefined };
   }
 
   async close(): Promise<void> {

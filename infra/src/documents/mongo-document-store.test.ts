@@ -2,9 +2,12 @@
  * MongoDB document store: the contract suite runs against a real server when MONGODB_URI is set
  * (npm run test:engines); the query and update building is tested here in any case.
  */
+import { DOCUMENT_INDEXES } from '@rna/domain/read-models';
 import { describeDocumentStoreContract } from './contract';
+import mongoose from 'mongoose';
 import {
   fromStored,
+  MongoDocumentStore,
   openMongoDocumentStore,
   replacementPipeline,
   toFilter,
@@ -68,5 +71,20 @@ describe('MongoDB document mapping', () => {
         },
       },
     ]);
+  });
+});
+
+describe('MongoDB indexes', () => {
+  it('declares, at start, an index for every field the features find or sort by', async () => {
+    // No server is needed to read the schema the store built its models with: an unopened connection.
+    const store = new MongoDocumentStore(mongoose.createConnection(), DOCUMENT_INDEXES);
+    try {
+      for (const [collection, fields] of Object.entries(DOCUMENT_INDEXES))
+        expect(store.indexedFields(collection).sort()).toEqual([...fields].sort());
+      expect(store.indexedFields('refresh-tokens')).toEqual(expect.arrayContaining(['familyId', 'userId']));
+      expect(store.indexedFields('undeclared')).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

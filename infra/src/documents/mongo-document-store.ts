@@ -15,7 +15,7 @@ export interface MongoDocumentStoreOptions {
   /** Database name (default: the one in the URI). */
   dbName?: string;
   /** Fields to index per collection, for the finds and sorts the features run. */
-  indexes?: Record<string, string[]>;
+  indexes?: Readonly<Record<string, readonly string[]>>;
 }
 
 interface StoredDoc {
@@ -75,7 +75,7 @@ export function replacementPipeline(doc: Doc): Record<string, unknown>[] {
   ];
 }
 
-const genericSchema = (collection: string, indexes: string[]) => {
+const genericSchema = (collection: string, indexes: readonly string[]) => {
   const schema = new Schema<StoredDoc>(
     { _id: { type: String, required: true }, _rev: { type: Number, required: true } },
     { strict: false, versionKey: false, collection, autoIndex: true, _id: false },
@@ -175,9 +175,28 @@ export class MongoDocumentStore implements DocumentStore {
   private readonly models = new Map<string, Model<StoredDoc>>();
 
   constructor(
-    private readonly connection: Connection,
-    private readonly indexes: Record<string, string[]>,
-  ) {}
+    /** Shared with the GridFS blob store, so that one process keeps one connection pool. */
+    readonly connection: Connection,
+    private readonly indexes: Readonly<Record<string, readonly string[]>>,
+  ) {
+    // Every declared collection's model now: mongoose builds its indexes as soon as the connection
+    // is up (autoIndex), instead of on the first use of the collection.
+    for (const name of Object.keys(indexes)) this.collection(name);
+  }
+
+  /** The fields indexed on a collection (besides _id). */
+  indexedFields(name: string): string[] {
+    this.collection(name);
+    return this.models
+      .get(name)!
+      .schema.indexes()
+      .flatMap(([fields]) => Object.keys(fields));
+  }
+
+  /** Resolves once the indexes of every collection used so far exist on the server. */
+  async indexesBuilt(): Promise<void> {
+    await Promise.all([...this.models.values()].map((model) => model.init()));
+  }
 
   collection<T extends Doc>(name: string): Collection<T> {
     let model = this.models.get(name);

@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import mongoose from 'mongoose';
 import { SqliteAidIndex } from '../aid-index/sqlite-aid-index';
 import { ElasticsearchAidIndex } from '../aid-index/elasticsearch-aid-index';
+import { GridFsBlobStore } from '../blobs/gridfs-blob-store';
+import { MongoDocumentStore } from '../documents/mongo-document-store';
 import { SqliteDocumentStore } from '../documents/sqlite-document-store';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { KafkaMessageLog } from '../message-log/kafka-message-log';
 import { SqliteMessageLog } from '../message-log/sqlite-message-log';
-import { enginesFromEnv, openStores } from './open-stores';
+import { blobStoreBeside, enginesFromEnv, openStores } from './open-stores';
 
 describe('openStores: engine per port', () => {
   let dataDir: string;
@@ -70,5 +73,20 @@ describe('openStores: engine per port', () => {
     expect(kafka.messageLog).toBeInstanceOf(KafkaMessageLog);
     expect(kafka.aidIndex).toBeInstanceOf(SqliteAidIndex);
     await kafka.close();
+  });
+
+  it('on MongoDB, logos go to GridFS over the document store connection', async () => {
+    const documents = new MongoDocumentStore(mongoose.createConnection(), {});
+    const blobs = blobStoreBeside(documents, path.join(dataDir, 'blobs'));
+    expect(blobs).toBeInstanceOf(GridFsBlobStore);
+    expect((blobs as unknown as { connection: unknown }).connection).toBe(documents.connection);
+    const embedded = openStores({ dataDir });
+    try {
+      expect(blobStoreBeside(embedded.documents, path.join(dataDir, 'blobs'))).not.toBeInstanceOf(
+        GridFsBlobStore,
+      );
+    } finally {
+      await embedded.close();
+    }
   });
 });

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AidIndex } from '../aid-index/port';
-import type { FileBlobStore } from '../blobs/file-blob-store';
+import type { BlobStore } from '../blobs/port';
+import { GridFsBlobStore } from '../blobs/gridfs-blob-store';
 import type { DocumentStore } from '../documents/port';
 import { openEmbeddedStores, EMBEDDED_FILES } from '../embedded/open-embedded-stores';
 import { openSqliteAidIndex } from '../aid-index/sqlite-aid-index';
@@ -17,7 +18,8 @@ import { openFileBlobStore } from '../blobs/file-blob-store';
 import type { EventStore } from '../event-store/port';
 import type { MessageLog } from '../message-log/port';
 import { openElasticsearchAidIndex } from '../aid-index/elasticsearch-aid-index';
-import { openMongoDocumentStore } from '../documents/mongo-document-store';
+import { DOCUMENT_INDEXES } from '@rna/domain/read-models';
+import { MongoDocumentStore, openMongoDocumentStore } from '../documents/mongo-document-store';
 import { openEventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
 import { openKafkaMessageLog } from '../message-log/kafka-message-log';
 
@@ -41,8 +43,8 @@ export interface Stores {
   messageLog: MessageLog;
   aidIndex: AidIndex;
   documents: DocumentStore;
-  /** Blobs (logos, reports) stay on files under dataDir: no engine is configured for them. */
-  blobs: FileBlobStore;
+  /** Logos: GridFS when MongoDB is configured (shared by API processes on any host), else files. */
+  blobs: BlobStore;
   /** Which engine serves each port (for the start-up log and /health). */
   engines: { eventStore: EngineName; messageLog: EngineName; aidIndex: EngineName; documents: EngineName };
   close(): Promise<void>;
@@ -72,6 +74,13 @@ export function engineSelection(engines: EngineConfig): Stores['engines'] {
   };
 }
 
+/** Logos beside the documents: in GridFS on MongoDB's connection, else files under the data directory. */
+export function blobStoreBeside(documents: DocumentStore, directory: string): BlobStore {
+  return documents instanceof MongoDocumentStore
+    ? new GridFsBlobStore(documents.connection)
+    : openFileBlobStore(directory);
+}
+
 export function openStores(options: { dataDir: string; engines?: EngineConfig }): Stores {
   const engines = options.engines ?? {};
   const selected = engineSelection(engines);
@@ -95,9 +104,9 @@ export function openStores(options: { dataDir: string; engines?: EngineConfig })
     ? openElasticsearchAidIndex({ node: engines.elasticsearchUrl })
     : openSqliteAidIndex(file(EMBEDDED_FILES.aids));
   const documents = engines.mongodbUri
-    ? openMongoDocumentStore({ uri: engines.mongodbUri })
+    ? openMongoDocumentStore({ uri: engines.mongodbUri, indexes: DOCUMENT_INDEXES })
     : openSqliteDocumentStore(file(EMBEDDED_FILES.documents));
-  const blobs = openFileBlobStore(file(EMBEDDED_FILES.blobs));
+  const blobs = blobStoreBeside(documents, file(EMBEDDED_FILES.blobs));
   let closing: Promise<void> | null = null;
   return {
     eventStore,

@@ -10,7 +10,12 @@ import { LOGOS_COLLECTION } from '@rna/projector/logos';
 import { USERS_COLLECTION } from '@rna/projector/users';
 import { loadConfig } from '@rna/infra/config';
 import { startPortal } from './portal';
-import { rebuildProjections } from './rebuild-projections';
+import { openSqliteAidIndex } from '@rna/infra/aid-index';
+import { LEASES_COLLECTION, tryHoldLease } from '@rna/infra/leases';
+import { openTemporaryStores } from '@rna/infra/embedded/testing';
+import { subscriberIdOf } from '@rna/projector';
+import { allProjections } from './portal';
+import { holdProjectionLeases, rebuildProjections } from './rebuild-projections';
 
 jest.setTimeout(90_000);
 
@@ -108,6 +113,69 @@ describe('rebuild projections', () => {
         await stores.close();
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('rebuild on shared engines', () => {
+  it('refuses while a projector process holds a projection, and keeps projectors out while it runs', async () => {
+    const stores = openTemporaryStores('rebuild-leases-');
+    try {
+      const projections = allProjections();
+      const busy = { name: subscriberIdOf(projections[1]!), holder: 'projector-1', ttlMs: 60_000 };
+      expect(await tryHoldLease(stores.documents, busy)).toBe(true);
+      await expect(
+        holdProjectionLeases(stores.documents, projections, { holder: 'rebuild', ttlMs: 60_000 }),
+      ).rejects.toThrow(/stop every projector before rebuilding/);
+      // it let go of the leases it had taken before finding the busy one
+      const first = { name: subscriberIdOf(projections[0]!), holder: 'projector-2', ttlMs: 60_000 };
+      expect(await tryHoldLease(stores.documents, first)).toBe(true);
+
+      await stores.documents.collection(LEASES_COLLECTION).clear();
+      const release = await holdProjectionLeases(stores.documents, projections, {
+        holder: 'rebuild',
+        ttlMs: 60_000,
+      });
+      expect(await tryHoldLease(stores.documents, first)).toBe(false);
+      await release();
+      expect(await tryHoldLease(stores.documents, first)).toBe(true);
+    } finally {
+      await stores.dispose();
+    }
+  });
+
+  it('fills the aid index beside the one in service and puts it in service only when complete', async () => {
+    const stores = openTemporaryStores('rebuild-target-');
+    const dir = mkdtempSync(path.join(tmpdir(), 'rebuild-target-index-'));
+    const target = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    try {
+      await stores.messageLog.publish(AIDS_TOPIC, [
+        { key: '01234567897', value: { type: 'AidRecorded', aid: aid(1, '01234567897', 'i1') } },
+        { key: '01234567897', value: { type: 'AidRecorded', aid: aid(2, '01234567897', 'i1') } },
+      ]);
+      await stores.aidIndex.upsert([aid(99, '01234567897', 'stray')]);
+      const complete = jest.fn(async () => {
+        // what searches read is still the index in service, untouched, until this moment
+        expect(
+          (await stores.aidIndex.search({ taxCodes: ['01234567897'] })).map((a) => a.idComponenteAiuto),
+        ).toEqual(['99']);
+        expect(await target.count()).toBe(2);
+      });
+      const abandon = jest.fn(async () => undefined);
+      jest.spyOn(stores.aidIndex, 'beginRebuild').mockResolvedValue({ target, complete, abandon });
+      await rebuildProjections(stores);
+      expect(complete).toHaveBeenCalledTimes(1);
+      expect(abandon).not.toHaveBeenCalled();
+
+      // a rebuild that fails drops what it filled and leaves the index in service as it was
+      jest.spyOn(stores.messageLog, 'resetGroup').mockRejectedValueOnce(new Error('broker gone'));
+      await expect(rebuildProjections(stores)).rejects.toThrow('broker gone');
+      expect(abandon).toHaveBeenCalledTimes(1);
+      expect(complete).toHaveBeenCalledTimes(1);
+    } finally {
+      await target.close();
+      await stores.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
   });

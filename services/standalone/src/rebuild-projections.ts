@@ -1,18 +1,27 @@
 /**
- * `npm run rebuild-projections`: forgets every read model and the aid index, then replays the
- * event store and the `aids` topic from the beginning. Projections are idempotent, so the result
- * equals the state before. The portal must be stopped (the data directory lock is taken).
+ * `npm run rebuild-projections`: forgets every read model and rebuilds them and the aid index by
+ * replaying the event store and the `aids` topic from the beginning, on the configured engines.
+ * Projections are idempotent, so the result equals the state before.
+ *
+ * - Embedded: the portal must be stopped (the data directory's lock is taken).
+ * - Engines: the projector processes must be stopped; the rebuild takes every projection's lease, so
+ *   it refuses to start while a projector holds one, and no projector starts them meanwhile. The API
+ *   may keep running: Elasticsearch is rebuilt into a new index and the alias moves to it only when
+ *   it is complete, so searches never see an empty or partial index.
  */
 import { AIDS_TOPIC } from '@rna/domain';
-import { acquireDataDirLock, openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
-import { resetProjections, startProjections } from '@rna/projector';
+import type { AidIndex, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import { loadConfig } from '@rna/infra/config';
+import { acquireDataDirLock } from '@rna/infra/embedded';
+import { engineSelection, openStores } from '@rna/infra/engines';
+import { processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
+import { resetProjections, startProjections, subscriberIdOf, type Projection } from '@rna/projector';
 import {
   AID_CHANGES_COLLECTION,
   AID_INDEX_GROUP,
   resetIndexingProgress,
   startAidIndexProjection,
 } from '@rna/projector/aids';
-import { loadConfig } from '@rna/infra/config';
 import { allProjections } from './portal';
 
 export interface RebuildSummary {
@@ -20,38 +29,103 @@ export interface RebuildSummary {
   aids: number;
 }
 
-export async function rebuildProjections(stores: EmbeddedStores): Promise<RebuildSummary> {
-  const projectionStores = { documents: stores.documents, aidIndex: stores.aidIndex };
-  const projections = allProjections();
-  await resetProjections(projections, stores.eventStore, projectionStores);
-  await stores.aidIndex.clear();
-  await stores.documents.collection(AID_CHANGES_COLLECTION).clear();
-  await resetIndexingProgress(stores.documents);
-  await stores.messageLog.resetGroup(AIDS_TOPIC, AID_INDEX_GROUP);
+export interface RebuildStores {
+  eventStore: EventStore;
+  messageLog: MessageLog;
+  aidIndex: AidIndex;
+  documents: DocumentStore;
+}
 
-  const running = startProjections(projections, stores.eventStore, projectionStores);
-  const aids = startAidIndexProjection({
-    messageLog: stores.messageLog,
-    aidIndex: stores.aidIndex,
-    documents: stores.documents,
-  });
-  await Promise.all([running.caughtUp(), aids.caughtUp()]);
-  await Promise.all([running.stop(), aids.stop()]);
+export async function rebuildProjections(stores: RebuildStores): Promise<RebuildSummary> {
+  const projections = allProjections();
+  const rebuild = await stores.aidIndex.beginRebuild();
+  try {
+    await resetProjections(projections, stores.eventStore, {
+      documents: stores.documents,
+      aidIndex: rebuild.target,
+    });
+    await stores.documents.collection(AID_CHANGES_COLLECTION).clear();
+    await resetIndexingProgress(stores.documents);
+    await stores.messageLog.resetGroup(AIDS_TOPIC, AID_INDEX_GROUP);
+
+    const running = startProjections(projections, stores.eventStore, {
+      documents: stores.documents,
+      aidIndex: rebuild.target,
+    });
+    const aids = startAidIndexProjection({
+      messageLog: stores.messageLog,
+      aidIndex: rebuild.target,
+      documents: stores.documents,
+    });
+    try {
+      await Promise.all([running.caughtUp(), aids.caughtUp()]);
+    } finally {
+      await Promise.all([running.stop(), aids.stop()]);
+    }
+    await rebuild.complete();
+  } catch (error) {
+    await rebuild.abandon();
+    throw error;
+  }
   return { projections: projections.length, aids: await stores.aidIndex.count() };
+}
+
+/**
+ * Holds the lease of every projection for as long as the rebuild runs (renewed a third of the lease
+ * time apart), or refuses at once when a projector process holds one.
+ */
+export async function holdProjectionLeases(
+  documents: DocumentStore,
+  projections: readonly Pick<Projection, 'name'>[],
+  options: { holder: string; ttlMs: number },
+): Promise<() => Promise<void>> {
+  const settings = projections.map((projection) => ({
+    name: subscriberIdOf(projection),
+    holder: options.holder,
+    ttlMs: options.ttlMs,
+  }));
+  const release = () =>
+    Promise.all(settings.map((lease) => releaseLease(documents, lease))).then(() => undefined);
+  for (const lease of settings) {
+    if (await tryHoldLease(documents, lease)) continue;
+    await release();
+    throw new Error(
+      `a projector process holds the projection ${lease.name}: stop every projector before rebuilding`,
+    );
+  }
+  const renew = setInterval(
+    () => void Promise.all(settings.map((lease) => tryHoldLease(documents, lease))).catch(() => undefined),
+    Math.max(100, Math.floor(options.ttlMs / 3)),
+  );
+  return async () => {
+    clearInterval(renew);
+    await release();
+  };
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const release = acquireDataDirLock(config.dataDir, 'rebuild-projections');
-  const stores = openEmbeddedStores(config.dataDir);
+  const embedded = Object.values(engineSelection(config.engines)).every((engine) => engine === 'embedded');
+  const releaseLock = embedded ? acquireDataDirLock(config.dataDir, 'rebuild-projections') : () => undefined;
+  const stores = openStores({ dataDir: config.dataDir, engines: config.engines });
   try {
-    const summary = await rebuildProjections(stores);
-    process.stdout.write(
-      `Ricostruite ${summary.projections} proiezioni e l'indice di ${summary.aids} aiuti in ${config.dataDir}\n`,
-    );
+    const releaseLeases = await holdProjectionLeases(stores.documents, allProjections(), {
+      holder: `rebuild-${processHolderId()}`,
+      ttlMs: config.leaseTtlMs,
+    });
+    try {
+      const summary = await rebuildProjections(stores);
+      process.stdout.write(
+        `Ricostruite ${summary.projections} proiezioni e l'indice di ${summary.aids} aiuti (${
+          embedded ? config.dataDir : 'motori configurati'
+        })\n`,
+      );
+    } finally {
+      await releaseLeases();
+    }
   } finally {
     await stores.close();
-    release();
+    releaseLock();
   }
 }
 

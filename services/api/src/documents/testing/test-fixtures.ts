@@ -79,7 +79,7 @@ export function memoryAidIndex(initial: AidRecord[] = []): AidIndex {
     }
     return Promise.resolve({ count, taxCodes: [...taxCodes] });
   };
-  return {
+  const index: AidIndex = {
     upsert: (records) => {
       for (const aid of records) byId.set(aid.idComponenteAiuto, aid);
       const changedTaxCodes = [...new Set(records.map((aid) => aid.codiceFiscaleBeneficiario))];
@@ -104,6 +104,15 @@ export function memoryAidIndex(initial: AidRecord[] = []): AidIndex {
     count: () => Promise.resolve(byId.size),
     statsBySourceFile: () => Promise.resolve([]),
     clear: () => Promise.resolve(byId.clear()),
+    beginRebuild: () => {
+      byId.clear();
+      return Promise.resolve({
+        target: index,
+        complete: () => Promise.resolve(),
+        abandon: () => Promise.resolve(),
+      });
+    },
     close: () => Promise.resolve(),
   };
+  return index;
 }

@@ -1,0 +1,15 @@
+/**
+ * The fields each document collection is searched or sorted by (equality filters and sortBy of the
+ * features' finds), so that a document engine that needs indexes declared (MongoDB) builds them at
+ * start. A new find by another field adds its field here.
+ */
+export const DOCUMENT_INDEXES: Readonly<Record<string, readonly string[]>> = {
+  'refresh-tokens': ['familyId', 'userId'],
+  'password-resets': ['userId'],
+  credentials: ['role'],
+  clients: ['email'],
+  logos: ['fileName', 'deleted'],
+  'variation-alerts': ['userId', 'removed', 'createdAt'],
+  'sync-runs': ['start'],
+  'sync-history': ['start'],
+};

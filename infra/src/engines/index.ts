@@ -3,3 +3,4 @@ export * from '../message-log/kafka-message-log';
 export * from '../event-store/eventstoredb-event-store';
 export * from '../aid-index/elasticsearch-aid-index';
 export * from '../documents/mongo-document-store';
+export * from './wait-for-engines';

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
-import { openStores, type Stores } from '@rna/infra/engines';
+import { openStores, type Stores, engineProbes, waitForEngines } from '@rna/infra/engines';
 import { createMailer } from '@rna/infra/mail';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { runWhileHoldingLease } from '@rna/infra/leases';
@@ -54,6 +54,8 @@ async function main(): Promise<void> {
   const logger = createApiLogger().child({ service: 'api' });
   const config = loadConfig();
   const stores = openStores({ dataDir: config.dataDir, engines: config.engines });
+  // Engines may still be starting (a cluster restart, compose): wait for them, do not crash.
+  await waitForEngines(engineProbes(stores), { log: logger });
   const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
   const deps: ApiDeps = {
     eventStore: stores.eventStore,

@@ -8,7 +8,7 @@
 import pino from 'pino';
 import { loadConfig, processClock, startHeartbeat, stopOnSignals } from '@rna/infra/config';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
-import { openStores } from '@rna/infra/engines';
+import { openStores, engineProbes, waitForEngines } from '@rna/infra/engines';
 import { processHolderId } from '@rna/infra/leases';
 import { startAidIndexProjection } from './aids';
 import { ALL_PROJECTIONS } from './all-projections';
@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   const { dataDir, engines, leaseTtlMs } = loadConfig();
   const clock = processClock();
   const stores = openStores({ dataDir, engines });
+  // Engines may still be starting (a cluster restart, compose): wait for them, do not crash.
+  await waitForEngines(engineProbes(stores), { log: logger });
   const readModels = { documents: stores.documents, aidIndex: stores.aidIndex };
   // a record set aside is counted on the health check and the sync screen; the log says which
   const onDeadLetter = (letter: DeadLetterDoc) => logger.error({ letter }, 'record set aside (dead letter)');

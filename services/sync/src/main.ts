@@ -6,7 +6,7 @@
  */
 import pino from 'pino';
 import { loadConfig, processClock, startHeartbeat, stopOnSignals } from '@rna/infra/config';
-import { openStores } from '@rna/infra/engines';
+import { openStores, engineProbes, waitForEngines } from '@rna/infra/engines';
 import { processHolderId, runWhileHoldingLease } from '@rna/infra/leases';
 import { HttpRegisterClient } from '@rna/infra/register';
 import { startSyncWorker } from './worker';
@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'sync' });
   const { dataDir, rnaBaseUrl: baseUrl, engines, leaseTtlMs } = loadConfig();
   const stores = openStores({ dataDir, engines });
+  // Engines may still be starting (a cluster restart, compose): wait for them, do not crash.
+  await waitForEngines(engineProbes(stores), { log: logger });
   const holder = processHolderId();
   // One worker imports at a time, whatever the number of sync processes: the one holding the lease.
   // When it dies, another takes the lease within LEASE_TTL_MS and resumes the run.

@@ -1,6 +1,6 @@
 /**
  * One owner at a time: two API, two projector and one sync process on one DATA_DIR (embedded
- * stores). 200 metered searches of four clients land on both APIs at once; then every read model
+ * stores, or the engines `npm run test:engines` starts). 200 metered searches of four clients land on both APIs at once; then every read model
  * agrees on exactly what was charged. The process holding the clients projection's lease is killed
  * with SIGKILL: the other projector takes the lease within the lease time and the read model keeps
  * following the events.
@@ -8,10 +8,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
+import { enginesFromEnv, openStores, type Stores } from '@rna/infra/engines';
 import { LEASES_COLLECTION, type LeaseDoc } from '@rna/infra/leases';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
-import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
+import {
+  buildMains,
+  scenarioEngineEnv,
+  startService,
+  until as untilReady,
+  type ServiceProcess,
+} from './processes';
 
 jest.setTimeout(240_000);
 
@@ -21,7 +27,7 @@ const LEASE_TTL_MS = 2_000; // processes.ts gives every service this lease time
 let dataDir: string;
 let mirrorDir: string;
 let mirror: RunningMirror;
-let stores: EmbeddedStores | undefined;
+let stores: Stores | undefined;
 const services: ServiceProcess[] = [];
 
 const start = (name: string, service: 'api' | 'sync' | 'projector', env: Record<string, string> = {}) =>
@@ -94,7 +100,8 @@ it('api ×2, projector ×2, sync: 200 concurrent metered searches charged exactl
   const portA = await listeningPort(start('api-a', 'api', { PORT: '0' }));
   const portB = await listeningPort(start('api-b', 'api', { PORT: '0' }));
   const ports = [portA, portB];
-  stores = openEmbeddedStores(dataDir);
+  // the stores the services use: embedded in DATA_DIR, or the engines of `npm run test:engines`
+  stores = openStores({ dataDir, engines: enginesFromEnv(scenarioEngineEnv()) });
 
   const { accessToken: admin } = await until('admin sign-in', async () => {
     const answer = await call<{ accessToken: string }>(portA, 'POST', '/auth/login', undefined, ADMIN);

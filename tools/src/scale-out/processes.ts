@@ -9,6 +9,24 @@ import { PINNED_TEST_INSTANT, TEST_NOW_ENV } from '@rna/infra/config';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
 
+/** The engine variables `npm run test:engines` sets; without them the scenarios run embedded. */
+export const ENGINE_VARIABLES = [
+  'EVENTSTORE_URL',
+  'KAFKA_BROKERS',
+  'ELASTICSEARCH_URL',
+  'MONGODB_URI',
+] as const;
+
+/** The engines this test run was given (none in `npm test`), for the services it starts. */
+export function scenarioEngineEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ENGINE_VARIABLES) {
+    const value = process.env[name]?.trim();
+    if (value) env[name] = value;
+  }
+  return env;
+}
+
 export interface ServiceProcess {
   name: string;
   child: ChildProcess;
@@ -42,6 +60,7 @@ export function startService(
       [TEST_NOW_ENV]: PINNED_TEST_INSTANT,
       // single work (projections, the sync worker) moves to another process within 2 s of a death
       LEASE_TTL_MS: '2000',
+      ...scenarioEngineEnv(),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

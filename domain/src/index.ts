@@ -9,3 +9,4 @@ export * from './formatting';
 export * from './de-minimis';
 export * from './clients';
 export * from './quotas';
+export * from './aid-records';

@@ -3,7 +3,7 @@
  * thread for small writes and by its writer thread for bulk upserts (a sync's batches), so the
  * main thread keeps parsing, publishing and answering while the index is written.
  */
-import type { AidRecord } from '@rna/domain';
+import { assertStorableAid, isDeMinimisProcedure, normalizeTaxCode, type AidRecord } from '@rna/domain';
 import type { SqliteDatabase } from '../embedded/sqlite';
 
 export const AID_INDEX_SCHEMA = `
@@ -20,14 +20,9 @@ CREATE INDEX IF NOT EXISTS aids_by_tax_code_date ON aids (tax_code, grant_date);
 CREATE INDEX IF NOT EXISTS aids_by_source_file ON aids (source_file, import_id);
 `;
 
-/** Tax codes are compared trimmed and upper-case: users type them in any case. */
-export function normalizeTaxCode(taxCode: string): string {
-  return taxCode.trim().toUpperCase();
-}
-
-/** The register marks de minimis aid with procedure code 1. */
-export function isDeMinimis(record: Pick<AidRecord, 'codProcedimento'>): boolean {
-  return String(record.codProcedimento).trim() === '1';
+/** The domain's rule: procedure code 1 or the description 'De Minimis' (stored with the aid for the filter). */
+export function isDeMinimis(record: Pick<AidRecord, 'codProcedimento' | 'desProcedimento'>): boolean {
+  return isDeMinimisProcedure(record.codProcedimento, record.desProcedimento);
 }
 
 /** Same aid content: every field equal except importId (records are flat; key order does not matter). */
@@ -49,22 +44,8 @@ export interface EncodedUpsertResult extends UpsertResult {
   sourceFiles: string[];
 }
 
-export function validate(record: AidRecord): void {
-  const problems: string[] = [];
-  if (typeof record.idComponenteAiuto !== 'string' || record.idComponenteAiuto.trim() === '') {
-    problems.push('idComponenteAiuto is missing');
-  }
-  if (typeof record.codiceFiscaleBeneficiario !== 'string')
-    problems.push('codiceFiscaleBeneficiario is missing');
-  if (typeof record.dataConcessione !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(record.dataConcessione)) {
-    problems.push('dataConcessione must be YYYY-MM-DD');
-  }
-  if (typeof record.sourceFile !== 'string') problems.push('sourceFile is missing');
-  if (typeof record.importId !== 'string') problems.push('importId is missing');
-  if (problems.length > 0) {
-    throw new TypeError(`Invalid aid record ${String(record.idComponenteAiuto)}: ${problems.join(', ')}`);
-  }
-}
+/** One validation for every index adapter: the domain's. */
+export const validate = assertStorableAid;
 
 export interface WithdrawResult {
   count: number;

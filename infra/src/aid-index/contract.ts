@@ -2,7 +2,7 @@
  * The aid index contract: every adapter (embedded SQLite, Elasticsearch, …) runs this suite unchanged.
  * Each test gets fresh storage from the factory; harness.open() opens further instances on it.
  */
-import type { AidRecord } from '@rna/domain';
+import { isDeMinimisProcedure, normalizeTaxCode, type AidRecord } from '@rna/domain';
 import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
 import { adaptersPerTest } from '../embedded/contract-lifecycle';
 import type { AidIndex } from './port';
@@ -159,6 +159,31 @@ export function describeAidIndexContract(name: string, factory: HarnessFactory<A
         expect(
           ids(await index.search({ taxCodes: [A], deMinimisOnly: true, dateFrom: '2022-01-01' })),
         ).toEqual(['10', '9']);
+      });
+
+      it('agrees with the domain rules on awkward records: de minimis by description, codes with spaces', async () => {
+        const awkward = [
+          sampleAid({ idComponenteAiuto: '40', codiceFiscaleBeneficiario: 'bncgnn70b02f205x', codProcedimento: '7', desProcedimento: 'DE MINIMIS' }),
+          sampleAid({ idComponenteAiuto: '41', codiceFiscaleBeneficiario: 'BNCGNN 70B02 F205X', codProcedimento: '2', desProcedimento: 'Regime notificato' }),
+          sampleAid({ idComponenteAiuto: '42', codiceFiscaleBeneficiario: ' BNCGNN70B02F205X', codProcedimento: '1', desProcedimento: '' }),
+        ]; // prettier-ignore
+        await index.upsert(awkward);
+        // what a user types, normalised as the search screen does
+        const typed = normalizeTaxCode(' bncgnn70b02f205x ');
+        const byDomain = awkward
+          .filter((aid) => normalizeTaxCode(aid.codiceFiscaleBeneficiario) === typed)
+          .map((aid) => aid.idComponenteAiuto)
+          .sort();
+        expect(ids(await index.search({ taxCodes: [typed] })).sort()).toEqual(byDomain);
+        expect(byDomain).toEqual(['40', '41', '42']);
+        const deMinimisByDomain = awkward
+          .filter((aid) => isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento))
+          .map((aid) => aid.idComponenteAiuto)
+          .sort();
+        expect(ids(await index.search({ taxCodes: [typed], deMinimisOnly: true })).sort()).toEqual(
+          deMinimisByDomain,
+        );
+        expect(deMinimisByDomain).toEqual(['40', '42']);
       });
 
       it('honours a limit', async () => {

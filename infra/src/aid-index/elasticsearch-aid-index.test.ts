@@ -188,7 +188,7 @@ describe('Elasticsearch aid index (mocked cluster)', () => {
       };
     });
     const found = await index.search({
-      taxCodes: [' rssmra80a01h501u ', '01234567890'],
+      taxCodes: [' rssmra 80a01h501u ', '01234567890'],
       dateFrom: '2023-01-01',
       deMinimisOnly: true,
       limit: 5,
@@ -200,7 +200,15 @@ describe('Elasticsearch aid index (mocked cluster)', () => {
           filter: [
             { terms: { taxCodeKey: ['RSSMRA80A01H501U', '01234567890'] } },
             { range: { dataConcessione: { gte: '2023-01-01' } } },
-            { term: { codProcedimento: '1' } },
+            {
+              bool: {
+                should: [
+                  { term: { codProcedimento: '1' } },
+                  { term: { desProcedimento: { value: 'De Minimis', case_insensitive: true } } },
+                ],
+                minimum_should_match: 1,
+              },
+            },
           ],
         },
       },

@@ -16,7 +16,7 @@
  * - Writes use refresh=wait_for, so a search right after an upsert sees it (the port's readers expect it).
  */
 import { Client, type estypes } from '@elastic/elasticsearch';
-import type { AidRecord } from '@rna/domain';
+import { assertStorableAid, normalizeTaxCode, type AidRecord } from '@rna/domain';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 
 export interface ElasticsearchAidIndexOptions {
@@ -83,29 +83,8 @@ export const AID_MAPPING: estypes.MappingTypeMapping = {
   },
 };
 
-export function normalizeTaxCode(taxCode: string): string {
-  return taxCode.trim().toUpperCase();
-}
-
-export function validateAid(record: AidRecord): void {
-  const problems: string[] = [];
-  if (typeof record.idComponenteAiuto !== 'string' || !/^\d+$/.test(record.idComponenteAiuto.trim())) {
-    problems.push('idComponenteAiuto must be an integer');
-  }
-  if (typeof record.codiceFiscaleBeneficiario !== 'string')
-    problems.push('codiceFiscaleBeneficiario is missing');
-  if (typeof record.dataConcessione !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(record.dataConcessione)) {
-    problems.push('dataConcessione must be YYYY-MM-DD');
-  }
-  for (const field of ['elementoDiAiutoCents', 'importoNominaleCents'] as const) {
-    if (!Number.isSafeInteger(record[field])) problems.push(`${field} must be integer cents`);
-  }
-  if (typeof record.sourceFile !== 'string') problems.push('sourceFile is missing');
-  if (typeof record.importId !== 'string') problems.push('importId is missing');
-  if (problems.length > 0) {
-    throw new TypeError(`Invalid aid record ${String(record.idComponenteAiuto)}: ${problems.join(', ')}`);
-  }
-}
+/** The domain's validation (the numeric id is also this index's tie-break sort field). */
+export const validateAid = assertStorableAid;
 
 export function toStoredAid(record: AidRecord): StoredAid {
   return {
@@ -136,7 +115,17 @@ export function buildSearchQuery(query: AidSearch): estypes.QueryDslQueryContain
     { terms: { taxCodeKey: query.taxCodes.map(normalizeTaxCode) } },
   ];
   if (query.dateFrom) filter.push({ range: { dataConcessione: { gte: query.dateFrom } } });
-  if (query.deMinimisOnly) filter.push({ term: { codProcedimento: '1' } });
+  // the domain's rule (isDeMinimisProcedure): procedure code 1, or the description in any case
+  if (query.deMinimisOnly)
+    filter.push({
+      bool: {
+        should: [
+          { term: { codProcedimento: '1' } },
+          { term: { desProcedimento: { value: 'De Minimis', case_insensitive: true } } },
+        ],
+        minimum_should_match: 1,
+      },
+    });
   return { bool: { filter } };
 }
 

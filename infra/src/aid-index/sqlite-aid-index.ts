@@ -7,7 +7,7 @@
  * order, and reads wait for the writes queued before them (read-your-writes as before).
  */
 import { Worker } from 'node:worker_threads';
-import type { AidRecord } from '@rna/domain';
+import { normalizeTaxCode, type AidRecord } from '@rna/domain';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
@@ -15,7 +15,6 @@ import { workerScript } from '../embedded/worker-script';
 import {
   AID_INDEX_SCHEMA,
   aidIndexWrites,
-  normalizeTaxCode,
   tuneForBulkWrites,
   validate,
   type AidIndexWrites,
@@ -25,7 +24,7 @@ import {
 import type { FromAidIndexWriter, ToAidIndexWriter } from './aid-index-writer.worker';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 
-export { isDeMinimis, normalizeTaxCode } from './aid-index-writes';
+export { isDeMinimis } from './aid-index-writes';
 
 /** Upserts of at least this many records go to the writer thread; smaller ones are not worth a hop. */
 const BULK_UPSERT = 1000;

@@ -39,7 +39,7 @@ async function startLiveRegister(): Promise<{
                 beneficiario: 'LIVE SRL',
                 cf: code,
                 elemento_aiuto: '€ 2.500,00',
-                id_concessione: 'L1',
+                id_concessione: '301',
               },
             ]
           : [];
@@ -77,8 +77,8 @@ describe('data source switch and live searches', () => {
       archiveLastUpdate: async () => archiveLastUpdate,
     });
     await api.indexAids([
-      anAid({ idComponenteAiuto: 'ARCH1' }),
-      anAid({ idComponenteAiuto: 'ARCH2', codiceFiscaleBeneficiario: '98765432109' }),
+      anAid({ idComponenteAiuto: '1001' }),
+      anAid({ idComponenteAiuto: '1002', codiceFiscaleBeneficiario: '98765432109' }),
     ]);
   });
   afterEach(() => api.close());
@@ -161,7 +161,7 @@ describe('data source switch and live searches', () => {
     expect(body.sources).toEqual([{ taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) }]);
     expect(body.rows).toEqual([
       expect.objectContaining({
-        idComponenteAiuto: 'L1',
+        idComponenteAiuto: '301',
         dataConcessione: '03-02-2025',
         elementoDiAiuto: '2500.00',
         isDeMinimis: true,
@@ -193,7 +193,7 @@ describe('data source switch and live searches', () => {
       { taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) },
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'PACED' },
     ]);
-    expect(both.rows.map((row) => row.idComponenteAiuto).sort()).toEqual(['ARCH2', 'L1']);
+    expect(both.rows.map((row) => row.idComponenteAiuto).sort()).toEqual(['1002', '301']);
     // the queued code is asked at the register's pace in the background; the same search later is live
     await until(() => register.asked.includes('98765432109'));
     const later = await search('98765432109');
@@ -216,7 +216,7 @@ describe('data source switch and live searches', () => {
     expect(fallback.sources).toEqual([
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'UNAVAILABLE' },
     ]);
-    expect(fallback.rows.map((row) => row.idComponenteAiuto)).toEqual(['ARCH2']);
+    expect(fallback.rows.map((row) => row.idComponenteAiuto)).toEqual(['1002']);
     // the operator sees why: the cause is logged with the codes that could not be looked up
     expect(warn).toHaveBeenCalledWith(
       expect.objectContaining({ err: expect.any(Error), taxCodes: ['98765432109'] }),

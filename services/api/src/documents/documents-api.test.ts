@@ -12,19 +12,19 @@ describe('GET /api/documents', () => {
     const thisYear = api.now().getUTCFullYear();
     await api.indexAids([
       anAid({
-        idComponenteAiuto: 'A1',
+        idComponenteAiuto: '101',
         dataConcessione: `${thisYear - 1}-02-01`,
         elementoDiAiutoCents: 1_234_56,
       }),
       anAid({
-        idComponenteAiuto: 'A2',
+        idComponenteAiuto: '102',
         dataConcessione: `${thisYear - 1}-09-30`,
         codProcedimento: '3',
         desProcedimento: 'Esenzione',
         elementoDiAiutoCents: 500_000_00,
       }),
-      anAid({ idComponenteAiuto: 'A3', dataConcessione: '2015-06-15', elementoDiAiutoCents: 10_000_00 }),
-      anAid({ idComponenteAiuto: 'B1', codiceFiscaleBeneficiario: '98765432109' }),
+      anAid({ idComponenteAiuto: '103', dataConcessione: '2015-06-15', elementoDiAiutoCents: 10_000_00 }),
+      anAid({ idComponenteAiuto: '201', codiceFiscaleBeneficiario: '98765432109' }),
     ]);
   });
   afterAll(() => api.close());
@@ -38,11 +38,11 @@ describe('GET /api/documents', () => {
       200,
     );
     const body = response.body as SearchResultDto;
-    expect(body.rows.map((r) => r.idComponenteAiuto)).toEqual(['A2', 'A1', 'A3']);
+    expect(body.rows.map((r) => r.idComponenteAiuto)).toEqual(['102', '101', '103']);
     const [first, second] = body.rows as [AidRowDto, AidRowDto];
-    expect(first.id).toBe('A2-0');
+    expect(first.id).toBe('102-0');
     expect(second).toMatchObject({
-      id: 'A1-1',
+      id: '101-1',
       dataConcessione: `01-02-${api.now().getUTCFullYear() - 1}`,
       elementoDiAiuto: '1234.56',
       importoNominale: '20000.00',
@@ -64,7 +64,7 @@ describe('GET /api/documents', () => {
     const response = await search(api.adminToken, `taxCodes=${CODE}&deMinimis=true&last3Years=true`).expect(
       200,
     );
-    expect((response.body as SearchResultDto).rows.map((r) => r.idComponenteAiuto)).toEqual(['A1']);
+    expect((response.body as SearchResultDto).rows.map((r) => r.idComponenteAiuto)).toEqual(['101']);
     expect((response.body as SearchResultDto).remainingSearches).toBeUndefined();
   });
 
@@ -112,7 +112,7 @@ describe('GET /api/documents', () => {
   it('returns thousands of aids of one tax code', async () => {
     const many = Array.from({ length: 5000 }, (_, i) =>
       anAid({
-        idComponenteAiuto: `M${String(i).padStart(5, '0')}`,
+        idComponenteAiuto: `9${String(i).padStart(5, '0')}`,
         codiceFiscaleBeneficiario: '55555555555',
         dataConcessione: `20${String(15 + (i % 10)).padStart(2, '0')}-0${1 + (i % 9)}-1${i % 10}`,
         elementoDiAiutoCents: 100,
@@ -131,7 +131,7 @@ describe('paid work per user', () => {
   let api: ApiHarness;
   beforeAll(async () => {
     api = await startApiHarness({ paidRequestsPerMinute: 5 });
-    await api.indexAids([anAid({ idComponenteAiuto: 'L1' })]);
+    await api.indexAids([anAid({ idComponenteAiuto: '301' })]);
   });
   afterAll(() => api.close());
 
@@ -157,8 +157,8 @@ describe('what a client is charged', () => {
   beforeAll(async () => {
     api = await startApiHarness();
     await api.indexAids([
-      anAid({ idComponenteAiuto: 'C1' }),
-      anAid({ idComponenteAiuto: 'C2', codiceFiscaleBeneficiario: OTHER }),
+      anAid({ idComponenteAiuto: '401' }),
+      anAid({ idComponenteAiuto: '402', codiceFiscaleBeneficiario: OTHER }),
     ]);
   });
   afterAll(() => api.close());
@@ -223,7 +223,7 @@ describe('what a client is charged', () => {
     // a portal whose day is about to end: 23:50 in Rome
     const late = await startApiHarness({}, { now: new Date('2026-03-10T22:50:00Z') });
     try {
-      await late.indexAids([anAid({ idComponenteAiuto: 'N1' })]);
+      await late.indexAids([anAid({ idComponenteAiuto: '501' })]);
       const client = await late.client({ remainingSearches: 5 });
       const search = (query: string) =>
         request(late.app).get(`/api/documents?${query}`).set('Authorization', `Bearer ${client.token}`);
@@ -246,19 +246,19 @@ describe('the de minimis allowance left is the company’s, not the filter’s',
     await api.indexAids([
       // inside this month's 3-year window, but before "today − 3 years" (10 March 2023)
       anAid({
-        idComponenteAiuto: 'D1',
+        idComponenteAiuto: '601',
         codiceFiscaleBeneficiario: COMPANY,
         dataConcessione: '2023-03-05',
         elementoDiAiutoCents: 100_000_00,
       }),
       anAid({
-        idComponenteAiuto: 'D2',
+        idComponenteAiuto: '602',
         codiceFiscaleBeneficiario: COMPANY,
         dataConcessione: '2025-06-01',
         elementoDiAiutoCents: 50_000_00,
       }),
       anAid({
-        idComponenteAiuto: 'E1',
+        idComponenteAiuto: '701',
         codiceFiscaleBeneficiario: COMPANY,
         dataConcessione: '2025-07-01',
         codProcedimento: '3',
@@ -285,10 +285,10 @@ describe('the de minimis allowance left is the company’s, not the filter’s',
       expect(answer.deMinimisSeries).toEqual(answers[0]!.deMinimisSeries);
     }
     expect(answers.map((a) => a.rows.map((r) => r.idComponenteAiuto))).toEqual([
-      ['E1', 'D2', 'D1'],
-      ['D2', 'D1'],
-      ['E1', 'D2'],
-      ['D2'],
+      ['701', '602', '601'],
+      ['602', '601'],
+      ['701', '602'],
+      ['602'],
     ]);
     expect(answers.map((a) => a.stats.totalImportDeMinimis)).toEqual([50_000, 50_000, 50_000, 50_000]);
     expect(answers.map((a) => a.stats.totalDocuments)).toEqual([2, 1, 2, 1]);
@@ -299,7 +299,7 @@ describe('administrators are audited too', () => {
   let api: ApiHarness;
   beforeAll(async () => {
     api = await startApiHarness();
-    await api.indexAids([anAid({ idComponenteAiuto: 'AD1' })]);
+    await api.indexAids([anAid({ idComponenteAiuto: '801' })]);
   });
   afterAll(() => api.close());
 

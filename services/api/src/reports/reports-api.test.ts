@@ -23,11 +23,11 @@ describe('GET /api/documents/sheet and /pdf', () => {
     api = await startApiHarness({ pdfRenderer: renderer });
     await api.indexAids([
       anAid({
-        idComponenteAiuto: 'R1',
+        idComponenteAiuto: '901',
         denominazioneBeneficiario: 'Officine <Rossi> & Figli',
         elementoDiAiutoCents: 4_321_00,
       }),
-      anAid({ idComponenteAiuto: 'R2', dataConcessione: '2023-11-20', elementoDiAiutoCents: 50_00 }),
+      anAid({ idComponenteAiuto: '902', dataConcessione: '2023-11-20', elementoDiAiutoCents: 50_00 }),
     ]);
     await request(api.app)
       .post('/api/logos/-1/pdf-config')

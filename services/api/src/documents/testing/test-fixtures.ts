@@ -1,5 +1,5 @@
 /** Test data shared by the search feature's tests: aids shaped like the register's, and a quota grant. */
-import { streams, type Actor, type AidRecord, type QuotaEvent } from '@rna/domain';
+import { isDeMinimisProcedure, streams, type Actor, type AidRecord, type QuotaEvent } from '@rna/domain';
 import type { AidIndex, EventStore } from '@rna/infra';
 import { newestFirst } from '../rows';
 
@@ -95,7 +95,7 @@ export function memoryAidIndex(initial: AidRecord[] = []): AidIndex {
             (aid) =>
               query.taxCodes.includes(aid.codiceFiscaleBeneficiario) &&
               (!query.dateFrom || aid.dataConcessione >= query.dateFrom) &&
-              (!query.deMinimisOnly || aid.codProcedimento === '1'),
+              (!query.deMinimisOnly || isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento)),
           )
           .sort(newestFirst)
           .slice(0, query.limit),

@@ -127,10 +127,6 @@ export function parseIsoDay(text: string): CalendarDay | null {
   return isRealDay(year, month, day) ? { year, month, day } : null;
 }
 
-export function isIsoDay(text: string): boolean {
-  return parseIsoDay(text) !== null;
-}
-
 function requireIsoDay(text: string): CalendarDay {
   const day = parseIsoDay(text);
   if (!day) throw new DomainError('J001', `Data non valida: "${text}" (atteso AAAA-MM-GG)`);

@@ -59,14 +59,6 @@ function usedInWindow(rows: readonly DeMinimisRow[], window: MonthWindow): numbe
   return used;
 }
 
-/**
- * Cents of de minimis aid granted in [first day of `month` − 3 years, first day of `month`).
- * Grant days are 'YYYY-MM-DD', so text order is date order.
- */
-export function deMinimisUsedCents(rows: readonly DeMinimisRow[], month: YearMonth): number {
-  return usedInWindow(rows, monthWindow(month));
-}
-
 // Every search computes the same 36 windows until the month changes: the date arithmetic is done
 // once per month instead of on every request (it was a visible share of a search's CPU).
 let seriesWindows: { key: number; windows: readonly MonthWindow[] } | null = null;

@@ -5,16 +5,11 @@
  * keeps downloading, unzipping and handling batches. Memory stays flat: at most 4 MB of XML
  * are in flight to the worker, and the stream is read on only while the batch handler keeps up.
  */
-import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { AidRecord } from '@rna/domain';
 import { workerScript, type WorkerScript } from '../embedded/worker-script';
-import {
-  AidExtractor,
-  RegisterFileFormatError,
-  removeControlBytes,
-  type ExtractorReport,
-} from './aid-extractor';
+import { AidExtractor, RegisterFileFormatError, type ExtractorReport } from './aid-extractor';
 import {
   encodeAidBatch,
   type EncodedAidBatch,
@@ -28,16 +23,6 @@ export type { EncodedAidBatch } from './aid-parse-protocol';
 
 /** XML bytes handed to the worker and not parsed yet: bounds memory and how far it runs ahead. */
 const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
-
-/** Removes the control bytes that make some register files ill-formed, counting them. */
-export class ControlByteFilter extends Transform {
-  removed = 0;
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    const { bytes, removed } = removeControlBytes(chunk);
-    this.removed += removed;
-    callback(null, bytes);
-  }
-}
 
 interface CommonParseOptions {
   sourceFile: string;

@@ -25,11 +25,6 @@ export function parseRegisterFileName(fileName: string): RegisterFileName | null
   return { name, year, month, part };
 }
 
-/** `2024_02_002` → `OpenData_Aiuti_2024_02_002.xml` */
-export function registerXmlFileName(name: string): string {
-  return `OpenData_Aiuti_${name}.xml`;
-}
-
 /** Newest first by year, month, then part (the spec's archive order). */
 export function compareNewestFirst(a: RegisterFileName, b: RegisterFileName): number {
   return b.year - a.year || b.month - a.month || b.part - a.part;

@@ -1,12 +1,5 @@
 /** Loading and appending the account streams with optimistic concurrency. */
-import {
-  DomainError,
-  streams,
-  type Actor,
-  type ClientEvent,
-  type QuotaEvent,
-  type UserEvent,
-} from '@rna/domain';
+import { DomainError, streams, type Actor, type ClientEvent, type UserEvent } from '@rna/domain';
 import type { ApiDeps } from '../http/deps';
 import { projectionsCaughtUp } from '../http/deps';
 
@@ -38,15 +31,6 @@ export async function appendClientEvents(
   expectedVersion: number | 'no_stream' | 'any',
 ): Promise<void> {
   await deps.eventStore.appendToStream(streams.client(clientId), events, { expectedVersion });
-}
-
-export async function appendQuotaEvents(
-  deps: ApiDeps,
-  clientId: string,
-  events: QuotaEvent[],
-  expectedVersion: number | 'no_stream' | 'any',
-): Promise<void> {
-  await deps.eventStore.appendToStream(streams.quota(clientId), events, { expectedVersion });
 }
 
 export async function appendUserEvents(deps: ApiDeps, userId: string, events: UserEvent[]): Promise<void> {

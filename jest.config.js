@@ -15,6 +15,8 @@ const workspaceModules = {
   '^@rna/domain/(.*)$': '<rootDir>/domain/src/$1',
   '^@rna/infra$': '<rootDir>/infra/src/index.ts',
   '^@rna/infra/(.*)$': '<rootDir>/infra/src/$1',
+  '^@rna/read-models$': '<rootDir>/domain/read-models/src/index.ts',
+  '^@rna/read-models/(.*)$': '<rootDir>/domain/read-models/src/$1',
   '^@rna/api$': '<rootDir>/services/api/src/index.ts',
   '^@rna/api/(.*)$': '<rootDir>/services/api/src/$1',
   '^@rna/sync$': '<rootDir>/services/sync/src/index.ts',

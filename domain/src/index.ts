@@ -10,3 +10,4 @@ export * from './de-minimis';
 export * from './clients';
 export * from './quotas';
 export * from './aid-records';
+export * from './sync-control';

@@ -1,3 +1,1 @@
-export * from './indexing';
-export * from './archive';
 export * from './indexes';

@@ -9,7 +9,7 @@ export { defineRoute, reply, signedIn, actorOf } from './http/route';
 export type { Access, AnyRoute, Principal, Reply, RouteContext, RouteDefinition } from './http/route';
 export { ensureFirstAdmin, type FirstAdminResult } from './auth/first-admin';
 export { ensureDefaultLogo } from './logos/commands';
-export { accountProjections } from '@rna/projector/accounts';
+export { accountProjections } from '@rna/read-models/accounts';
 export { startVariationAlertNotifier } from './alerts/notifier';
 export { archiveLastUpdateReader, lastArchiveChange } from './sync/handlers';
 export {
@@ -18,3 +18,4 @@ export {
   type RunningWebServer,
   type WebServerOptions,
 } from './http/web-server';
+export { requestSync, type RequestSyncInput } from './sync/request-sync';

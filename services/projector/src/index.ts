@@ -1,2 +1,1 @@
-export * from './projection';
-export * from './all-projections';
+export * from './aids';

@@ -11,8 +11,8 @@ import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { openStores, engineProbes, waitForEngines } from '@rna/infra/engines';
 import { processHolderId } from '@rna/infra/leases';
 import { startAidIndexProjection } from './aids';
-import { ALL_PROJECTIONS } from './all-projections';
-import { startProjections } from './projection';
+import { ALL_PROJECTIONS } from '@rna/read-models';
+import { startProjections } from '@rna/read-models';
 
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });

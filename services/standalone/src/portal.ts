@@ -20,10 +20,11 @@ import {
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { HttpLiveRegister } from '@rna/infra/register-live';
-import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/projector';
+import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/read-models';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { HttpRegisterClient } from '@rna/infra/register';
-import { requestSync, startSyncWorker } from '@rna/sync';
+import { requestSync } from '@rna/api';
+import { startSyncWorker } from '@rna/sync';
 import { systemClock, type PortalConfig } from '@rna/infra/config';
 
 export interface PortalOptions {

@@ -1,5 +1,5 @@
 export * from './worker';
-export * from './request-sync';
+export * from './sync-control';
 export * from './plan';
 export * from './live-progress';
 export * from './ports';

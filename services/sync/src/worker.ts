@@ -14,11 +14,7 @@ import {
   type AidMessage,
   type SyncEvent,
 } from '@rna/domain';
-import {
-  importMayHaveLostAids,
-  INDEXING_GAPS_COLLECTION,
-  type IndexingGapDoc,
-} from '@rna/domain/read-models';
+import { importMayHaveLostAids, INDEXING_GAPS_COLLECTION, type IndexingGapDoc } from '@rna/read-models';
 import type { AidIndex, DocumentStore, EventStore, MessageLog, Subscription } from '@rna/infra';
 import {
   parseAidStream,
@@ -30,7 +26,7 @@ import {
 import { percentage, ProgressTracker, type LiveProgress } from './live-progress';
 import { filesGoneFromRegister, planFiles } from './plan';
 import { systemClock, silentLogger, type Clock, type Logger } from './ports';
-import { readSyncControl, type SyncRequest } from './request-sync';
+import { readSyncControl, type SyncRequest } from './sync-control';
 
 export const SYNC_WORKER_SUBSCRIBER = 'sync-worker';
 /** Last successful import per register file: the change signal for the next run. */

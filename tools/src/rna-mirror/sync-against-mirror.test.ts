@@ -17,9 +17,9 @@ import {
 } from '@rna/domain';
 import { HttpRegisterClient, type RegisterClient } from '@rna/infra/register';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
-import { startProjections, type RunningProjections } from '@rna/projector';
+import { startProjections, type RunningProjections } from '@rna/read-models';
 import { AID_CHANGES_COLLECTION, startAidIndexProjection } from '@rna/projector/aids';
-import { archiveProjections } from '@rna/projector/archive';
+import { archiveProjections } from '@rna/read-models/archive';
 import {
   ARCHIVE_FILES_COLLECTION,
   INDEXING_GAPS_COLLECTION,
@@ -28,8 +28,9 @@ import {
   type ArchiveFileDoc,
   type IndexingGapDoc,
   type SyncHistoryDoc,
-} from '@rna/domain/read-models';
-import { requestSync, startSyncWorker, type SyncWorker } from '@rna/sync';
+} from '@rna/read-models';
+import { requestSync } from '@rna/api';
+import { startSyncWorker, type SyncWorker } from '@rna/sync';
 import type { AidIndex, Consumer, DocumentStore, EventStore, MessageLog } from '@rna/infra';
 import { generateArchive, type GenerateOptions, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from './server';

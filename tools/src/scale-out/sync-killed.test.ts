@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Actor } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import { openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
-import { requestSync } from '@rna/sync';
+import { requestSync } from '@rna/api';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
 import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';

@@ -4,7 +4,7 @@ import {
   LOGOS_COLLECTION,
   type ClientReadModel,
   type LogoReadModel,
-} from '@rna/projector/accounts';
+} from '@rna/read-models/accounts';
 import type { Collection } from '@rna/infra';
 import type { ApiDeps } from '../http/deps';
 

@@ -5,8 +5,8 @@
  */
 import { isAccessExpired, normalizeTaxCode, streams, type UserEvent } from '@rna/domain';
 import type { Doc, DocumentStore, EventStore, Subscription } from '@rna/infra';
-import { CLIENTS_COLLECTION, type ClientReadModel } from '@rna/projector/accounts';
-import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/projector/alerts';
+import { CLIENTS_COLLECTION, type ClientReadModel } from '@rna/read-models/accounts';
+import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
 
 export const AID_CHANGES_COLLECTION = 'aid-changes';
 export const ALERT_CHECKS_COLLECTION = 'variation-alert-checks';

@@ -12,7 +12,7 @@ import {
   type VariationAlertDto,
 } from '@rna/domain';
 import { ConcurrencyError, type DocumentStore, type EventStore } from '@rna/infra';
-import { alertDto, VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/projector/alerts';
+import { alertDto, VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
 
 /** Alerts a user may keep at once: each one is checked after every sync. */
 export const MAX_VARIATION_ALERTS = 50;

@@ -1,6 +1,6 @@
 /** ClientDto: the clients read model joined with the pending invitation code and the logo name. */
 import { clientStatusLabel, DomainError, type ClientDto, type MyClientDto } from '@rna/domain';
-import type { ClientReadModel, LogoReadModel } from '@rna/projector/accounts';
+import type { ClientReadModel, LogoReadModel } from '@rna/read-models/accounts';
 import { credentials, type Credential } from '../accounts/credentials';
 import { clientsReadModel, logosReadModel } from '../accounts/read-models';
 import type { ApiDeps } from '../http/deps';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { INDEXING_GAPS_COLLECTION, type IndexingGapDoc } from '@rna/domain/read-models';
+import { INDEXING_GAPS_COLLECTION, type IndexingGapDoc } from '@rna/read-models';
 import { DEAD_LETTERS_COLLECTION, recordDeadLetter } from '@rna/infra/dead-letters';
 import { startTestApi, type TestApi } from '../testing/harness';
 import { HEALTH_REUSE_MS } from './routes';

@@ -2,7 +2,7 @@
 import type { HealthDto } from '@rna/domain';
 import { countDeadLetters } from '@rna/infra/dead-letters';
 import type { ApiDeps } from '../http/deps';
-import { SYNC_RUNS_COLLECTION, type SyncRunDoc } from '@rna/domain/read-models';
+import { SYNC_RUNS_COLLECTION, type SyncRunDoc } from '@rna/read-models';
 import { indexingOfRun, missingAids } from '../sync/indexing';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
 import { recentValue, type RecentValue } from '../http/recent-value';

@@ -1,7 +1,7 @@
 /** Logos: uploads, PDF layout settings, deletion, and the built-in default logo. */
 import { DomainError, streams, type Actor, type LogoDto, type PdfConfig } from '@rna/domain';
 import { ConcurrencyError } from '@rna/infra';
-import type { LogoReadModel } from '@rna/projector/accounts';
+import type { LogoReadModel } from '@rna/read-models/accounts';
 import { DEFAULT_LOGO_ID, findLogo, logosReadModel } from '../accounts/read-models';
 import { SYSTEM_ACTOR } from '../accounts/streams';
 import type { ApiDeps } from '../http/deps';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { streams, type SavedSearchDto, type UserEvent } from '@rna/domain';
 import type { DocumentStore, EventStore } from '@rna/infra';
-import { SAVED_SEARCHES_COLLECTION, type SavedSearchesReadModel } from '@rna/projector/searches';
+import { SAVED_SEARCHES_COLLECTION, type SavedSearchesReadModel } from '@rna/read-models/searches';
 import { searchRequestFrom, type SearchQuery } from '../documents/search';
 
 export async function listSavedSearches(documents: DocumentStore, userId: string): Promise<SavedSearchDto[]> {

@@ -4,7 +4,7 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
-} from '@rna/domain/read-models';
+} from '@rna/read-models';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import {
   archiveLastUpdateReader,

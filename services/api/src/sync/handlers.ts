@@ -26,11 +26,11 @@ import {
   type ArchiveFileDoc,
   type SyncHistoryDoc,
   type SyncRunDoc,
-} from '@rna/domain/read-models';
+} from '@rna/read-models';
 import { recentValue } from '../http/recent-value';
 import { indexingOfRun, missingAids } from './indexing';
 
-// Read models of @rna/projector/archive (names and shapes in @rna/domain/read-models), and the
+// Read models of the archive (names and shapes in @rna/read-models), and the
 // sync worker's own register listing and progress.
 export const REGISTER_FILES = 'register-files';
 export const SYNC_PROGRESS = 'sync-progress';

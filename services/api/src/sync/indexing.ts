@@ -1,6 +1,6 @@
 /**
  * How far the aid index is behind what the syncs published, from the read models the aid-index
- * projection keeps (`@rna/domain/read-models`): the latest run's aids not indexed yet, and the aids
+ * projection keeps (`@rna/read-models`): the latest run's aids not indexed yet, and the aids
  * the index will never see because the message log lost them before it got there.
  */
 import {
@@ -14,7 +14,7 @@ import {
   type IndexedImportDoc,
   type IndexingGapDoc,
   type SyncRunDoc,
-} from '@rna/domain/read-models';
+} from '@rna/read-models';
 import type { DocumentStore } from '@rna/infra';
 
 export type RunFileStates = Pick<SyncRunDoc, 'fileStates'>;

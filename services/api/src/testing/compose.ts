@@ -10,7 +10,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
 import type { Mailer } from '@rna/infra/mail';
-import { ALL_PROJECTIONS, startProjections, type RunningProjections } from '@rna/projector';
+import { ALL_PROJECTIONS, startProjections, type RunningProjections } from '@rna/read-models';
 import { createApiRouter } from '../app';
 import { ensureFirstAdmin } from '../auth/first-admin';
 import type { ApiDeps } from '../http/deps';

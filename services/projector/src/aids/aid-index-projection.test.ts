@@ -11,7 +11,7 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
-} from '@rna/domain/read-models';
+} from '@rna/read-models';
 import {
   AID_CHANGES_COLLECTION,
   applyAidMessages,

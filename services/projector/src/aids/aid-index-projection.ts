@@ -11,7 +11,7 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
-} from '@rna/domain/read-models';
+} from '@rna/read-models';
 import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageGap, MessageLog } from '@rna/infra';
 import {
   attemptsOf,

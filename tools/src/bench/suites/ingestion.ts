@@ -19,7 +19,8 @@ import { openSqliteEventStore } from '@rna/infra/event-store';
 import { openSqliteMessageLog } from '@rna/infra/message-log';
 import { HttpRegisterClient, parseAidStream } from '@rna/infra/register';
 import { startAidIndexProjection } from '@rna/projector/aids';
-import { requestSync, startSyncWorker } from '@rna/sync';
+import { requestSync } from '@rna/api';
+import { startSyncWorker } from '@rna/sync';
 import {
   alternating,
   describeSpread,

@@ -1,10 +1,6 @@
 import type { AidIndex, DocumentStore, RecordedEvent } from '@rna/infra';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
-import {
-  ARCHIVE_FILES_COLLECTION,
-  SYNC_HISTORY_COLLECTION,
-  SYNC_RUNS_COLLECTION,
-} from '@rna/domain/read-models';
+import { ARCHIVE_FILES_COLLECTION, SYNC_HISTORY_COLLECTION, SYNC_RUNS_COLLECTION } from '@rna/read-models';
 import { archiveProjections } from './archive-projections';
 
 const by = { userId: 'a', email: 'a@x.it', role: 'ADMIN' };

@@ -2,7 +2,7 @@
  * Read models of the archive screen, from the sync events: one document per register file
  * (`archive-files`), one per run with its files (`sync-runs`) and the compact history
  * (`sync-history`). Each event overwrites fields by natural key, so replays give the same state.
- * Their names and shapes are in @rna/domain/read-models, where the API reads them from.
+ * Their names and shapes are in ./read-models, where the API reads them from.
  */
 import type { RegisterFileStatus, SyncEvent, SyncScope } from '@rna/domain';
 import {
@@ -12,7 +12,7 @@ import {
   type ArchiveFileDoc,
   type SyncHistoryDoc,
   type SyncRunDoc,
-} from '@rna/domain/read-models';
+} from './read-models';
 import { updateDocument, type Collection, type RecordedEvent } from '@rna/infra';
 import type { Projection, ProjectionStores } from '../projection';
 

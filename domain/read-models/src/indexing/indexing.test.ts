@@ -1,4 +1,4 @@
-import { importMayHaveLostAids, missingMessages, runIndexing, unhealedGaps } from './indexing';
+import { importMayHaveLostAids, missingMessages, runIndexing, unhealedGaps } from '.';
 
 describe('indexing of a run', () => {
   it('counts the aids of published files, and of those the index applied whole', () => {

@@ -2,8 +2,7 @@
  * Read models of the archive screen, written by the archive projections (projector) from the sync
  * events and read by the API. The projector owns their shapes; the API reads them by these names.
  */
-import type { ArchiveFileDto, SyncResultDto, SyncRunDto } from '../api';
-import type { RegisterFileStatus } from '../events';
+import type { ArchiveFileDto, RegisterFileStatus, SyncResultDto, SyncRunDto } from '@rna/domain';
 
 /** One document per register file (id = file name). */
 export const ARCHIVE_FILES_COLLECTION = 'archive-files';

@@ -1,1 +1,2 @@
 export * from './archive-projections';
+export * from './read-models';

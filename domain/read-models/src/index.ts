@@ -1,0 +1,4 @@
+export * from './projection';
+export * from './all-projections';
+export * from './indexing';
+export * from './archive/read-models';

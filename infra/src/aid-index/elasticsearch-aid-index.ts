@@ -321,29 +321,41 @@ export class ElasticsearchAidIndex implements AidIndex {
     return { count: response.deleted ?? 0, taxCodes };
   }
 
-  /** The distinct tax codes of the documents a query matches (composite aggregation, page by page). */
+  /** The distinct tax codes of the documents a query matches. */
   private async taxCodesMatching(query: estypes.QueryDslQueryContainer): Promise<string[]> {
     const taxCodes: string[] = [];
+    for await (const { key } of this.termBuckets('taxCodes', 'taxCode', 'codiceFiscaleBeneficiario', query))
+      taxCodes.push(key);
+    return uniqueSorted(taxCodes);
+  }
+
+  /** Every value of a keyword field with its document count: a composite aggregation, page by page. */
+  private async *termBuckets(
+    aggregation: string,
+    source: string,
+    field: string,
+    query?: estypes.QueryDslQueryContainer,
+  ): AsyncGenerator<{ key: string; count: number }> {
     let after: Record<string, estypes.FieldValue> | undefined;
     for (;;) {
       const response = await this.client.search({
         index: this.alias,
         size: 0,
-        query,
+        ...(query ? { query } : {}),
         aggs: {
-          taxCodes: {
+          [aggregation]: {
             composite: {
               size: 1000,
-              sources: [{ taxCode: { terms: { field: 'codiceFiscaleBeneficiario' } } }],
+              sources: [{ [source]: { terms: { field } } }],
               ...(after ? { after } : {}),
             },
           },
         },
       });
-      const agg = response.aggregations?.taxCodes as estypes.AggregationsCompositeAggregate | undefined;
+      const agg = response.aggregations?.[aggregation] as estypes.AggregationsCompositeAggregate | undefined;
       const buckets = (agg?.buckets ?? []) as estypes.AggregationsCompositeBucket[];
-      for (const bucket of buckets) taxCodes.push(String(bucket.key.taxCode));
-      if (buckets.length === 0 || !agg?.after_key) return uniqueSorted(taxCodes);
+      for (const bucket of buckets) yield { key: String(bucket.key[source]), count: bucket.doc_count };
+      if (buckets.length === 0 || !agg?.after_key) return;
       after = agg.after_key;
     }
   }
@@ -407,28 +419,9 @@ export class ElasticsearchAidIndex implements AidIndex {
   async statsBySourceFile(): Promise<SourceFileStats[]> {
     await this.ensureIndex();
     const stats: SourceFileStats[] = [];
-    let after: Record<string, estypes.FieldValue> | undefined;
-    for (;;) {
-      const response = await this.client.search({
-        index: this.alias,
-        size: 0,
-        aggs: {
-          files: {
-            composite: {
-              size: 1000,
-              sources: [{ sourceFile: { terms: { field: 'sourceFile' } } }],
-              ...(after ? { after } : {}),
-            },
-          },
-        },
-      });
-      const files = response.aggregations?.files as estypes.AggregationsCompositeAggregate | undefined;
-      const buckets = (files?.buckets ?? []) as estypes.AggregationsCompositeBucket[];
-      for (const bucket of buckets)
-        stats.push({ sourceFile: String(bucket.key.sourceFile), count: bucket.doc_count });
-      if (buckets.length === 0 || !files?.after_key) return stats;
-      after = files.after_key;
-    }
+    for await (const { key, count } of this.termBuckets('files', 'sourceFile', 'sourceFile'))
+      stats.push({ sourceFile: key, count });
+    return stats;
   }
 
   /** An empty index swapped in atomically behind the alias. */

@@ -2,8 +2,7 @@
 import type { HealthDto } from '@rna/domain';
 import { countDeadLetters } from '@rna/infra/dead-letters';
 import type { ApiDeps } from '../http/deps';
-import { SYNC_RUNS_COLLECTION, type SyncRunDoc } from '@rna/read-models';
-import { indexingOfRun, missingAids } from '../sync/indexing';
+import { indexingOfRun, latestSyncRun, missingAids } from '../sync/indexing';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
 import { recentValue, type RecentValue } from '../http/recent-value';
 import { healthSchema } from '../http/schemas';
@@ -41,9 +40,7 @@ export async function checkHealth(deps: ApiDeps): Promise<HealthDto> {
 
 /** Whether every aid published is searchable: none lost on the way, the latest sync's all applied. */
 async function indexingHealth(deps: ApiDeps): Promise<HealthDto['indexing']> {
-  const [latest] = await deps.documents
-    .collection<SyncRunDoc>(SYNC_RUNS_COLLECTION)
-    .find({}, { sortBy: 'start', order: 'desc', limit: 1 });
+  const latest = await latestSyncRun(deps.documents);
   const { published, indexed } = latest
     ? await indexingOfRun(deps.documents, latest)
     : { published: 0, indexed: 0 };

@@ -22,13 +22,11 @@ import { countDeadLetters } from '@rna/infra/dead-letters';
 import {
   ARCHIVE_FILES_COLLECTION as ARCHIVE_FILES,
   SYNC_HISTORY_COLLECTION as SYNC_HISTORY,
-  SYNC_RUNS_COLLECTION as SYNC_RUNS,
   type ArchiveFileDoc,
   type SyncHistoryDoc,
-  type SyncRunDoc,
 } from '@rna/read-models';
 import { recentValue } from '../http/recent-value';
-import { indexingOfRun, missingAids } from './indexing';
+import { indexingOfRun, latestSyncRun, missingAids } from './indexing';
 
 // Read models of the archive (names and shapes in @rna/read-models), and the
 // sync worker's own register listing and progress.
@@ -108,9 +106,7 @@ async function liveProgress(documents: DocumentStore): Promise<LiveProgressDoc |
 
 /** GET /sync/status */
 export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDto> {
-  const [latest] = await deps.documents
-    .collection<SyncRunDoc>(SYNC_RUNS)
-    .find({}, { sortBy: 'start', order: 'desc', limit: 1 });
+  const latest = await latestSyncRun(deps.documents);
   if (!latest) return { running: false, indexing: false, run: null };
   const archive = deps.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES);
   const live = latest.status === 'RUNNING' ? await liveProgress(deps.documents) : null;

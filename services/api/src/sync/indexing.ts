@@ -14,10 +14,19 @@ import {
   type IndexedImportDoc,
   type IndexingGapDoc,
   type SyncRunDoc,
+  SYNC_RUNS_COLLECTION,
 } from '@rna/read-models';
 import type { DocumentStore } from '@rna/infra';
 
 export type RunFileStates = Pick<SyncRunDoc, 'fileStates'>;
+
+/** The newest sync run, or null before the first one. */
+export async function latestSyncRun(documents: DocumentStore): Promise<SyncRunDoc | null> {
+  const [latest] = await documents
+    .collection<SyncRunDoc>(SYNC_RUNS_COLLECTION)
+    .find({}, { sortBy: 'start', order: 'desc', limit: 1 });
+  return latest ?? null;
+}
 
 /** Aids the run published and how many the index has applied (one look-up per imported file). */
 export async function indexingOfRun(

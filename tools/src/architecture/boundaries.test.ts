@@ -33,6 +33,7 @@ async function restrictedImports(code: string, filePath: string): Promise<string
   const eslint = new ESLint({
     cwd: ROOT,
     overrideConfigFile: true,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the config is CommonJS, loaded as such
     overrideConfig: require(path.join(ROOT, 'eslint.config.js')) as ESLint.Options['overrideConfig'],
   });
   const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, filePath) });

@@ -3,4 +3,4 @@ export * from './message-log/port';
 export * from './aid-index/port';
 export * from './documents/port';
 export * from './blobs/port';
-export { openEmbeddedStores, acquireDataDirLock, DataDirLockedError, type EmbeddedStores } from './embedded';
+export { acquireDataDirLock, DataDirLockedError } from './embedded';

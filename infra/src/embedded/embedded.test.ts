@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../event-store/port';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store';
 import { eventually } from './contract-helpers';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from './data-dir-lock';
-import { openEmbeddedStores } from './open-embedded-stores';
+import { openStores } from '../engines/open-stores';
 import { spawnTsChild, waitForExit, waitForLine } from './test-children/spawn-ts-child';
 
 let dataDir: string;
@@ -14,9 +14,9 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(path.dirname(dataDir), { recursive: true, force: true }));
 
-describe('openEmbeddedStores', () => {
+describe('openStores with no engine (the embedded default)', () => {
   it('creates the data directory with one file per store, and keeps data across a reopen', async () => {
-    const stores = openEmbeddedStores(dataDir);
+    const stores = openStores({ dataDir });
     await stores.eventStore.appendToStream('settings', [
       { type: 'DataSourceSwitched', data: { useLiveData: true } },
     ]);
@@ -29,7 +29,7 @@ describe('openEmbeddedStores', () => {
       expect(fs.existsSync(path.join(dataDir, name))).toBe(true);
     }
 
-    const again = openEmbeddedStores(dataDir);
+    const again = openStores({ dataDir });
     expect((await again.eventStore.readStream('settings')).currentVersion).toBe(0);
     expect(await again.documents.collection('counters').get('c')).toEqual({ id: 'c', n: 1 });
     expect((await again.blobs.get('logo.png'))?.contentType).toBe('image/png');
@@ -45,7 +45,7 @@ describe('openEmbeddedStores', () => {
   });
 
   it('close stops running subscriptions and can be called twice', async () => {
-    const stores = openEmbeddedStores(dataDir);
+    const stores = openStores({ dataDir });
     const sub = stores.eventStore.subscribeToAll({ subscriberId: 's', handler: async () => undefined });
     await sub.caughtUp();
     await Promise.all([stores.close(), stores.close()]);

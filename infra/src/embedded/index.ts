@@ -1,4 +1,3 @@
-export * from './open-embedded-stores';
 export * from './data-dir-lock';
 export * from './sqlite';
 export * from './polling';

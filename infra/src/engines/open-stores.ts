@@ -9,7 +9,6 @@ import type { AidIndex } from '../aid-index/port';
 import type { BlobStore } from '../blobs/port';
 import { GridFsBlobStore } from '../blobs/gridfs-blob-store';
 import type { DocumentStore } from '../documents/port';
-import { openEmbeddedStores, EMBEDDED_FILES } from '../embedded/open-embedded-stores';
 import { openSqliteAidIndex } from '../aid-index/sqlite-aid-index';
 import { openSqliteDocumentStore } from '../documents/sqlite-document-store';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store';
@@ -35,9 +34,18 @@ export interface EngineConfig {
   mongodbUri?: string | null;
 }
 
+/** The embedded default's files under the data directory, one per port without an engine. */
+export const EMBEDDED_FILES = {
+  events: 'events.db',
+  messages: 'messages.db',
+  aids: 'aids.db',
+  documents: 'documents.db',
+  blobs: 'blobs',
+} as const;
+
 export type EngineName = 'embedded' | 'eventstoredb' | 'kafka' | 'elasticsearch' | 'mongodb';
 
-/** The same shape as openEmbeddedStores, with the ports typed as ports. */
+/** Every port, each on its engine or on its embedded file. */
 export interface Stores {
   eventStore: EventStore;
   messageLog: MessageLog;
@@ -81,12 +89,13 @@ export function blobStoreBeside(documents: DocumentStore, directory: string): Bl
     : openFileBlobStore(directory);
 }
 
+/**
+ * The one store factory: with no engine configured (the embedded default, tests) every port is a file
+ * under dataDir; each engine URL moves its port to that engine.
+ */
 export function openStores(options: { dataDir: string; engines?: EngineConfig }): Stores {
   const engines = options.engines ?? {};
   const selected = engineSelection(engines);
-  if (Object.values(selected).every((engine) => engine === 'embedded')) {
-    return { ...openEmbeddedStores(options.dataDir), engines: selected };
-  }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = (name: string) => path.join(options.dataDir, name);
   const eventStore = engines.eventStoreUrl

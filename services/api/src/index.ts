@@ -19,3 +19,4 @@ export {
   type WebServerOptions,
 } from './http/web-server';
 export { requestSync, type RequestSyncInput } from './sync/request-sync';
+export { composeApi, type ComposeApiOptions, type RunningApi } from './compose-api';

@@ -5,25 +5,11 @@
  * KAFKA_BROKERS, ELASTICSEARCH_URL, MONGODB_URI; embedded files under DATA_DIR for the absent ones) and
  * the JWT secret (JWT_SECRET, or the one kept in DATA_DIR/secrets).
  */
-import path from 'node:path';
 import { loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { openStores, type Stores, engineProbes, waitForEngines } from '@rna/infra/engines';
-import { createMailer } from '@rna/infra/mail';
-import { ChromiumPdfRenderer } from '@rna/infra/pdf';
-import { runWhileHoldingLease } from '@rna/infra/leases';
-import { HttpLiveRegister } from '@rna/infra/register-live';
 import { ALL_PROJECTION_SUBSCRIBERS } from '@rna/read-models';
-import { requestSync } from './sync/request-sync';
-import { createApiRouter } from './app';
-import { ensureFirstAdmin } from './auth/first-admin';
-import { startVariationAlertNotifier } from './alerts/notifier';
-import type { ApiDeps } from './http/deps';
+import { composeApi } from './compose-api';
 import { createApiLogger } from './http/logger';
-import { startWebServer } from './http/web-server';
-import { ensureDefaultLogo } from './logos/commands';
-import { archiveLastUpdateReader } from './sync/handlers';
-
-const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /**
  * Read-your-writes across processes: waits until every projection's checkpoint (stored by the
@@ -56,93 +42,30 @@ async function main(): Promise<void> {
   const stores = openStores({ dataDir: config.dataDir, engines: config.engines });
   // Engines may still be starting (a cluster restart, compose): wait for them, do not crash.
   await waitForEngines(engineProbes(stores), { log: logger });
-  const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
-  const deps: ApiDeps = {
-    eventStore: stores.eventStore,
-    documents: stores.documents,
-    aidIndex: stores.aidIndex,
-    messageLog: stores.messageLog,
-    blobs: stores.blobs,
-    mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-    config: {
-      publicUrl: config.publicUrl,
-      jwtSecret: config.jwtSecret,
-      version: config.version,
-      dataDir: config.dataDir,
-    },
-    clock: processClock(),
+  const api = await composeApi({
+    config,
+    stores,
     logger,
+    clock: processClock(),
+    // The projector is another process, maybe not up yet: read-your-writes waits a bounded time.
     awaitProjections: awaitProjectorCheckpoints(stores, Number(process.env.PROJECTION_WAIT_MS ?? 5000)),
-    requestSync: (input) => requestSync(stores.eventStore, input),
-    pdfRenderer,
-    liveBudgetMs: config.liveBudgetMs,
-    liveRegister: new HttpLiveRegister({
-      baseUrl: config.rnaBaseUrl,
-      onBackgroundFailure: (taxCode, err) => logger.warn({ err, taxCode }, 'queued live look-up failed'),
-    }),
-    archiveLastUpdate: archiveLastUpdateReader(stores.documents),
-  };
-
-  // The admin check reads a read model: let the projector catch up first (bounded, it may not be up yet).
-  await deps.awaitProjections!();
-  const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
-  if (admin.created && admin.generatedPassword) {
+    alertNotifier: process.env.ALERT_NOTIFIER === 'off' ? 'off' : 'lease',
+  });
+  if (api.generatedAdminPassword) {
     // Printed once, on the terminal only: never logged as a JSON line.
     process.stdout.write(
-      `\nPrimo amministratore creato: ${config.adminEmail}\nPassword generata (mostrata una sola volta): ${admin.generatedPassword}\n\n`,
+      `\nPrimo amministratore creato: ${config.adminEmail}\nPassword generata (mostrata una sola volta): ${api.generatedAdminPassword}\n\n`,
     );
   }
-  await ensureDefaultLogo(deps);
-  // Variation alerts mail once per sync: the notifier runs in the one API process holding its lease
-  // (ALERT_NOTIFIER=off keeps a process out of it altogether).
-  const notifier =
-    process.env.ALERT_NOTIFIER === 'off'
-      ? null
-      : runWhileHoldingLease(
-          stores.documents,
-          {
-            name: 'alert-notifier',
-            ttlMs: config.leaseTtlMs,
-            onChange: (holding) =>
-              logger.info(holding ? 'alert notifier lease taken' : 'alert notifier lease lost'),
-          },
-          () =>
-            startVariationAlertNotifier({
-              eventStore: stores.eventStore,
-              documents: stores.documents,
-              mailer: deps.mailer,
-              clock: deps.clock,
-              publicUrl: config.publicUrl,
-              onError: (error, alertId) =>
-                logger.warn({ alertId, err: error }, 'variation alert not notified'),
-            }),
-        );
-
-  const server = await startWebServer({
-    apiRouter: createApiRouter(deps),
-    frontendDir: path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
-    runtimeConfig: () => ({
-      version: config.version,
-      apiBaseUrl: '/api',
-      forcedLastUpdate: null,
-      vatNumber: config.vatNumber,
-      contactEmail: config.contactEmail,
-    }),
-    port: config.port,
-    publicUrl: config.publicUrl,
-    trustProxy: config.trustProxy,
-  });
   logger.info(
-    { port: server.port, dataDir: config.dataDir, engines: stores.engines, version: config.version },
+    { port: api.port, dataDir: config.dataDir, engines: stores.engines, version: config.version },
     'api started',
   );
   // A parent process (tests, supervisors) can read the bound port from this line when PORT=0.
-  process.stdout.write(`API_LISTENING ${server.port}\n`);
+  process.stdout.write(`API_LISTENING ${api.port}\n`);
 
   stopOnSignals(logger, async () => {
-    await server.close();
-    await notifier?.stop();
-    await pdfRenderer.close();
+    await api.stop();
     await stores.close();
   });
 }

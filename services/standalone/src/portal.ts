@@ -2,28 +2,15 @@
  * Composition root of the embedded default: every store on files under DATA_DIR, the API, the
  * projections and the sync worker in one process, behind one web server.
  */
-import path from 'node:path';
 import type { Logger } from 'pino';
-import { acquireDataDirLock, openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
-import { createMailer, type Mailer } from '@rna/infra/mail';
-import {
-  createApiLogger,
-  createApiRouter,
-  ensureDefaultLogo,
-  ensureFirstAdmin,
-  archiveLastUpdateReader,
-  startVariationAlertNotifier,
-  startWebServer,
-  type ApiDeps,
-  type RunningWebServer,
-} from '@rna/api';
-import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { acquireDataDirLock } from '@rna/infra/embedded';
+import { openStores, type Stores } from '@rna/infra/engines';
+import type { Mailer } from '@rna/infra/mail';
+import { composeApi, createApiLogger, type ApiDeps, type RunningApi } from '@rna/api';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
-import { HttpLiveRegister } from '@rna/infra/register-live';
 import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/read-models';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { HttpRegisterClient } from '@rna/infra/register';
-import { requestSync } from '@rna/api';
 import { startSyncWorker } from '@rna/sync';
 import { systemClock, type PortalConfig } from '@rna/infra/config';
 
@@ -39,15 +26,13 @@ export interface PortalOptions {
 export interface RunningPortal {
   url: string;
   port: number;
-  stores: EmbeddedStores;
+  stores: Stores;
   deps: ApiDeps;
   /** Set when this start created the first administrator with a generated password. */
   generatedAdminPassword: string | null;
   /** Stops accepting, drains requests, stops workers, closes stores, releases the lock. */
   stop(): Promise<void>;
 }
-
-const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 export function allProjections(): Projection[] {
   return [...ALL_PROJECTIONS];
@@ -56,18 +41,22 @@ export function allProjections(): Projection[] {
 export async function startPortal(config: PortalConfig, options: PortalOptions = {}): Promise<RunningPortal> {
   const logger = options.logger ?? createApiLogger();
   const releaseLock = acquireDataDirLock(config.dataDir, 'standalone');
-  let stores: EmbeddedStores | null = null;
-  let server: RunningWebServer | null = null;
+  let stores: Stores | null = null;
+  let api: RunningApi | null = null;
   try {
-    stores = openEmbeddedStores(config.dataDir);
-    const projectionStores = { documents: stores.documents, aidIndex: stores.aidIndex };
+    // The embedded default: no engine configured, every port on a file under DATA_DIR.
+    stores = openStores({ dataDir: config.dataDir });
+    const openedStores = stores;
     const clock = options.clock ?? systemClock;
     // a record set aside is counted on the health check and the sync screen; the log says which
     const onDeadLetter = (letter: DeadLetterDoc) =>
       logger.error({ letter }, 'record set aside (dead letter)');
-    const projections = startProjections(allProjections(), stores.eventStore, projectionStores, {
-      onDeadLetter,
-    });
+    const projections = startProjections(
+      allProjections(),
+      stores.eventStore,
+      { documents: stores.documents, aidIndex: stores.aidIndex },
+      { onDeadLetter },
+    );
     const aidIndexProjection = startAidIndexProjection({
       messageLog: stores.messageLog,
       aidIndex: stores.aidIndex,
@@ -75,9 +64,8 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       now: () => clock().getTime(),
       onDeadLetter,
     });
-    const eventStore = stores.eventStore;
     const syncWorker = startSyncWorker({
-      eventStore,
+      eventStore: stores.eventStore,
       messageLog: stores.messageLog,
       documents: stores.documents,
       register: new HttpRegisterClient({ baseUrl: config.rnaBaseUrl }),
@@ -85,83 +73,38 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       clock: { now: clock },
       awaitIndexed: () => aidIndexProjection.caughtUp(),
     });
-    const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
-    const openedStores = stores;
-    const deps: ApiDeps = {
-      eventStore: stores.eventStore,
-      documents: stores.documents,
-      aidIndex: stores.aidIndex,
-      messageLog: stores.messageLog,
-      blobs: stores.blobs,
-      mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
-      config: {
-        publicUrl: config.publicUrl,
-        jwtSecret: config.jwtSecret,
-        version: config.version,
-        dataDir: config.dataDir,
-      },
-      clock,
+    api = await composeApi({
+      config,
+      stores,
       logger,
+      clock,
+      mailer: options.mailer,
       awaitProjections: () => projections.caughtUp(),
-      requestSync: (input) => requestSync(eventStore, input),
-      pdfRenderer,
-      liveBudgetMs: config.liveBudgetMs,
-      liveRegister: new HttpLiveRegister({
-        baseUrl: config.rnaBaseUrl,
-        onBackgroundFailure: (taxCode, err) => logger.warn({ err, taxCode }, 'queued live look-up failed'),
-      }),
-      archiveLastUpdate: archiveLastUpdateReader(openedStores.documents),
-    };
-    const alertNotifier = startVariationAlertNotifier({
-      eventStore,
-      documents: stores.documents,
-      mailer: deps.mailer,
-      clock: deps.clock,
-      publicUrl: config.publicUrl,
-      onError: (error, alertId) =>
-        logger.warn({ err: error, alertId }, 'variation alert notification failed'),
-    });
-    await projections.caughtUp();
-    const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
-    await ensureDefaultLogo(deps);
-    server = await startWebServer({
-      apiRouter: createApiRouter(deps),
-      frontendDir: options.frontendDir ?? path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
-      runtimeConfig: () => ({
-        version: config.version,
-        apiBaseUrl: '/api',
-        forcedLastUpdate: null,
-        vatNumber: config.vatNumber,
-        contactEmail: config.contactEmail,
-      }),
-      port: config.port,
-      publicUrl: config.publicUrl,
-      trustProxy: config.trustProxy,
+      // this process holds the data directory's lock: nobody else could send the alerts
+      alertNotifier: 'here',
+      frontendDir: options.frontendDir,
       host: options.host,
     });
-    const running = server;
-    const openStores = stores;
+    const runningApi = api;
     let stopping: Promise<void> | null = null;
     return {
-      url: running.url,
-      port: running.port,
-      stores: openStores,
-      deps,
-      generatedAdminPassword: admin.created ? admin.generatedPassword : null,
+      url: runningApi.url,
+      port: runningApi.port,
+      stores: openedStores,
+      deps: runningApi.deps,
+      generatedAdminPassword: runningApi.generatedAdminPassword,
       stop: () =>
         (stopping ??= (async () => {
-          await running.close();
+          await runningApi.stop();
           await syncWorker.stop();
-          await alertNotifier.stop();
-          await pdfRenderer.close();
           await aidIndexProjection.stop();
           await projections.stop();
-          await openStores.close();
+          await openedStores.close();
           releaseLock();
         })()),
     };
   } catch (error) {
-    await server?.close(0);
+    await api?.stop();
     await stores?.close();
     releaseLock();
     throw error;

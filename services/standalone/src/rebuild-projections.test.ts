@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { AIDS_TOPIC, type AidMessage, type AidRecord } from '@rna/domain';
-import { openEmbeddedStores } from '@rna/infra/embedded';
+import { openStores } from '@rna/infra/engines';
 import { CLIENTS_COLLECTION } from '@rna/read-models/clients';
 import { LOGOS_COLLECTION } from '@rna/read-models/logos';
 import { USERS_COLLECTION } from '@rna/read-models/users';
@@ -99,7 +99,7 @@ describe('rebuild projections', () => {
       expect(before.aids.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '2']);
       await portal.stop();
 
-      const stores = openEmbeddedStores(dir);
+      const stores = openStores({ dataDir: dir });
       try {
         // Damage the read side: a rebuild must not keep anything that the logs do not say.
         await stores.documents

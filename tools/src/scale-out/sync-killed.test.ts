@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Actor } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
-import { openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
+import { openStores, type Stores } from '@rna/infra/engines';
 import { requestSync } from '@rna/api';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
@@ -33,7 +33,7 @@ interface SyncHistoryDoc {
 let dataDir: string;
 let mirrorDir: string;
 let mirror: RunningMirror;
-let stores: EmbeddedStores;
+let stores: Stores;
 const children: ServiceProcess[] = [];
 
 const start = (name: string, service: 'sync' | 'projector'): ChildProcess =>
@@ -53,7 +53,7 @@ beforeAll(async () => {
   mirrorDir = await mkdtemp(path.join(os.tmpdir(), 'rna-killed-mirror-'));
   // slow enough that a file is still on its way when the process is killed
   mirror = await startMirror({ dir: mirrorDir, faults: { bytesPerSecond: 150_000 } });
-  stores = openEmbeddedStores(dataDir);
+  stores = openStores({ dataDir });
 });
 
 afterAll(async () => {

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openEmbeddedStores, type EmbeddedStores } from '../open-embedded-stores';
+import { openStores, type Stores } from '../../engines/open-stores';
 
-export interface TemporaryStores extends EmbeddedStores {
+export interface TemporaryStores extends Stores {
   dir: string;
   /** Closes the stores and removes the folder. */
   dispose(): Promise<void>;
@@ -16,7 +16,7 @@ export interface TemporaryStores extends EmbeddedStores {
 
 export function openTemporaryStores(prefix = 'rna-test-stores-'): TemporaryStores {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const stores = openEmbeddedStores(dir);
+  const stores = openStores({ dataDir: dir });
   return {
     ...stores,
     dir,

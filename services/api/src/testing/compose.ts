@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { openEmbeddedStores, type EmbeddedStores } from '@rna/infra/embedded';
+import { openStores, type Stores } from '@rna/infra/engines';
 import type { Mailer } from '@rna/infra/mail';
 import { ALL_PROJECTIONS, startProjections, type RunningProjections } from '@rna/read-models';
 import { createApiRouter } from '../app';
@@ -23,7 +23,7 @@ export const ADMIN_PASSWORD = 'admin-password-1';
 export interface ComposedTestApi {
   app: express.Express;
   deps: ApiDeps;
-  stores: EmbeddedStores;
+  stores: Stores;
   projections: RunningProjections;
   dir: string;
   /** Stops projections, closes the mailer and the stores, removes the directory. */
@@ -40,7 +40,7 @@ export async function composeTestApi(options: {
   trustProxy?: boolean;
 }): Promise<ComposedTestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), options.dirPrefix));
-  const stores = openEmbeddedStores(path.join(dir, 'data'));
+  const stores = openStores({ dataDir: path.join(dir, 'data') });
   const { eventStore, documents, aidIndex, messageLog, blobs } = stores;
   const projections = startProjections(ALL_PROJECTIONS, eventStore, { documents, aidIndex });
   const deps: ApiDeps = {

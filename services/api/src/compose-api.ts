@@ -1,0 +1,154 @@
+/**
+ * The API's one composition: the ports it is given, the adapters it owns (mailer, Chromium, live
+ * register), the first administrator and the default logo, the variation-alert notifier, and the web
+ * server with the built front end. `npm run start:api` (main.ts) and the embedded portal
+ * (services/standalone) both call it; they differ only in where the stores and projections run.
+ */
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { PortalConfig } from '@rna/infra/config';
+import type { Stores } from '@rna/infra/engines';
+import { runWhileHoldingLease } from '@rna/infra/leases';
+import { createMailer, type Mailer } from '@rna/infra/mail';
+import { ChromiumPdfRenderer } from '@rna/infra/pdf';
+import { HttpLiveRegister } from '@rna/infra/register-live';
+import { startVariationAlertNotifier } from './alerts/notifier';
+import { createApiRouter } from './app';
+import { ensureFirstAdmin } from './auth/first-admin';
+import type { ApiDeps } from './http/deps';
+import { startWebServer, type RunningWebServer } from './http/web-server';
+import { ensureDefaultLogo } from './logos/commands';
+import { archiveLastUpdateReader } from './sync/handlers';
+import { requestSync } from './sync/request-sync';
+
+const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+export interface ComposeApiOptions {
+  config: PortalConfig;
+  stores: Pick<Stores, 'eventStore' | 'documents' | 'aidIndex' | 'messageLog' | 'blobs'>;
+  logger: Logger;
+  clock: () => Date;
+  /** Resolves when the projections have applied everything appended so far (read-your-writes). */
+  awaitProjections: () => Promise<void>;
+  /** Default: SMTP when SMTP_URL is set, else the outbox under the data directory. */
+  mailer?: Mailer;
+  /**
+   * Variation alerts mail once per sync, so one process sends them: 'here' when this is the only
+   * process on the data (the embedded portal holds the data directory's lock); 'lease' (default) when
+   * several API processes run, the one holding the 'alert-notifier' lease; 'off' (ALERT_NOTIFIER=off).
+   */
+  alertNotifier?: 'here' | 'lease' | 'off';
+  /** Where the built front end is; defaults to frontend/dist of this repository. */
+  frontendDir?: string;
+  host?: string;
+}
+
+export interface RunningApi {
+  url: string;
+  port: number;
+  deps: ApiDeps;
+  /** Set when this start created the first administrator with a generated password. */
+  generatedAdminPassword: string | null;
+  /** Stops accepting and drains requests, then stops the notifier and Chromium (not the stores). */
+  stop(): Promise<void>;
+}
+
+export async function composeApi(options: ComposeApiOptions): Promise<RunningApi> {
+  const { config, stores, logger } = options;
+  const pdfRenderer = new ChromiumPdfRenderer({ executablePath: config.chromiumPath });
+  const deps: ApiDeps = {
+    eventStore: stores.eventStore,
+    documents: stores.documents,
+    aidIndex: stores.aidIndex,
+    messageLog: stores.messageLog,
+    blobs: stores.blobs,
+    mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir }),
+    config: {
+      publicUrl: config.publicUrl,
+      jwtSecret: config.jwtSecret,
+      version: config.version,
+      dataDir: config.dataDir,
+    },
+    clock: options.clock,
+    logger,
+    awaitProjections: options.awaitProjections,
+    requestSync: (input) => requestSync(stores.eventStore, input),
+    pdfRenderer,
+    liveBudgetMs: config.liveBudgetMs,
+    liveRegister: new HttpLiveRegister({
+      baseUrl: config.rnaBaseUrl,
+      onBackgroundFailure: (taxCode, err) => logger.warn({ err, taxCode }, 'queued live look-up failed'),
+    }),
+    archiveLastUpdate: archiveLastUpdateReader(stores.documents),
+  };
+  let server: RunningWebServer | null = null;
+  let notifier: { stop(): Promise<void> } | null = null;
+  try {
+    // The admin check reads a read model: the projections catch up first.
+    await options.awaitProjections();
+    const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
+    await ensureDefaultLogo(deps);
+    const alerts = options.alertNotifier ?? 'lease';
+    notifier =
+      alerts === 'off'
+        ? null
+        : alerts === 'here'
+          ? startAlertNotifier(deps, config)
+          : runWhileHoldingLease(
+              deps.documents,
+              {
+                name: 'alert-notifier',
+                ttlMs: config.leaseTtlMs,
+                onChange: (holding) =>
+                  logger.info(holding ? 'alert notifier lease taken' : 'alert notifier lease lost'),
+              },
+              () => startAlertNotifier(deps, config),
+            );
+    server = await startWebServer({
+      apiRouter: createApiRouter(deps),
+      frontendDir: options.frontendDir ?? path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
+      runtimeConfig: () => ({
+        version: config.version,
+        apiBaseUrl: '/api',
+        forcedLastUpdate: null,
+        vatNumber: config.vatNumber,
+        contactEmail: config.contactEmail,
+      }),
+      port: config.port,
+      publicUrl: config.publicUrl,
+      trustProxy: config.trustProxy,
+      host: options.host,
+    });
+    const running = server;
+    const runningNotifier = notifier;
+    let stopping: Promise<void> | null = null;
+    return {
+      url: running.url,
+      port: running.port,
+      deps,
+      generatedAdminPassword: admin.created ? admin.generatedPassword : null,
+      stop: () =>
+        (stopping ??= (async () => {
+          await running.close();
+          await runningNotifier?.stop();
+          await pdfRenderer.close();
+        })()),
+    };
+  } catch (error) {
+    await server?.close(0);
+    await notifier?.stop();
+    await pdfRenderer.close();
+    throw error;
+  }
+}
+
+function startAlertNotifier(deps: ApiDeps, config: PortalConfig): { stop(): Promise<void> } {
+  return startVariationAlertNotifier({
+    eventStore: deps.eventStore,
+    documents: deps.documents,
+    mailer: deps.mailer,
+    clock: deps.clock,
+    publicUrl: config.publicUrl,
+    onError: (error, alertId) => deps.logger.warn({ alertId, err: error }, 'variation alert not notified'),
+  });
+}

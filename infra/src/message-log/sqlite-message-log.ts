@@ -9,12 +9,11 @@ import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
 import {
-  backoffDelay,
-  CatchUpWaiters,
   defaultRetryPolicy,
   errorMessage,
+  PollingLoop,
+  type PollingRound,
   type RetryPolicy,
-  Waker,
 } from '../embedded/polling';
 import {
   messageJson,
@@ -292,12 +291,15 @@ interface ConsumerSettings {
   onStopped: (consumer: PollingConsumer) => void;
 }
 
-class PollingConsumer implements Consumer {
-  private readonly waker = new Waker();
-  private readonly stopSignal = new Waker();
-  private readonly waiters = new CatchUpWaiters();
-  private stopping = false;
-  private readonly loop: Promise<void>;
+interface LeasedBatch {
+  /** The group's offset the batch was read after: the commit succeeds only if it is still that. */
+  committed: number;
+  messages: ConsumedMessage[];
+}
+
+/** Takes the group's lease, fetches after its offset, hands over a batch, commits (PollingLoop). */
+class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
+  private readonly loop: PollingLoop<LeasedBatch>;
   readonly topic: string;
 
   constructor(
@@ -305,80 +307,83 @@ class PollingConsumer implements Consumer {
     private readonly settings: ConsumerSettings,
   ) {
     this.topic = settings.topic;
-    // Start on a later tick: the handler must never run before subscribe/consume has returned.
-    this.loop = Promise.resolve().then(() => this.run());
+    const { topic, groupId } = settings;
+    this.loop = new PollingLoop(this, {
+      name: `consumer ${groupId} on ${topic}`,
+      retry: settings.retry,
+      onHandlerError: (attempt, retryInMs, error) =>
+        settings.onHandlerError({ topic, groupId, attempt, retryInMs, error }),
+      onFailure: (error) =>
+        console.error(`[message-log] consumer ${groupId} on ${topic} stopped: ${errorMessage(error)}`),
+      onStopped: () => settings.onStopped(this),
+    });
   }
 
   wake(): void {
-    this.waker.wake();
+    this.loop.wake();
   }
 
-  async caughtUp(): Promise<void> {
+  caughtUp(): Promise<void> {
     const { topic, groupId } = this.settings;
-    if (this.stopping) throw new Error(`Consumer ${groupId} on ${topic} is stopped`);
-    const target = this.log.lastOffset(topic);
-    if (this.log.committedOffset(topic, groupId) >= target) return;
-    const reached = this.waiters.add(target);
-    this.waker.wake();
-    return reached;
+    return this.loop.caughtUp(
+      () => this.log.lastOffset(topic),
+      (target) => this.log.committedOffset(topic, groupId) >= target,
+    );
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.waker.wake();
-    this.stopSignal.wake();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    const { topic, groupId, owner, handler, batchSize, leaseMs, pollIntervalMs, retry } = this.settings;
-    let attempt = 0;
-    try {
-      while (!this.stopping) {
-        const committed = this.log.acquireLease(topic, groupId, owner, leaseMs);
-        const batch = committed === null ? [] : this.log.fetch(topic, committed, batchSize);
-        const last = batch[batch.length - 1];
-        if (committed === null || !last) {
-          // Another consumer of the group may be the one making progress: follow the stored offset.
-          this.waiters.settle(this.log.committedOffset(topic, groupId));
-          await this.waker.wait(pollIntervalMs);
-          continue;
-        }
-        // A renewal runs on a timer, outside the loop's try: a busy or closing file must not crash the
-        // process. A missed renewal is safe, as the commit below only succeeds while the lease is ours.
-        const renewal = setInterval(() => {
-          try {
-            this.log.renewLease(topic, groupId, owner, leaseMs);
-          } catch (error) {
-            console.error(
-              `[message-log] group ${groupId} on ${topic}: lease renewal failed: ${errorMessage(error)}`,
-            );
-          }
-        }, leaseMs / 3);
-        try {
-          await handler(batch);
-        } catch (error) {
-          attempt += 1;
-          const retryInMs = backoffDelay(retry, attempt);
-          this.settings.onHandlerError({ topic, groupId, attempt, retryInMs, error });
-          await this.stopSignal.wait(retryInMs);
-          continue;
-        } finally {
-          clearInterval(renewal);
-        }
-        attempt = 0;
-        // A lost commit means the lease moved on or the group was reset: the batch is not ours to commit.
-        this.log.commit(topic, groupId, owner, committed, Number(last.offset));
-        this.waiters.settle(this.log.committedOffset(topic, groupId));
+  next(): LeasedBatch | null {
+    const { topic, groupId, owner, leaseMs, batchSize } = this.settings;
+    const committed = this.log.acquireLease(topic, groupId, owner, leaseMs);
+    if (committed === null) return null;
+    const messages = this.log.fetch(topic, committed, batchSize);
+    return messages.length > 0 ? { committed, messages } : null;
+  }
+
+  async handle(batch: LeasedBatch): Promise<void> {
+    const { topic, groupId, owner, leaseMs } = this.settings;
+    // A renewal runs on a timer, outside the loop's try: a busy or closing file must not crash the
+    // process. A missed renewal is safe, as the commit only succeeds while the lease is ours.
+    const renewal = setInterval(() => {
+      try {
+        this.log.renewLease(topic, groupId, owner, leaseMs);
+      } catch (error) {
+        console.error(
+          `[message-log] group ${groupId} on ${topic}: lease renewal failed: ${errorMessage(error)}`,
+        );
       }
-      this.log.releaseLease(topic, groupId, owner);
-    } catch (error) {
-      console.error(`[message-log] consumer ${groupId} on ${topic} stopped: ${errorMessage(error)}`);
-      this.stopping = true;
+    }, leaseMs / 3);
+    try {
+      await this.settings.handler(batch.messages);
     } finally {
-      this.waiters.rejectAll(new Error(`Consumer ${groupId} on ${topic} is stopped`));
-      this.settings.onStopped(this);
+      clearInterval(renewal);
     }
+  }
+
+  advance(batch: LeasedBatch): void {
+    const { topic, groupId, owner } = this.settings;
+    const last = batch.messages[batch.messages.length - 1]!;
+    // A lost commit means the lease moved on or the group was reset: the batch is not ours to commit.
+    this.log.commit(topic, groupId, owner, batch.committed, Number(last.offset));
+    this.settleWaiters();
+  }
+
+  idle(): number {
+    // Another consumer of the group may be the one making progress: follow the stored offset.
+    this.settleWaiters();
+    return this.settings.pollIntervalMs;
+  }
+
+  finish(): void {
+    const { topic, groupId, owner } = this.settings;
+    this.log.releaseLease(topic, groupId, owner);
+  }
+
+  private settleWaiters(): void {
+    this.loop.waiters.settle(this.log.committedOffset(this.settings.topic, this.settings.groupId));
   }
 }
 

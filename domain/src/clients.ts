@@ -8,7 +8,9 @@ import {
   romeNoonEpochMs,
   romeWallTimeToEpochMs,
 } from './dates';
+import type { Decider } from './decider';
 import { DomainError } from './errors';
+import type { Actor, ClientEvent } from './events';
 
 function toEpochMs(instant: Date | number): number {
   return typeof instant === 'number' ? instant : instant.getTime();
@@ -52,3 +54,59 @@ export function endDateFromDay(day: string): number {
   if (!parseIsoDay(day)) throw new DomainError('J001', `Data di scadenza non valida: "${day}"`);
   return romeNoonEpochMs(day);
 }
+
+/** What the client stream knows for its decisions: the address it was invited with, until removed. */
+export interface ClientDecisionState {
+  email: string | null;
+}
+
+/** What an administrator asks of a client's account (SPEC §5). */
+export type ClientCommand =
+  | { type: 'SetFixedTaxCode'; data: { clientId: string; fixedTaxCode: string | null; by: Actor } }
+  | {
+      type: 'SetFlags';
+      data: { clientId: string; pdfEnabled?: boolean; enableVariationAlerts?: boolean; by: Actor };
+    }
+  /** The logo's existence is checked by the caller (logos are another stream). */
+  | { type: 'AssignLogo'; data: { clientId: string; logoId: number; by: Actor } }
+  | { type: 'RemoveClient'; data: { clientId: string; by: Actor } };
+
+export const clientDecider: Decider<ClientCommand, ClientEvent, ClientDecisionState> = {
+  initialState: { email: null },
+  evolve(state, event) {
+    if (event.type === 'ClientInvited') return { email: event.data.email };
+    if (event.type === 'ClientRemoved') return { email: null };
+    return state;
+  },
+  decide(command, state) {
+    // never invited, or removed: there is no such client
+    if (state.email === null) throw new DomainError('U001');
+    const { clientId, by } = command.data;
+    switch (command.type) {
+      case 'SetFixedTaxCode': {
+        const { fixedTaxCode } = command.data;
+        return [
+          fixedTaxCode === null
+            ? { type: 'ClientFixedTaxCodeRemoved', data: { clientId, by } }
+            : { type: 'ClientFixedTaxCodeSet', data: { clientId, fixedTaxCode, by } },
+        ];
+      }
+      case 'SetFlags': {
+        const { pdfEnabled, enableVariationAlerts } = command.data;
+        const events: ClientEvent[] = [];
+        if (pdfEnabled !== undefined)
+          events.push({ type: 'ClientPdfEnabledSet', data: { clientId, enabled: pdfEnabled, by } });
+        if (enableVariationAlerts !== undefined)
+          events.push({
+            type: 'ClientVariationAlertsEnabledSet',
+            data: { clientId, enabled: enableVariationAlerts, by },
+          });
+        return events;
+      }
+      case 'AssignLogo':
+        return [{ type: 'ClientLogoAssigned', data: { clientId, logoId: command.data.logoId, by } }];
+      case 'RemoveClient':
+        return [{ type: 'ClientRemoved', data: { clientId, by } }];
+    }
+  },
+};

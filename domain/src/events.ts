@@ -3,6 +3,21 @@
  * Secrets (password hashes, tokens, reset and invitation codes) are never part of an event.
  */
 import type { SyncScope } from './archive-files';
+import type { QuotaState } from './quotas';
+
+/** Any event: a type and a JSON payload. Each stream category narrows it to a union below. */
+export interface EventShape {
+  type: string;
+  data: unknown;
+}
+
+declare const eventsOfStream: unique symbol;
+/**
+ * A stream's name, carrying the union of events its category holds (`streams.client(id)` is a
+ * `StreamName<ClientEvent>`): the event store gives back those events, `data` narrowed by `type`, and
+ * accepts only those. A plain string is a stream of any event.
+ */
+export type StreamName<E extends EventShape = EventShape> = string & { readonly [eventsOfStream]?: E };
 
 export type Role = 'ADMIN' | 'CLIENT';
 export type DataSource = 'ARCHIVE' | 'LIVE';
@@ -172,21 +187,96 @@ export type SettingsEvent = {
 
 export type DomainEvent = ClientEvent | QuotaEvent | UserEvent | LogoEvent | SyncEvent | SettingsEvent;
 export type DomainEventType = DomainEvent['type'];
+/** The domain events of the given types, e.g. `EventOfType<'UserRegistered' | 'ClientRemoved'>`. */
+export type EventOfType<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
-/** Stream names, in one place. */
+/** A quota stream folded up to `version` (snapshot-quota-<clientId>). */
+export type QuotaSnapshotEvent = {
+  type: 'QuotaSnapshotTaken';
+  data: { version: number; state: QuotaState };
+};
+
+/** The union of events each stream category holds. */
+export interface EventsByCategory {
+  client: ClientEvent;
+  quota: QuotaEvent;
+  quotaSnapshot: QuotaSnapshotEvent;
+  user: UserEvent;
+  logo: LogoEvent;
+  sync: SyncEvent;
+  settings: SettingsEvent;
+}
+
+const stream = <E extends EventShape>(name: string) => name as StreamName<E>;
+
+/** Stream names, in one place, each typed with the events it holds. */
 export const streams = {
-  client: (id: string) => `client-${id}`,
-  quota: (clientId: string) => `quota-${clientId}`,
+  client: (id: string) => stream<ClientEvent>(`client-${id}`),
+  quota: (clientId: string) => stream<QuotaEvent>(`quota-${clientId}`),
   /** Folded quota states (QuotaSnapshotTaken), so that a decision never replays a whole long stream. */
-  quotaSnapshots: (clientId: string) => `snapshot-quota-${clientId}`,
+  quotaSnapshots: (clientId: string) => stream<QuotaSnapshotEvent>(`snapshot-quota-${clientId}`),
   /** The searches and downloads of a user who is not metered (ADMIN): the same events, cost 0. */
-  audit: (userId: string) => `audit-${userId}`,
-  user: (id: string) => `user-${id}`,
-  logo: (id: number) => `logo-${id}`,
-  sync: (runId: string) => `sync-${runId}`,
-  syncControl: 'sync-control',
-  settings: 'settings',
+  audit: (userId: string) => stream<QuotaEvent>(`audit-${userId}`),
+  user: (id: string) => stream<UserEvent>(`user-${id}`),
+  logo: (id: number) => stream<LogoEvent>(`logo-${id}`),
+  sync: (runId: string) => stream<SyncEvent>(`sync-${runId}`),
+  syncControl: stream<SyncEvent>('sync-control'),
+  settings: stream<SettingsEvent>('settings'),
 } as const;
+
+/** Every event type of a category, so that a subscriber of all events can tell them apart at run time. */
+const EVENT_TYPES: { [C in keyof EventsByCategory]: Record<EventsByCategory[C]['type'], true> } = {
+  client: {
+    ClientInvited: true,
+    ClientActivated: true,
+    ClientAccessed: true,
+    ClientLimitsSet: true,
+    ClientFixedTaxCodeSet: true,
+    ClientFixedTaxCodeRemoved: true,
+    ClientPdfEnabledSet: true,
+    ClientVariationAlertsEnabledSet: true,
+    ClientLogoAssigned: true,
+    ClientAccessRenewed: true,
+    ClientRemoved: true,
+  },
+  quota: { SearchAllowanceGranted: true, SearchPerformed: true, ReportDownloaded: true, SearchRefused: true },
+  quotaSnapshot: { QuotaSnapshotTaken: true },
+  user: {
+    UserRegistered: true,
+    SearchSaved: true,
+    SavedSearchCleared: true,
+    VariationAlertAdded: true,
+    VariationAlertRemoved: true,
+    VariationAlertTriggered: true,
+    PasswordChanged: true,
+  },
+  logo: { LogoUploaded: true, LogoPdfConfigSet: true, LogoDeleted: true },
+  sync: {
+    SyncRequested: true,
+    SyncStarted: true,
+    RegisterFileQueued: true,
+    RegisterFileSkipped: true,
+    RegisterFileDownloading: true,
+    RegisterFileParsing: true,
+    RegisterFileSucceeded: true,
+    RegisterFileFailed: true,
+    RegisterFileWithdrawn: true,
+    SyncCompleted: true,
+    SyncFailed: true,
+  },
+  settings: { DataSourceSwitched: true },
+};
+
+/**
+ * Whether an event (from a subscription to all streams) is one of the category's: then its `data` is
+ * typed by its `type`, without a cast.
+ */
+export function isEventOf<C extends keyof EventsByCategory, T extends EventShape>(
+  category: C,
+  event: T,
+): event is T & EventsByCategory[C] {
+  return Object.hasOwn(EVENT_TYPES[category], event.type);
+}
 
 // ---- topic "aids" (key = beneficiary tax code) ----
 /** One aid component as imported from a register file; amounts in euro cents. */

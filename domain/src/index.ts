@@ -11,3 +11,4 @@ export * from './clients';
 export * from './quotas';
 export * from './aid-records';
 export * from './sync-control';
+export * from './decider';

@@ -6,7 +6,9 @@
  * Costs are carried by SearchPerformed only. A report download that is not free should be recorded as
  * SearchPerformed (with its cost) followed by ReportDownloaded, so every reader sums costs one way.
  */
-import type { QuotaEvent, SearchRequest } from './events';
+import { renewedEndDate } from './clients';
+import type { Decider } from './decider';
+import type { Actor, DataSource, QuotaEvent, ReportKind, SearchRequest } from './events';
 import { romeDay } from './dates';
 import { splitTaxCodes } from './tax-codes';
 
@@ -113,3 +115,77 @@ export function decideReportDownload(
 ): QuotaDecision {
   return decideSearch(state, request, now);
 }
+
+/** What is asked of a client's quota stream. */
+export type QuotaCommand =
+  | {
+      type: 'GrantAllowance';
+      data: {
+        clientId: string;
+        availableYearlySearches: number;
+        remainingSearches: number;
+        endDate: number;
+        at: string;
+        by: Actor;
+      };
+    }
+  /** "Rinnova": a year more (renewedEndDate) and the full yearly allowance again. */
+  | { type: 'RenewAccess'; data: { clientId: string; at: string; by: Actor } }
+  /**
+   * A client's search or report, charged by decideSearch: a refusal is recorded too (SearchRefused,
+   * whose code the caller answers with); a report that is not free is a search first.
+   */
+  | {
+      type: 'ChargeLookUp';
+      data: {
+        clientId: string;
+        by: Actor;
+        at: string;
+        request: SearchRequest;
+        purpose: 'search' | ReportKind;
+        dataSource: DataSource;
+        /** The rows the client was shown. */
+        resultCount: number;
+      };
+    };
+
+export const quotaDecider: Decider<QuotaCommand, QuotaEvent, QuotaState> = {
+  initialState: initialQuotaState,
+  evolve: evolveQuota,
+  decide(command, state) {
+    switch (command.type) {
+      case 'GrantAllowance':
+        return [{ type: 'SearchAllowanceGranted', data: command.data }];
+      case 'RenewAccess': {
+        const { clientId, at, by } = command.data;
+        return [
+          {
+            type: 'SearchAllowanceGranted',
+            data: {
+              clientId,
+              availableYearlySearches: state.availableYearlySearches,
+              remainingSearches: state.availableYearlySearches,
+              endDate: renewedEndDate(state.endDate, Date.parse(at)),
+              at,
+              by,
+            },
+          },
+        ];
+      }
+      case 'ChargeLookUp': {
+        const { clientId, by, at, request, purpose, dataSource, resultCount } = command.data;
+        const base = { ...request, clientId, at, by };
+        const decide = purpose === 'search' ? decideSearch : decideReportDownload;
+        const decision = decide(state, request, Date.parse(at));
+        if (!decision.ok) return [{ type: 'SearchRefused', data: { ...base, code: decision.code } }];
+        const performed: QuotaEvent = {
+          type: 'SearchPerformed',
+          data: { ...base, dataSource, resultCount, cost: decision.cost },
+        };
+        if (purpose === 'search') return [performed];
+        const downloaded: QuotaEvent = { type: 'ReportDownloaded', data: { ...base, kind: purpose } };
+        return decision.cost > 0 ? [performed, downloaded] : [downloaded];
+      }
+    }
+  },
+};

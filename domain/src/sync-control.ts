@@ -4,6 +4,8 @@
  * sync worker reads it (which run to do).
  */
 import type { SyncScope } from './archive-files';
+import type { Decider } from './decider';
+import { DomainError } from './errors';
 import type { Actor, SyncEvent } from './events';
 
 export interface SyncRequest {
@@ -22,14 +24,34 @@ export interface SyncControlState {
 
 /** Folds the control stream's events, oldest first. */
 export function foldSyncControl(
-  events: readonly { type: string; data: unknown }[],
+  events: readonly SyncEvent[],
+  from: SyncRequest | null = null,
 ): Omit<SyncControlState, 'version'> {
-  let running: SyncRequest | null = null;
+  let running = from;
   for (const event of events) {
-    const e = event as SyncEvent;
+    const e = event;
     if (e.type === 'SyncRequested') running = { ...e.data };
     else if ((e.type === 'SyncCompleted' || e.type === 'SyncFailed') && running?.runId === e.data.runId)
       running = null;
   }
   return { running };
 }
+
+/** "Sincronizza": one run at a time (S001 while another is going). */
+export type SyncControlCommand = { type: 'RequestSync'; data: SyncRequest };
+
+export const syncControlDecider: Decider<SyncControlCommand, SyncEvent, Omit<SyncControlState, 'version'>> = {
+  initialState: { running: null },
+  evolve: (state, event) => foldSyncControl([event], state.running),
+  decide(command, state) {
+    if (state.running) throw new DomainError('S001');
+    const { scope, onlyDocuments } = command.data;
+    return [
+      {
+        type: 'SyncRequested',
+        // only a chosen set of files carries their names
+        data: { ...command.data, onlyDocuments: scope === 'CUSTOM' ? [...onlyDocuments] : [] },
+      },
+    ];
+  },
+};

@@ -2,13 +2,18 @@ import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/t
 import { DEAD_LETTERS_COLLECTION, deadLetterStream, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import { startProjections, type Projection } from './projection';
 
+type NoteAdded = { type: 'NoteAdded'; data: { id: string; text: string } };
+
 /** A read model of notes; a note whose text is "poison" can never be applied. */
-function notesProjection(attemptsSeen: Map<string, number>, storeDown: { failures: number }): Projection {
+function notesProjection(
+  attemptsSeen: Map<string, number>,
+  storeDown: { failures: number },
+): Projection<NoteAdded> {
   return {
     name: 'notes',
     handles: ['NoteAdded'],
     async apply(event, stores) {
-      const { id, text } = event.data as { id: string; text: string };
+      const { id, text } = event.data;
       attemptsSeen.set(id, (attemptsSeen.get(id) ?? 0) + 1);
       if (storeDown.failures > 0) {
         storeDown.failures -= 1;

@@ -3,6 +3,7 @@
  * `apply` must be idempotent (upsert by a natural key): delivery is at-least-once, and a rebuild
  * replays every event from position zero.
  */
+import type { DomainEvent, EventShape } from '@rna/domain';
 import type { RecordedEvent, DocumentStore, AidIndex, EventStore, Subscription } from '@rna/infra';
 import { runWhileHoldingLease } from '@rna/infra/leases';
 import {
@@ -18,12 +19,13 @@ export interface ProjectionStores {
   aidIndex: AidIndex;
 }
 
-export interface Projection {
+/** A projection of the events E (by default any domain event); `apply` gets them typed, no cast. */
+export interface Projection<E extends EventShape = DomainEvent> {
   /** Unique; also the subscriber id under which the checkpoint is stored. */
   name: string;
   /** Event types it reads; others are skipped without calling apply. */
-  handles: readonly string[];
-  apply(event: RecordedEvent, stores: ProjectionStores): Promise<void>;
+  handles: readonly E['type'][];
+  apply(event: RecordedEvent<E>, stores: ProjectionStores): Promise<void>;
   /** Forgets the read model (rebuild from zero). */
   reset(stores: ProjectionStores): Promise<void>;
 }
@@ -55,7 +57,7 @@ export interface ProjectionOptions {
  * stream — and the projection goes on with the next one instead of retrying it forever.
  */
 async function applyOrSetAside(
-  projection: Projection,
+  projection: Projection<EventShape>,
   event: RecordedEvent,
   eventStore: EventStore,
   stores: ProjectionStores,
@@ -84,16 +86,17 @@ async function applyOrSetAside(
 
 /** Subscribes every projection to the all-events feed from its own checkpoint. */
 export function startProjections(
-  projections: readonly Projection[],
+  projections: readonly Projection<EventShape>[],
   eventStore: EventStore,
   stores: ProjectionStores,
   options: ProjectionOptions = {},
 ): RunningProjections {
-  const subscribe = (projection: Projection) =>
+  const subscribe = (projection: Projection<EventShape>) =>
     eventStore.subscribeToAll({
       subscriberId: subscriberIdOf(projection),
       handler: async (events) => {
         for (const event of events) {
+          // The runner hands a projection only the types it handles: apply's typed event holds.
           if (projection.handles.includes(event.type))
             await applyOrSetAside(projection, event, eventStore, stores, options);
         }
@@ -146,7 +149,7 @@ export function startProjections(
 
 /** Rebuild: forget read models and checkpoints; the next start replays from zero. */
 export async function resetProjections(
-  projections: readonly Projection[],
+  projections: readonly Projection<EventShape>[],
   eventStore: EventStore,
   stores: ProjectionStores,
 ): Promise<void> {

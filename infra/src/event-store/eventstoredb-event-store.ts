@@ -47,6 +47,7 @@ import {
   type AppendResult,
   type EventStore,
   type EventsHandler,
+  type EventShape,
   type EventToAppend,
   type ExpectedVersion,
   type ReadStreamResult,
@@ -182,21 +183,21 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream<Data = unknown>(
+  async readStream<E extends EventShape = EventShape>(
     stream: string,
     options: { fromVersion?: number; maxCount?: number } = {},
-  ): Promise<ReadStreamResult<Data>> {
+  ): Promise<ReadStreamResult<E>> {
     const name = this.namespace + stream;
     if (options.maxCount === 0) return { currentVersion: await this.currentVersion(name), events: [] };
     try {
-      const events: RecordedEvent<Data>[] = [];
+      const events: RecordedEvent<E>[] = [];
       for await (const resolved of this.client.readStream(name, {
         direction: FORWARDS,
         fromRevision: options.fromVersion ? BigInt(options.fromVersion) : START,
         ...(options.maxCount === undefined ? {} : { maxCount: BigInt(Math.floor(options.maxCount)) }),
       })) {
         const recorded = toRecordedEvent(resolved as AllStreamResolvedEvent, this.namespace);
-        if (recorded) events.push(recorded as RecordedEvent<Data>);
+        if (recorded) events.push(recorded as RecordedEvent<E>);
       }
       const last = events[events.length - 1];
       // a page may end before the stream does: then its version is asked for

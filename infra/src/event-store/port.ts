@@ -3,23 +3,27 @@
 /** 'any' = no check; 'no_stream' = the stream must not exist; 'stream_exists'; a number = the exact current version. */
 export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
 
-export interface EventToAppend {
-  type: string;
-  data: unknown;
-  metadata?: Record<string, unknown>;
-}
+// Events and stream names are typed by the domain (a union of events per stream category).
+import type { EventShape, StreamName } from '@rna/domain';
+export type { EventShape, StreamName };
 
-export interface RecordedEvent<Data = unknown> {
+export type EventToAppend<E extends EventShape = EventShape> = E & {
+  metadata?: Record<string, unknown>;
+};
+
+/** Where and when an event was recorded. */
+export interface RecordedEventPosition {
   streamName: string;
   /** 0 for a stream's first event. */
   streamVersion: number;
   /** Strictly increasing across all streams, starting at 1. */
   globalPosition: number;
-  type: string;
-  data: Data;
   metadata: Record<string, unknown>;
   createdAt: string;
 }
+
+/** A recorded event of the union E: `data` narrows on `type`. */
+export type RecordedEvent<E extends EventShape = EventShape> = E & RecordedEventPosition;
 
 export interface AppendResult {
   /** The stream's version after the append (its last event's streamVersion). */
@@ -27,10 +31,10 @@ export interface AppendResult {
   lastGlobalPosition: number;
 }
 
-export interface ReadStreamResult<Data = unknown> {
+export interface ReadStreamResult<E extends EventShape = EventShape> {
   /** -1 when the stream does not exist. */
   currentVersion: number;
-  events: RecordedEvent<Data>[];
+  events: RecordedEvent<E>[];
 }
 
 export type EventsHandler = (events: RecordedEvent[]) => Promise<void>;
@@ -43,9 +47,9 @@ export interface Subscription {
 }
 
 export interface EventStore {
-  appendToStream(
-    stream: string,
-    events: EventToAppend[],
+  appendToStream<E extends EventShape = EventShape>(
+    stream: StreamName<E>,
+    events: EventToAppend<E>[],
     options?: { expectedVersion?: ExpectedVersion },
   ): Promise<AppendResult>;
   /**
@@ -53,10 +57,10 @@ export interface EventStore {
    * the stream's current version whatever the page. Long streams are read page by page
    * (`streamPages`), never whole.
    */
-  readStream<Data = unknown>(
-    stream: string,
+  readStream<E extends EventShape = EventShape>(
+    stream: StreamName<E>,
     options?: { fromVersion?: number; maxCount?: number },
-  ): Promise<ReadStreamResult<Data>>;
+  ): Promise<ReadStreamResult<E>>;
   /** Events with globalPosition > after, in order, at most maxCount. */
   readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]>;
   getCheckpoint(subscriberId: string): Promise<number>;
@@ -87,14 +91,14 @@ export class ConcurrencyError extends Error {
 }
 
 /** Pages of a stream's events in order, each read when the previous one is done with: bounded memory. */
-export async function* streamPages<Data = unknown>(
+export async function* streamPages<E extends EventShape = EventShape>(
   store: Pick<EventStore, 'readStream'>,
-  stream: string,
+  stream: StreamName<E>,
   options: { fromVersion?: number; pageSize?: number } = {},
-): AsyncGenerator<RecordedEvent<Data>[]> {
+): AsyncGenerator<RecordedEvent<E>[]> {
   const pageSize = options.pageSize ?? 1_000;
   for (let from = options.fromVersion ?? 0; ;) {
-    const { events } = await store.readStream<Data>(stream, { fromVersion: from, maxCount: pageSize });
+    const { events } = await store.readStream<E>(stream, { fromVersion: from, maxCount: pageSize });
     if (events.length > 0) yield events;
     if (events.length < pageSize) return;
     from = (events[events.length - 1]?.streamVersion ?? from) + 1;

@@ -3,18 +3,18 @@ import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
 import { checkpointInBackground } from '../embedded/wal-checkpointer';
 import {
-  backoffDelay,
-  CatchUpWaiters,
   defaultRetryPolicy,
   errorMessage,
+  PollingLoop,
+  type PollingRound,
   type RetryPolicy,
-  Waker,
 } from '../embedded/polling';
 import {
   ConcurrencyError,
   type AppendResult,
   type EventsHandler,
   type EventStore,
+  type EventShape,
   type EventToAppend,
   type ExpectedVersion,
   type ReadStreamResult,
@@ -215,14 +215,14 @@ export class SqliteEventStore implements EventStore {
     }, 0);
   }
 
-  async readStream<Data = unknown>(
+  async readStream<E extends EventShape = EventShape>(
     stream: string,
     options: { fromVersion?: number; maxCount?: number } = {},
-  ): Promise<ReadStreamResult<Data>> {
+  ): Promise<ReadStreamResult<E>> {
     this.assertOpen();
     const maxCount = options.maxCount === undefined ? -1 : Math.max(0, Math.floor(options.maxCount));
     const { currentVersion, rows } = this.readStreamTransaction(stream, options.fromVersion ?? 0, maxCount);
-    return { currentVersion, events: rows.map(toRecorded) as RecordedEvent<Data>[] };
+    return { currentVersion, events: rows.map(toRecorded) as RecordedEvent<E>[] };
   }
 
   async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
@@ -338,105 +338,91 @@ interface SubscriptionSettings {
 const CHECKPOINT_INTERVAL_MS = 250;
 const SHARED_READ_MS = 50;
 
-/** Catch-up then live: reads after the checkpoint, hands over a batch, stores the checkpoint, repeats. */
-class PollingSubscription implements Subscription {
-  private readonly waker = new Waker();
-  /** Back-off sleeps are cut short only by stop(), not by new appends. */
-  private readonly stopSignal = new Waker();
-  private readonly waiters = new CatchUpWaiters();
-  private stopping = false;
+/** Reads after the checkpoint, hands over a batch, stores the checkpoint now and then (PollingLoop). */
+class PollingSubscription implements Subscription, PollingRound<RecordedEvent[]> {
+  private readonly loop: PollingLoop<RecordedEvent[]>;
+  private position: number;
+  private storedPosition: number;
+  private storedAt = 0;
   private handledUpTo = -1;
-  private readonly loop: Promise<void>;
 
   constructor(
     private readonly store: SqliteEventStore,
     private readonly settings: SubscriptionSettings,
   ) {
-    // Start on a later tick: the handler must never run before subscribe/consume has returned.
-    this.loop = Promise.resolve().then(() => this.run());
+    this.position = store.getCheckpointSync(settings.subscriberId);
+    this.storedPosition = this.position;
+    const { subscriberId } = settings;
+    this.loop = new PollingLoop(this, {
+      name: `subscription ${subscriberId}`,
+      retry: settings.retry,
+      onHandlerError: (attempt, retryInMs, error) =>
+        settings.onHandlerError({ subscriberId, attempt, retryInMs, error }),
+      onFailure: (error) =>
+        console.error(`[event-store] subscription ${subscriberId} stopped: ${errorMessage(error)}`),
+      onStopped: () => settings.onStopped(this),
+    });
   }
 
   wake(): void {
-    this.waker.wake();
+    this.loop.wake();
   }
 
-  async caughtUp(): Promise<void> {
-    if (this.stopping) throw new Error(`Subscription ${this.settings.subscriberId} is stopped`);
-    const target = this.store.lastGlobalPosition();
-    if (this.handledUpTo >= target) return;
-    const reached = this.waiters.add(target);
-    this.waker.wake();
-    return reached;
+  caughtUp(): Promise<void> {
+    return this.loop.caughtUp(
+      () => this.store.lastGlobalPosition(),
+      (target) => this.handledUpTo >= target,
+    );
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.waker.wake();
-    this.stopSignal.wake();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    const { subscriberId, handler, batchSize, pollIntervalMs, retry } = this.settings;
-    let attempt = 0;
-    let position = -1;
-    let storedPosition = -1;
-    let storedAt = 0;
-    /** Writes the checkpoint if it moved and its interval is over (or at once when `now`). */
-    const storeIfDue = async (now = false) => {
-      if (position === storedPosition || (!now && Date.now() - storedAt < CHECKPOINT_INTERVAL_MS)) return;
-      await this.store.storeCheckpoint(subscriberId, position);
-      storedPosition = position;
-      storedAt = Date.now();
-    };
-    try {
-      position = this.store.getCheckpointSync(subscriberId);
-      storedPosition = position;
-      while (!this.stopping) {
-        const batch = this.store.readForSubscription(position, batchSize);
-        const last = batch[batch.length - 1];
-        if (!last) {
-          this.markHandled(position);
-          await storeIfDue();
-          // A checkpoint still to write is written once its interval is over, even when idle.
-          const pendingFor = CHECKPOINT_INTERVAL_MS - (Date.now() - storedAt);
-          await this.waker.wait(
-            position === storedPosition ? pollIntervalMs : Math.min(pollIntervalMs, pendingFor),
-          );
-          continue;
-        }
-        try {
-          await handler(batch);
-        } catch (error) {
-          attempt += 1;
-          const retryInMs = backoffDelay(retry, attempt);
-          this.settings.onHandlerError({ subscriberId, attempt, retryInMs, error });
-          await this.stopSignal.wait(retryInMs);
-          continue;
-        }
-        attempt = 0;
-        position = last.globalPosition;
-        this.markHandled(position);
-        // Every search appends an event that each projection reads: writing each one's checkpoint
-        // after every batch was a write transaction per projection per search. Delivery is
-        // at-least-once and projections are idempotent, so the checkpoint is written at most every
-        // CHECKPOINT_INTERVAL_MS, and once more on stop.
-        await storeIfDue();
-      }
-      await storeIfDue(true);
-    } catch (error) {
-      // Only the store itself failing lands here (e.g. the file vanished): stop, do not crash.
-      console.error(`[event-store] subscription ${subscriberId} stopped: ${errorMessage(error)}`);
-      this.stopping = true;
-    } finally {
-      this.waiters.rejectAll(new Error(`Subscription ${subscriberId} is stopped`));
-      this.settings.onStopped(this);
-    }
+  next(): RecordedEvent[] | null {
+    const batch = this.store.readForSubscription(this.position, this.settings.batchSize);
+    return batch.length > 0 ? batch : null;
+  }
+
+  handle(batch: RecordedEvent[]): Promise<void> {
+    return this.settings.handler(batch);
+  }
+
+  async advance(batch: RecordedEvent[]): Promise<void> {
+    this.markHandled(batch[batch.length - 1]!.globalPosition);
+    // Every search appends an event that each projection reads: writing each one's checkpoint after
+    // every batch was a write transaction per projection per search. Delivery is at-least-once and
+    // projections are idempotent, so the checkpoint is written at most every CHECKPOINT_INTERVAL_MS,
+    // and once more on stop.
+    await this.storeCheckpointIfDue();
+  }
+
+  async idle(): Promise<number> {
+    this.markHandled(this.position);
+    await this.storeCheckpointIfDue();
+    // A checkpoint still to write is written once its interval is over, even when idle.
+    if (this.position === this.storedPosition) return this.settings.pollIntervalMs;
+    return Math.min(this.settings.pollIntervalMs, CHECKPOINT_INTERVAL_MS - (Date.now() - this.storedAt));
+  }
+
+  finish(): Promise<void> {
+    return this.storeCheckpointIfDue(true);
+  }
+
+  /** Writes the checkpoint if it moved and its interval is over (or at once when `now`). */
+  private async storeCheckpointIfDue(now = false): Promise<void> {
+    const { position } = this;
+    if (position === this.storedPosition) return;
+    if (!now && Date.now() - this.storedAt < CHECKPOINT_INTERVAL_MS) return;
+    await this.store.storeCheckpoint(this.settings.subscriberId, position);
+    this.storedPosition = position;
+    this.storedAt = Date.now();
   }
 
   private markHandled(position: number): void {
+    this.position = position;
     this.handledUpTo = position;
-    this.waiters.settle(position);
+    this.loop.waiters.settle(position);
   }
 }
 

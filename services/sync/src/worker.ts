@@ -100,10 +100,10 @@ interface RunTally {
   started: string[] | null;
 }
 
-function tallyRun(events: { type: string; data: unknown }[]): RunTally {
+function tallyRun(events: readonly SyncEvent[]): RunTally {
   const tally: RunTally = { done: new Set(), succeeded: 0, failed: 0, skipped: 0, records: 0, started: null };
   for (const event of events) {
-    const e = event as SyncEvent;
+    const e = event;
     if (e.type === 'SyncStarted') tally.started = e.data.files;
     else if (e.type === 'RegisterFileSucceeded') {
       tally.done.add(e.data.name);
@@ -399,7 +399,10 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
         streams.sync(runId),
         [
           { type: 'SyncStarted', data: { runId, files, at: at() } },
-          ...files.map((name) => ({ type: 'RegisterFileQueued', data: { runId, name, at: at() } })),
+          ...files.map((name): SyncEvent => ({
+            type: 'RegisterFileQueued',
+            data: { runId, name, at: at() },
+          })),
         ],
         { expectedVersion: 'any' },
       );

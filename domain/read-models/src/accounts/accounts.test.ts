@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DomainEventType, EventOfType } from '@rna/domain';
 import type { RecordedEvent } from '@rna/infra';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { openSqliteDocumentStore } from '@rna/infra/documents';
@@ -10,8 +11,15 @@ import { LOGOS_COLLECTION, logosProjection, type LogoReadModel } from '../logos'
 
 const by = { userId: 'admin', email: 'admin@x.it', role: 'ADMIN' as const };
 let position = 0;
-function recorded(streamName: string, streamVersion: number, type: string, data: unknown): RecordedEvent {
-  return { streamName, streamVersion, globalPosition: ++position, type, data, metadata: {}, createdAt: '' };
+/** A recorded domain event; the data carries only the fields the projections read. */
+function recorded<T extends DomainEventType>(
+  streamName: string,
+  streamVersion: number,
+  type: T,
+  data: Partial<EventOfType<T>['data']>,
+): RecordedEvent<EventOfType<T>> {
+  const event = { type, data } as unknown as EventOfType<T>;
+  return { ...event, streamName, streamVersion, globalPosition: ++position, metadata: {}, createdAt: '' };
 }
 
 const clientEvents = [

@@ -1,11 +1,12 @@
+import type { Actor, SyncEvent } from '@rna/domain';
 import type { AidIndex, DocumentStore, RecordedEvent } from '@rna/infra';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import { ARCHIVE_FILES_COLLECTION, SYNC_HISTORY_COLLECTION, SYNC_RUNS_COLLECTION } from '@rna/read-models';
 import { archiveProjections } from './archive-projections';
 
-const by = { userId: 'a', email: 'a@x.it', role: 'ADMIN' };
+const by: Actor = { userId: 'a', email: 'a@x.it', role: 'ADMIN' };
 const at = '2024-03-01T10:00:00.000Z';
-const events: { type: string; data: unknown }[] = [
+const events: SyncEvent[] = [
   { type: 'SyncRequested', data: { runId: 'r', scope: 'LAST_YEAR', onlyDocuments: [], at, by } },
   { type: 'SyncStarted', data: { runId: 'r', files: ['2024_02', '2024_01'], at } },
   { type: 'RegisterFileQueued', data: { runId: 'r', name: '2024_02', at } },
@@ -22,8 +23,8 @@ const events: { type: string; data: unknown }[] = [
   },
   { type: 'SyncCompleted', data: { runId: 'r', at, succeeded: 1, failed: 1, skipped: 0, records: 12 } },
 ];
-const recorded: RecordedEvent[] = events.map((e, i) => ({
-  streamName: 's', streamVersion: i, globalPosition: i + 1, type: e.type, data: e.data, metadata: {}, createdAt: at,
+const recorded: RecordedEvent<SyncEvent>[] = events.map((e, i) => ({
+  ...e, streamName: 's', streamVersion: i, globalPosition: i + 1, metadata: {}, createdAt: at,
 })); // prettier-ignore
 
 async function project(stores: { documents: DocumentStore; aidIndex: AidIndex }, times: number) {

@@ -13,8 +13,8 @@ import {
   type SyncHistoryDoc,
   type SyncRunDoc,
 } from './read-models';
-import { updateDocument, type Collection, type RecordedEvent } from '@rna/infra';
-import type { Projection, ProjectionStores } from '../projection';
+import { updateDocument, type Collection } from '@rna/infra';
+import type { Projection } from '../projection';
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -50,12 +50,12 @@ async function updateFile(
   );
 }
 
-export const archiveFilesProjection: Projection = {
+export const archiveFilesProjection: Projection<SyncEvent> = {
   name: 'archive-files',
   handles: FILE_EVENTS,
-  async apply(event: RecordedEvent, stores: ProjectionStores) {
+  async apply(event, stores) {
     const files = stores.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION);
-    const e = event as unknown as SyncEvent;
+    const e = event;
     switch (e.type) {
       case 'RegisterFileQueued':
         return updateFile(files, e.data.name, (d) => ({
@@ -127,12 +127,12 @@ function countDone(run: SyncRunDoc): SyncRunDoc {
   };
 }
 
-export const syncRunsProjection: Projection = {
+export const syncRunsProjection: Projection<SyncEvent> = {
   name: 'sync-runs',
   handles: RUN_EVENTS,
-  async apply(event: RecordedEvent, stores: ProjectionStores) {
+  async apply(event, stores) {
     const runs = stores.documents.collection<SyncRunDoc>(SYNC_RUNS_COLLECTION);
-    const e = event as unknown as SyncEvent;
+    const e = event;
     if (e.type === 'SyncRequested') {
       // a redelivery finds the run there already
       await updateDocument(
@@ -219,12 +219,12 @@ function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
   return countDone(run);
 }
 
-export const syncHistoryProjection: Projection = {
+export const syncHistoryProjection: Projection<SyncEvent> = {
   name: 'sync-history',
   handles: ['SyncRequested', 'SyncCompleted', 'SyncFailed'],
-  async apply(event: RecordedEvent, stores: ProjectionStores) {
+  async apply(event, stores) {
     const history = stores.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION);
-    const e = event as unknown as SyncEvent;
+    const e = event;
     if (e.type === 'SyncRequested') {
       await updateDocument(
         history,

@@ -4,9 +4,9 @@
  * document, so a redelivered event is skipped (SearchPerformed subtracts, which is not idempotent
  * by itself).
  */
-import type { ClientEvent, QuotaEvent } from '@rna/domain';
-import { updateDocument, type Doc, type RecordedEvent } from '@rna/infra';
-import type { Projection, ProjectionStores } from '../projection';
+import { isEventOf, type ClientEvent, type QuotaEvent } from '@rna/domain';
+import { updateDocument, type Doc } from '@rna/infra';
+import type { Projection } from '../projection';
 
 export const CLIENTS_COLLECTION = 'clients';
 
@@ -120,14 +120,14 @@ export function evolveClientQuota(doc: ClientReadModel, event: QuotaEvent, versi
   }
 }
 
-export const clientsProjection: Projection = {
+export const clientsProjection: Projection<ClientEvent | QuotaEvent> = {
   name: 'clients',
   handles: [...clientEventTypes, ...quotaEventTypes],
-  async apply(event: RecordedEvent, stores: ProjectionStores) {
+  async apply(event, stores) {
     const clients = stores.documents.collection<ClientReadModel>(CLIENTS_COLLECTION);
-    if (event.streamName.startsWith('client-')) {
-      const domainEvent = { type: event.type, data: event.data } as ClientEvent;
-      const clientId = (domainEvent.data as { clientId: string }).clientId;
+    if (isEventOf('client', event)) {
+      const domainEvent = event;
+      const clientId = event.data.clientId;
       let removed = false;
       await updateDocument(clients, clientId, (current) => {
         if (current && event.streamVersion <= current.clientVersion) return current; // redelivery
@@ -138,8 +138,9 @@ export const clientsProjection: Projection = {
       if (removed) await clients.delete(clientId);
       return;
     }
-    if (event.streamName.startsWith('quota-')) {
-      const domainEvent = { type: event.type, data: event.data } as QuotaEvent;
+    // Only a client's own quota stream moves its counters (an ADMIN's audit stream holds the same events).
+    if (isEventOf('quota', event) && event.streamName.startsWith('quota-')) {
+      const domainEvent = event;
       await updateDocument(clients, domainEvent.data.clientId, (current) =>
         !current || event.streamVersion <= current.quotaVersion
           ? current

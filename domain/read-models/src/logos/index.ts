@@ -21,12 +21,12 @@ export interface LogoReadModel extends Doc {
   deleted: boolean;
 }
 
-export const logosProjection: Projection = {
+export const logosProjection: Projection<LogoEvent> = {
   name: 'logos',
   handles: ['LogoUploaded', 'LogoPdfConfigSet', 'LogoDeleted'],
   async apply(event, stores) {
     const logos = stores.documents.collection<LogoReadModel>(LOGOS_COLLECTION);
-    const logoEvent = { type: event.type, data: event.data } as LogoEvent;
+    const logoEvent = event;
     const id = String(logoEvent.data.logoId);
     await updateDocument(logos, id, (current) => {
       switch (logoEvent.type) {

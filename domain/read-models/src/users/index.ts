@@ -1,5 +1,5 @@
 /** The users read model: every account (ADMIN or CLIENT) by user id, from `user-<id>` registrations. */
-import type { UserEvent } from '@rna/domain';
+import type { EventOfType } from '@rna/domain';
 import type { Doc } from '@rna/infra';
 import type { Projection } from '../projection';
 
@@ -11,13 +11,13 @@ export interface UserReadModel extends Doc {
   registeredAt: number;
 }
 
-export const usersProjection: Projection = {
+export const usersProjection: Projection<EventOfType<'UserRegistered' | 'ClientRemoved'>> = {
   name: 'users',
   handles: ['UserRegistered', 'ClientRemoved'],
   async apply(event, stores) {
     const users = stores.documents.collection<UserReadModel>(USERS_COLLECTION);
     if (event.type === 'UserRegistered') {
-      const data = event.data as Extract<UserEvent, { type: 'UserRegistered' }>['data'];
+      const { data } = event;
       await users.put({
         id: data.userId,
         email: data.email,
@@ -26,7 +26,7 @@ export const usersProjection: Projection = {
       });
     } else if (event.type === 'ClientRemoved') {
       // A client's user id is its client id.
-      await users.delete((event.data as { clientId: string }).clientId);
+      await users.delete(event.data.clientId);
     }
   },
   async reset(stores) {

@@ -12,12 +12,10 @@ export interface ClientStreamState {
 
 /** The client's stream version, or U001 when it was never invited or has been removed. */
 export async function loadClientStream(deps: ApiDeps, clientId: string): Promise<ClientStreamState> {
-  const { currentVersion, events } = await deps.eventStore.readStream<ClientEvent['data']>(
-    streams.client(clientId),
-  );
+  const { currentVersion, events } = await deps.eventStore.readStream(streams.client(clientId));
   let email: string | null = null;
   for (const event of events) {
-    if (event.type === 'ClientInvited') email = (event.data as { email: string }).email;
+    if (event.type === 'ClientInvited') email = event.data.email;
     if (event.type === 'ClientRemoved') email = null;
   }
   if (email === null) throw new DomainError('U001');

@@ -3,7 +3,7 @@
  * last check gets one notification: a mail to its owner and VariationAlertTriggered on the owner's
  * stream. The sync's aid-index consumer records touched codes in `aid-changes`.
  */
-import { isAccessExpired, normalizeTaxCode, streams, type UserEvent } from '@rna/domain';
+import { isAccessExpired, isEventOf, normalizeTaxCode, streams, type UserEvent } from '@rna/domain';
 import type { Doc, DocumentStore, EventStore, Subscription } from '@rna/infra';
 import { CLIENTS_COLLECTION, type ClientReadModel } from '@rna/read-models/accounts';
 import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
@@ -145,7 +145,8 @@ export function startVariationAlertNotifier(deps: NotifierDeps): Subscription {
     subscriberId: 'variation-alert-notifier',
     handler: async (events) => {
       for (const event of events) {
-        if (event.type === 'SyncCompleted') await notifyVariations(deps, event.data as CompletedSync);
+        if (isEventOf('sync', event) && event.type === 'SyncCompleted')
+          await notifyVariations(deps, event.data);
       }
     },
   });

@@ -71,9 +71,8 @@ async function activeAlertIds(
   const { currentVersion, events } = await eventStore.readStream(streams.user(userId));
   const ids = new Set<string>();
   for (const event of events) {
-    const data = event.data as { alertId?: string };
-    if (event.type === 'VariationAlertAdded' && data.alertId) ids.add(data.alertId);
-    if (event.type === 'VariationAlertRemoved' && data.alertId) ids.delete(data.alertId);
+    if (event.type === 'VariationAlertAdded') ids.add(event.data.alertId);
+    if (event.type === 'VariationAlertRemoved') ids.delete(event.data.alertId);
   }
   return { version: currentVersion, ids };
 }

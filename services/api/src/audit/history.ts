@@ -2,7 +2,15 @@
  * The audit of a client's searches: a replay of `quota-<clientId>` listing every search, download,
  * refusal and allowance change with who and when, and the remaining searches as of any instant.
  */
-import { evolveQuota, initialQuotaState, streams, type Actor, type QuotaEvent } from '@rna/domain';
+import {
+  evolveQuota,
+  initialQuotaState,
+  isEventOf,
+  streams,
+  type Actor,
+  type QuotaEvent,
+  type StreamName,
+} from '@rna/domain';
 import { streamPages, type EventStore } from '@rna/infra';
 
 export type AuditEntryKind = 'ALLOWANCE' | 'SEARCH' | 'DOWNLOAD' | 'REFUSAL';
@@ -111,7 +119,7 @@ export const MAX_HISTORY_PAGE = 1_000;
  */
 async function replayHistory(
   eventStore: EventStore,
-  stream: string,
+  stream: StreamName<QuotaEvent>,
   id: string,
   asOf: number | null,
   page: HistoryPage,
@@ -124,7 +132,7 @@ async function replayHistory(
   let fromPageOn = 0;
   replay: for await (const events of streamPages(eventStore, stream)) {
     for (const recorded of events) {
-      const event = { type: recorded.type, data: recorded.data } as QuotaEvent;
+      const event = recorded;
       const entry = entryOf(event);
       if (asOf !== null && entry.at > asOf) break replay;
       state = evolveQuota(state, event);
@@ -179,9 +187,8 @@ export async function findAdminIdByEmail(eventStore: EventStore, email: string):
     const page = await eventStore.readAll({ after, maxCount: 1000 });
     if (page.length === 0) return null;
     for (const event of page) {
-      const data = event.data as { userId?: string; email?: string; role?: string };
-      if (event.type === 'UserRegistered' && data.role === 'ADMIN' && data.email?.toLowerCase() === wanted)
-        return data.userId ?? null;
+      if (!isEventOf('user', event) || event.type !== 'UserRegistered') continue;
+      if (event.data.role === 'ADMIN' && event.data.email.toLowerCase() === wanted) return event.data.userId;
     }
     after = page[page.length - 1]?.globalPosition ?? after;
   }
@@ -195,10 +202,10 @@ export async function findClientIdByEmail(eventStore: EventStore, email: string)
     const page = await eventStore.readAll({ after, maxCount: 1000 });
     if (page.length === 0) return found;
     for (const event of page) {
-      const data = event.data as { clientId?: string; email?: string };
-      if (event.type === 'ClientInvited' && data.email?.toLowerCase() === wanted && data.clientId)
-        found = data.clientId;
-      if (event.type === 'ClientRemoved' && data.clientId === found) found = null;
+      if (!isEventOf('client', event)) continue;
+      if (event.type === 'ClientInvited' && event.data.email.toLowerCase() === wanted)
+        found = event.data.clientId;
+      if (event.type === 'ClientRemoved' && event.data.clientId === found) found = null;
     }
     after = page[page.length - 1]?.globalPosition ?? after;
   }

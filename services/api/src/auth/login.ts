@@ -4,7 +4,7 @@
  */
 import { DomainError, isAccessExpired, streams } from '@rna/domain';
 import { ConcurrencyError } from '@rna/infra';
-import type { AuthTokensDto } from '@rna/domain';
+import type { AuthTokensDto, ClientEvent } from '@rna/domain';
 import { credentials, normalizeEmail, type Credential } from '../accounts/credentials';
 import { decoyPasswordHash, verifyPassword } from '../accounts/passwords';
 import { clientsReadModel } from '../accounts/read-models';
@@ -32,7 +32,7 @@ async function checkCredentials(deps: ApiDeps, email: string, password: string):
 async function recordClientAccess(deps: ApiDeps, credential: Credential): Promise<void> {
   const at = deps.clock().toISOString();
   const clientId = credential.userId;
-  const events = [];
+  const events: ClientEvent[] = [];
   if (!credential.activated) events.push({ type: 'ClientActivated', data: { clientId, activatedAt: at } });
   events.push({ type: 'ClientAccessed', data: { clientId, accessedAt: at } });
   try {

@@ -7,16 +7,17 @@ import {
   DomainError,
   evolveQuota,
   initialQuotaState,
+  quotaDecider,
   streams,
   type Actor,
   type DataSource,
-  type QuotaDecision,
+  type QuotaCommand,
   type QuotaEvent,
   type QuotaState,
   type ReportKind,
   type SearchRequest,
 } from '@rna/domain';
-import { ConcurrencyError, type EventStore, type EventToAppend } from '@rna/infra';
+import { ConcurrencyError, type EventStore, type EventToAppend, type StreamName } from '@rna/infra';
 
 /** A quota stream folded up to `version`. */
 export interface Folded {
@@ -45,7 +46,7 @@ async function latestSnapshot(eventStore: EventStore, clientId: string): Promise
   const stream = streams.quotaSnapshots(clientId);
   const { currentVersion } = await eventStore.readStream(stream, { maxCount: 0 });
   if (currentVersion < 0) return null;
-  const { events } = await eventStore.readStream<Folded>(stream, {
+  const { events } = await eventStore.readStream(stream, {
     fromVersion: currentVersion,
     maxCount: 1,
   });
@@ -53,13 +54,17 @@ async function latestSnapshot(eventStore: EventStore, clientId: string): Promise
 }
 
 /** Folds the events after `from`, a page at a time; null when the stream is shorter than `from`. */
-async function foldAfter(eventStore: EventStore, stream: string, from: Folded): Promise<Folded | null> {
+async function foldAfter(
+  eventStore: EventStore,
+  stream: StreamName<QuotaEvent>,
+  from: Folded,
+): Promise<Folded | null> {
   let { version, state } = from;
   for (;;) {
     const page = await eventStore.readStream(stream, { fromVersion: version + 1, maxCount: QUOTA_PAGE });
     if (page.currentVersion < from.version) return null;
     for (const event of page.events) {
-      state = evolveQuota(state, { type: event.type, data: event.data } as QuotaEvent);
+      state = evolveQuota(state, event);
       version = event.streamVersion;
     }
     if (page.events.length < QUOTA_PAGE) return { version, state };
@@ -118,49 +123,48 @@ function quotaEvent<K extends QuotaEvent['type']>(type: K, data: QuotaEventData<
   return { type, data };
 }
 
-function refusal(ctx: MeteringContext, code: 'A002' | 'U004'): EventToAppend {
-  return quotaEvent('SearchRefused', {
-    ...ctx.request,
-    clientId: ctx.clientId,
-    at: ctx.now.toISOString(),
-    by: ctx.actor,
-    code,
-  });
-}
-
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs `perform` once, only if the decision allows it, and records the outcome on the quota
- * stream: `events(cost, result)` on success, SearchRefused (then the error) on refusal.
+ * A client's look-up charged by the domain's quotaDecider: decided before the work (a refusal is
+ * recorded as SearchRefused and answered with its code, and nothing is looked up), then `perform` runs
+ * once and what the decider makes of it (with the rows the client was shown) is appended at the version
+ * the decision was read at; a concurrent charge makes the append fail and the decision is taken again.
  */
 export async function metered<T>(
   ctx: MeteringContext,
-  decide: (state: QuotaState) => QuotaDecision,
+  lookUp: { purpose: 'search' | ReportKind; dataSource: DataSource },
   perform: () => Promise<T>,
-  events: (cost: number, result: T) => EventToAppend[],
+  shownOf: (result: T) => number,
 ): Promise<Metered<T>> {
   const deadline = Date.now() + (ctx.budgetMs ?? 20_000);
+  const charge = (resultCount: number): QuotaCommand => ({
+    type: 'ChargeLookUp',
+    data: {
+      clientId: ctx.clientId,
+      by: ctx.actor,
+      at: ctx.now.toISOString(),
+      request: ctx.request,
+      ...lookUp,
+      resultCount,
+    },
+  });
   let outcome: { value: T } | null = null;
   for (let attempt = 0; ; attempt += 1) {
     const { version, state } = await readQuota(ctx.eventStore, ctx.clientId);
     const expectedVersion = version === -1 ? ('no_stream' as const) : version;
-    const decision = decide(state);
+    const stream = streams.quota(ctx.clientId);
     try {
-      if (!decision.ok) {
-        await ctx.eventStore.appendToStream(streams.quota(ctx.clientId), [refusal(ctx, decision.code)], {
-          expectedVersion,
-        });
-        throw new DomainError(decision.code);
+      const refused = quotaDecider.decide(charge(0), state).find((e) => e.type === 'SearchRefused');
+      if (refused) {
+        await ctx.eventStore.appendToStream(stream, [refused], { expectedVersion });
+        throw new DomainError(refused.data.code);
       }
       outcome ??= { value: await perform() };
-      await ctx.eventStore.appendToStream(streams.quota(ctx.clientId), events(decision.cost, outcome.value), {
-        expectedVersion,
-      });
-      return {
-        result: outcome.value,
-        remainingSearches: Math.max(0, state.remainingSearches - decision.cost),
-      };
+      const decided = quotaDecider.decide(charge(shownOf(outcome.value)), state);
+      await ctx.eventStore.appendToStream(stream, decided, { expectedVersion });
+      const cost = decided.reduce((sum, e) => sum + (e.type === 'SearchPerformed' ? e.data.cost : 0), 0);
+      return { result: outcome.value, remainingSearches: Math.max(0, state.remainingSearches - cost) };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
       if (Date.now() > deadline) throw new DomainError('G001', 'Troppe ricerche contemporanee, riprovare');

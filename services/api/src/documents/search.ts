@@ -4,8 +4,6 @@
  */
 import type { Logger } from 'pino';
 import {
-  decideReportDownload,
-  decideSearch,
   deMinimisRemaining,
   deMinimisSeries,
   documentTotals,
@@ -240,19 +238,12 @@ export async function performSearch(
     return result;
   }
 
-  const decide = purpose === 'search' ? decideSearch : decideReportDownload;
+  // the audit records what the client was shown: the rows after the display filters
   const { result, remainingSearches } = await metered(
     ctx,
-    (state) => decide(state, request, now),
+    { purpose, dataSource: source },
     answer,
-    (cost, found) => {
-      // the audit records what the client was shown: the rows after the display filters
-      const shown = found.rows.length;
-      if (purpose === 'search') return [searchPerformed(ctx, source, shown, cost)];
-      // A report that is not free is a search too: charged as one, then recorded as a download.
-      const download = reportDownloaded(ctx, purpose);
-      return cost > 0 ? [searchPerformed(ctx, source, shown, cost), download] : [download];
-    },
+    (found) => found.rows.length,
   );
   return { ...result, remainingSearches };
 }

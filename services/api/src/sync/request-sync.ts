@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   DomainError,
-  foldSyncControl,
+  stateOf,
   streams,
+  syncControlDecider,
   type Actor,
-  type SyncEvent,
   type SyncRequest,
   type SyncScope,
 } from '@rna/domain';
@@ -24,22 +24,28 @@ export interface RequestSyncInput {
 /** Appends SyncRequested; DomainError S001 when a run is already in progress. */
 export async function requestSync(eventStore: EventStore, input: RequestSyncInput): Promise<SyncRequest> {
   const { currentVersion, events } = await eventStore.readStream(streams.syncControl);
-  if (foldSyncControl(events).running) throw new DomainError('S001');
-  const request: SyncRequest = {
-    runId: randomUUID(),
-    scope: input.scope,
-    onlyDocuments: input.scope === 'CUSTOM' ? [...(input.onlyDocuments ?? [])] : [],
-    at: (input.now ?? new Date()).toISOString(),
-    by: input.by,
-  };
-  const event: SyncEvent = { type: 'SyncRequested', data: request };
+  const decided = syncControlDecider.decide(
+    {
+      type: 'RequestSync',
+      data: {
+        runId: randomUUID(),
+        scope: input.scope,
+        onlyDocuments: input.onlyDocuments ?? [],
+        at: (input.now ?? new Date()).toISOString(),
+        by: input.by,
+      },
+    },
+    stateOf(syncControlDecider, events),
+  );
   try {
-    await eventStore.appendToStream(streams.syncControl, [event], {
+    await eventStore.appendToStream(streams.syncControl, decided, {
       expectedVersion: currentVersion < 0 ? 'no_stream' : currentVersion,
     });
   } catch (error) {
     if (error instanceof ConcurrencyError) throw new DomainError('S001');
     throw error;
   }
-  return request;
+  const [requested] = decided;
+  if (requested?.type !== 'SyncRequested') throw new Error('sync-control decided no SyncRequested');
+  return requested.data;
 }

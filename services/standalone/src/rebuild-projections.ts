@@ -15,13 +15,14 @@ import { loadConfig } from '@rna/infra/config';
 import { acquireDataDirLock } from '@rna/infra/embedded';
 import { engineSelection, openStores } from '@rna/infra/engines';
 import { processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
-import { resetProjections, startProjections, subscriberIdOf, type Projection } from '@rna/read-models';
 import {
   AID_CHANGES_COLLECTION,
-  AID_INDEX_GROUP,
-  resetIndexingProgress,
-  startAidIndexProjection,
-} from '@rna/projector/aids';
+  resetProjections,
+  startProjections,
+  subscriberIdOf,
+  type Projection,
+} from '@rna/read-models';
+import { AID_INDEX_GROUP, resetIndexingProgress, startAidIndexProjection } from '@rna/projector/aids';
 import { allProjections } from './portal';
 
 export interface RebuildSummary {

@@ -3,23 +3,9 @@
  * record at most ~4 times a second: an event per chunk would flood the event store.
  */
 import type { DocumentStore } from '@rna/infra';
-import type { RegisterFileStatus } from '@rna/domain';
+import { LIVE_PROGRESS_ID, SYNC_PROGRESS_COLLECTION, type LiveProgress } from '@rna/read-models';
 
-export const SYNC_PROGRESS_COLLECTION = 'sync-progress';
-/** The single document id of the live progress record. */
-export const LIVE_PROGRESS_ID = 'current';
-
-export interface LiveProgress {
-  id: string;
-  runId: string;
-  file: string;
-  status: RegisterFileStatus;
-  /** 0..100, 2 decimals */
-  progress: number;
-  receivedBytes: number;
-  totalBytes: number | null;
-  updatedAt: number;
-}
+export { LIVE_PROGRESS_ID, SYNC_PROGRESS_COLLECTION, type LiveProgress };
 
 export const percentage = (received: number, total: number | null): number =>
   total && total > 0 ? Math.min(100, Math.round((received / total) * 10000) / 100) : 0;

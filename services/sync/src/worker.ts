@@ -14,7 +14,15 @@ import {
   type AidMessage,
   type SyncEvent,
 } from '@rna/domain';
-import { importMayHaveLostAids, INDEXING_GAPS_COLLECTION, type IndexingGapDoc } from '@rna/read-models';
+import {
+  FILE_STATE_COLLECTION,
+  importMayHaveLostAids,
+  INDEXING_GAPS_COLLECTION,
+  REGISTER_FILES_COLLECTION,
+  type FileState,
+  type IndexingGapDoc,
+  type RegisterFileDoc,
+} from '@rna/read-models';
 import type { AidIndex, DocumentStore, EventStore, MessageLog, Subscription } from '@rna/infra';
 import {
   parseAidStream,
@@ -29,27 +37,6 @@ import { systemClock, silentLogger, type Clock, type Logger } from './ports';
 import { readSyncControl, type SyncRequest } from './sync-control';
 
 export const SYNC_WORKER_SUBSCRIBER = 'sync-worker';
-/** Last successful import per register file: the change signal for the next run. */
-export const FILE_STATE_COLLECTION = 'sync-file-state';
-/** The register's listing as last seen, so that never-synced files can be shown and picked. */
-export const REGISTER_FILES_COLLECTION = 'register-files';
-
-export interface FileState {
-  id: string;
-  etag: string | null;
-  lastModified: string | null;
-  records: number;
-  importId: string;
-  succeededAt: string;
-}
-
-export interface RegisterFileDoc {
-  id: string;
-  fileName: string;
-  rnaLastUpdate: number | null;
-  size: number | null;
-  listedAt: number;
-}
 
 export interface SyncWorkerDeps {
   eventStore: EventStore;

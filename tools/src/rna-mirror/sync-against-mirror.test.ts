@@ -18,7 +18,8 @@ import {
 import { HttpRegisterClient, type RegisterClient } from '@rna/infra/register';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import { startProjections, type RunningProjections } from '@rna/read-models';
-import { AID_CHANGES_COLLECTION, startAidIndexProjection } from '@rna/projector/aids';
+import { startAidIndexProjection } from '@rna/projector/aids';
+import { AID_CHANGES_COLLECTION } from '@rna/read-models';
 import { archiveProjections } from '@rna/read-models/archive';
 import {
   ARCHIVE_FILES_COLLECTION,

@@ -2,12 +2,8 @@ import request from 'supertest';
 import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { MAX_VARIATION_ALERTS } from './variation-alerts';
-import {
-  AID_CHANGES_COLLECTION,
-  notifyVariations,
-  startVariationAlertNotifier,
-  type AidChangeDoc,
-} from './notifier';
+import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
+import { notifyVariations, startVariationAlertNotifier } from './notifier';
 
 describe('/api/variation-alerts and their notifications', () => {
   let api: ApiHarness;

@@ -5,20 +5,17 @@
  */
 import { isAccessExpired, isEventOf, normalizeTaxCode, streams, type UserEvent } from '@rna/domain';
 import type { Doc, DocumentStore, EventStore, Subscription } from '@rna/infra';
-import { CLIENTS_COLLECTION, type ClientReadModel } from '@rna/read-models/accounts';
+import {
+  CLIENTS_COLLECTION,
+  USERS_COLLECTION,
+  type ClientReadModel,
+  type UserReadModel,
+} from '@rna/read-models/accounts';
+import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
 import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
 
-export const AID_CHANGES_COLLECTION = 'aid-changes';
 export const ALERT_CHECKS_COLLECTION = 'variation-alert-checks';
 /** The accounts read model of users (id → email). */
-const USERS_COLLECTION = 'users';
-
-export interface AidChangeDoc extends Doc {
-  /** the tax code */
-  id: string;
-  changedAt: number;
-  sourceFile: string;
-}
 
 interface AlertCheckDoc extends Doc {
   /** the alert id */
@@ -93,7 +90,7 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
     .find({ removed: false });
   const changes = deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
   const checks = deps.documents.collection<AlertCheckDoc>(ALERT_CHECKS_COLLECTION);
-  const users = deps.documents.collection<Doc & { email: string }>(USERS_COLLECTION);
+  const users = deps.documents.collection<UserReadModel>(USERS_COLLECTION);
   let notified = 0;
   for (const alert of alerts) {
     const check = await checks.get(alert.id);

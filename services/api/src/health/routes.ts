@@ -1,6 +1,7 @@
 /** GET /health: version and whether each store answers (no auth; for load balancers and ops). */
 import type { HealthDto } from '@rna/domain';
 import { countDeadLetters } from '@rna/infra/dead-letters';
+import { USERS_COLLECTION } from '@rna/read-models/accounts';
 import type { ApiDeps } from '../http/deps';
 import { indexingOfRun, latestSyncRun, missingAids } from '../sync/indexing';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
@@ -23,7 +24,7 @@ export const HEALTH_REUSE_MS = 2_000;
 export async function checkHealth(deps: ApiDeps): Promise<HealthDto> {
   const stores: Record<string, 'ok' | 'error'> = {
     eventStore: await probe(() => deps.eventStore.readAll({ after: 0, maxCount: 1 })),
-    documents: await probe(() => deps.documents.collection('users').get('health-probe')),
+    documents: await probe(() => deps.documents.collection(USERS_COLLECTION).get('health-probe')),
     aidIndex: await probe(() => deps.aidIndex.get('health-probe')),
     blobs: await probe(() => deps.blobs.exists('health-probe')),
   };

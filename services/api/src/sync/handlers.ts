@@ -10,7 +10,6 @@ import {
   type Actor,
   type ArchiveFileDto,
   type ArchiveStatsDto,
-  type RegisterFileStatus,
   type SettingsEvent,
   type SyncResultDto,
   type SyncRunDto,
@@ -22,28 +21,16 @@ import { countDeadLetters } from '@rna/infra/dead-letters';
 import {
   ARCHIVE_FILES_COLLECTION as ARCHIVE_FILES,
   SYNC_HISTORY_COLLECTION as SYNC_HISTORY,
+  LIVE_PROGRESS_ID,
+  REGISTER_FILES_COLLECTION,
+  SYNC_PROGRESS_COLLECTION,
   type ArchiveFileDoc,
+  type LiveProgress,
+  type RegisterFileDoc,
   type SyncHistoryDoc,
 } from '@rna/read-models';
 import { recentValue } from '../http/recent-value';
 import { indexingOfRun, latestSyncRun, missingAids } from './indexing';
-
-// Read models of the archive (names and shapes in @rna/read-models), and the
-// sync worker's own register listing and progress.
-export const REGISTER_FILES = 'register-files';
-export const SYNC_PROGRESS = 'sync-progress';
-
-interface RegisterFileDoc {
-  id: string;
-  rnaLastUpdate: number | null;
-}
-interface LiveProgressDoc {
-  id: string;
-  runId: string;
-  file: string;
-  status: RegisterFileStatus;
-  progress: number;
-}
 
 export interface StartSync {
   (input: { scope: SyncScope; onlyDocuments: string[]; by: Actor }): Promise<{ runId: string; at: string }>;
@@ -100,8 +87,8 @@ export async function startSync(deps: SyncHandlerDeps, actor: Actor, body: unkno
 /** Newest first by year, month, then part. */
 const compareNames = (a: string, b: string) => b.localeCompare(a);
 
-async function liveProgress(documents: DocumentStore): Promise<LiveProgressDoc | null> {
-  return documents.collection<LiveProgressDoc>(SYNC_PROGRESS).get('current');
+async function liveProgress(documents: DocumentStore): Promise<LiveProgress | null> {
+  return documents.collection<LiveProgress>(SYNC_PROGRESS_COLLECTION).get(LIVE_PROGRESS_ID);
 }
 
 /** GET /sync/status */
@@ -165,7 +152,7 @@ export async function getSyncResults(deps: SyncHandlerDeps): Promise<SyncResultD
 /** GET /sync/documents-update: every file known from the register's listing or from imports. */
 export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<ArchiveFileDto[]> {
   const imported = await deps.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES).find();
-  const listed = await deps.documents.collection<RegisterFileDoc>(REGISTER_FILES).find();
+  const listed = await deps.documents.collection<RegisterFileDoc>(REGISTER_FILES_COLLECTION).find();
   const byName = new Map<string, ArchiveFileDto>();
   for (const doc of listed) {
     byName.set(doc.id, {

@@ -11,9 +11,9 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
+  AID_CHANGES_COLLECTION,
 } from '@rna/read-models';
 import {
-  AID_CHANGES_COLLECTION,
   applyAidMessages,
   recordIndexingGap,
   resetIndexingProgress,

@@ -11,6 +11,8 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
+  AID_CHANGES_COLLECTION,
+  type AidChangeDoc,
 } from '@rna/read-models';
 import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageGap, MessageLog } from '@rna/infra';
 import {
@@ -22,14 +24,6 @@ import {
 } from '@rna/infra/dead-letters';
 
 export const AID_INDEX_GROUP = 'projection:aid-index';
-export const AID_CHANGES_COLLECTION = 'aid-changes';
-
-export interface AidChangeDoc {
-  id: string;
-  changedAt: number;
-  sourceFile: string;
-}
-
 export interface AidIndexProjectionDeps {
   messageLog: MessageLog;
   aidIndex: AidIndex;

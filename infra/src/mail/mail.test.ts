@@ -1,8 +1,58 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describeMailerContract, type DeliveredMail } from './contract';
 import { createMailer, MailDeliveryError } from './index';
 import { readMime, startTestSmtpServer, type TestSmtpServer } from './testing';
+
+const waitFor = async <T>(read: () => T[], count: number, what: string): Promise<T[]> => {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const found = read();
+    if (found.length >= count) return found;
+    if (Date.now() > deadline) throw new Error(`${what}: ${found.length} of ${count} within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describeMailerContract('SMTP (against smtp-server)', async () => {
+  const smtp = await startTestSmtpServer();
+  const dir = mkdtempSync(path.join(tmpdir(), 'mail-smtp-')); // stays empty: nothing goes to the outbox
+  return {
+    mailer: createMailer({ smtpUrl: smtp.url, dataDir: dir }),
+    deliveredTo: (to, count = 1) =>
+      waitFor(() => smtp.received.filter((mail) => mail.to.includes(to)), count, `mail to ${to}`),
+    dispose: async () => {
+      await smtp.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describeMailerContract('outbox (.eml files under DATA_DIR)', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mail-outbox-'));
+  const outbox = path.join(dir, 'outbox');
+  const delivered = (): (DeliveredMail & { to: string })[] => {
+    let files: string[] = [];
+    try {
+      files = readdirSync(outbox)
+        .filter((file) => file.endsWith('.eml'))
+        .sort();
+    } catch {
+      return [];
+    }
+    return files.map((file) => {
+      const raw = readFileSync(path.join(outbox, file), 'utf8');
+      return { ...readMime(raw), raw, to: /^To: (.*)$/im.exec(raw)?.[1]?.trim() ?? '' };
+    });
+  };
+  return {
+    mailer: createMailer({ smtpUrl: null, dataDir: dir }),
+    deliveredTo: (to, count = 1) =>
+      waitFor(() => delivered().filter((mail) => mail.to === to), count, `outbox message to ${to}`),
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
 
 describe('mailer', () => {
   let smtp: TestSmtpServer;

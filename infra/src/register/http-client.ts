@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { PassThrough, pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import unzipper from 'unzipper';
 import { DomainError } from '@rna/domain';
 import { parseListingHtml } from './listing';
@@ -207,8 +207,9 @@ export class HttpRegisterClient implements RegisterClient {
       }
     });
     const noop = () => undefined;
+    // unzipper's stream is of an older kind (not async-iterable): the port promises a core Readable.
     const xml: Readable = useZip
-      ? pipeline(response, counter, unzipper.ParseOne(/\.xml$/i), noop)
+      ? pipeline(response, counter, unzipper.ParseOne(/\.xml$/i), new PassThrough(), noop)
       : pipeline(response, counter, noop);
     return { status: 'ok', xml, totalBytes, format: useZip ? 'zip' : 'xml' };
   }

@@ -3,3 +3,4 @@ export * from './file-names';
 export * from './listing';
 export * from './http-client';
 export * from './aid-parser';
+export { describeRegisterContract, type RegisterHarness } from './contract';

@@ -3,6 +3,7 @@
  * every search, download, refusal and allowance change with who and when, and the remaining
  * searches as of the given date (default: now).
  */
+import { parseArgs } from 'node:util';
 import {
   clientAuditHistory,
   findAdminIdByEmail,
@@ -25,24 +26,33 @@ export const USAGE = 'Uso: npm run audit -- --client <email> [--at <YYYY-MM-DD |
 
 /** '2025-03-03' is the end of that day in Rome; an ISO instant is taken as given. */
 export function parseAuditArgs(argv: readonly string[]): AuditArgs {
-  let client: string | null = null;
-  let at: number | null = null;
-  for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i];
-    const value = argv[i + 1];
-    if ((flag === '--client' || flag === '--at') && (value === undefined || value.startsWith('--'))) {
-      throw new UsageError(`${flag} richiede un valore\n${USAGE}`);
-    }
-    if (flag === '--client') client = value ?? null;
-    else if (flag === '--at') {
-      const text = value ?? '';
-      at = /^\d{4}-\d{2}-\d{2}$/.test(text) ? romeWallTimeToEpochMs(text, 23, 59) + 59_999 : Date.parse(text);
-      if (!Number.isFinite(at)) throw new UsageError(`Data non valida: ${text}\n${USAGE}`);
-    } else throw new UsageError(`Argomento sconosciuto: ${flag}\n${USAGE}`);
-    i += 1;
+  let values: { client?: string; at?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { client: { type: 'string' }, at: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${usageProblem(error)}\n${USAGE}`);
   }
-  if (!client) throw new UsageError(USAGE);
-  return { client, at };
+  if (!values.client) throw new UsageError(USAGE);
+  if (values.at === undefined) return { client: values.client, at: null };
+  const text = values.at;
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(text)
+    ? romeWallTimeToEpochMs(text, 23, 59) + 59_999
+    : Date.parse(text);
+  if (!Number.isFinite(at)) throw new UsageError(`Data non valida: ${text}\n${USAGE}`);
+  return { client: values.client, at };
+}
+
+/** parseArgs' errors, said in Italian: a flag without its value, or a flag the command does not know. */
+function usageProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const flag = /'(--?[\w-]+)/.exec(message ?? '')?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${flag} richiede un valore`;
+  return `Argomento sconosciuto: ${flag}`;
 }
 
 /** The heading of a report: who, and the state as of the date asked for. */

@@ -2,6 +2,7 @@
  * `npm run bench [suite…]`: runs the registered suites (all, or those named), prints one table and
  * writes every figure to .bench/results.json. Nothing is asserted: the figures are for people.
  */
+import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -114,11 +115,13 @@ function runSuiteInChild(suite: BenchSuiteEntry): Promise<SuiteResult> {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const childResultAt = args.indexOf('--child-result');
-  const childResultFile = childResultAt >= 0 ? args[childResultAt + 1] : undefined;
-  const wanted =
-    childResultAt >= 0 ? args.filter((_, i) => i !== childResultAt && i !== childResultAt + 1) : args;
+  // `npm run bench [suite…]`; a suite run in a child process of its own writes its result to --child-result
+  const { values, positionals: wanted } = parseArgs({
+    options: { 'child-result': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const childResultFile = values['child-result'];
   const unknown = wanted.filter((name) => !benchSuites.some((s) => s.name === name));
   if (unknown.length > 0) {
     console.error(

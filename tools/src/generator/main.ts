@@ -2,24 +2,22 @@
  * CLI: node tools/dist/generator/main.js --out <dir> --months 2024_01,2024_02 --aids N
  *      [--zip] [--defects] [--seed S] [--part-size N] [--revision R] [--no-truth]
  */
+import { parseArgs } from 'node:util';
 import { generateArchive } from './generate';
 
-function parseArgs(argv: string[]): Map<string, string | true> {
-  const args = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (!arg.startsWith('--')) continue;
-    const next = argv[i + 1];
-    if (next !== undefined && !next.startsWith('--')) {
-      args.set(arg.slice(2), next);
-      i++;
-    } else args.set(arg.slice(2), true);
-  }
-  return args;
-}
+const OPTIONS = {
+  out: { type: 'string' },
+  months: { type: 'string' },
+  aids: { type: 'string' },
+  zip: { type: 'boolean' },
+  defects: { type: 'boolean' },
+  seed: { type: 'string' },
+  'part-size': { type: 'string' },
+  revision: { type: 'string' },
+  'no-truth': { type: 'boolean' },
+} as const;
 
-function numberArg(args: Map<string, string | true>, name: string): number | undefined {
-  const value = args.get(name);
+function numberArg(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0)
@@ -28,11 +26,10 @@ function numberArg(args: Map<string, string | true>, name: string): number | und
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const out = args.get('out');
-  const months = args.get('months');
-  const aids = numberArg(args, 'aids');
-  if (typeof out !== 'string' || typeof months !== 'string' || aids === undefined) {
+  const { values: args } = parseArgs({ options: OPTIONS, strict: true });
+  const { out, months } = args;
+  const aids = numberArg(args.aids, 'aids');
+  if (out === undefined || months === undefined || aids === undefined) {
     console.error(
       'uso: generator --out <dir> --months 2024_01,2024_02 --aids N [--zip] [--defects] [--seed S]',
     );
@@ -43,12 +40,12 @@ async function main(): Promise<void> {
     outDir: out,
     months: months.split(',').map((m) => m.trim()),
     aids,
-    zip: args.has('zip'),
-    defects: args.has('defects'),
-    seed: numberArg(args, 'seed'),
-    partSize: numberArg(args, 'part-size'),
-    revision: numberArg(args, 'revision'),
-    truthFile: args.has('no-truth') ? null : undefined,
+    zip: args.zip === true,
+    defects: args.defects === true,
+    seed: numberArg(args.seed, 'seed'),
+    partSize: numberArg(args['part-size'], 'part-size'),
+    revision: numberArg(args.revision, 'revision'),
+    truthFile: args['no-truth'] ? null : undefined,
   });
   for (const file of result.files) {
     console.log(

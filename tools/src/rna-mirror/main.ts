@@ -2,17 +2,23 @@
  * CLI: node tools/dist/rna-mirror/main.js --dir <folder> --port <port>
  *      [--slow <bytes/s>] [--reset-after <bytes>] [--maintenance] [--truncate-zip]
  */
+import { parseArgs } from 'node:util';
 import { startMirror, type MirrorFaults } from './server';
 
-function argValue(argv: string[], name: string): string | undefined {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 ? argv[index + 1] : undefined;
-}
-
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const dir = argValue(argv, 'dir');
-  const port = Number(argValue(argv, 'port') ?? '8090');
+  const { values: args } = parseArgs({
+    options: {
+      dir: { type: 'string' },
+      port: { type: 'string', default: '8090' },
+      slow: { type: 'string' },
+      'reset-after': { type: 'string' },
+      maintenance: { type: 'boolean' },
+      'truncate-zip': { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const { dir } = args;
+  const port = Number(args.port);
   if (!dir || !Number.isInteger(port)) {
     console.error(
       'uso: rna-mirror --dir <cartella> --port <porta> [--slow B/s] [--reset-after B] [--maintenance] [--truncate-zip]',
@@ -20,13 +26,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const faults: Partial<MirrorFaults> = {
-    maintenance: argv.includes('--maintenance'),
-    truncateZip: argv.includes('--truncate-zip'),
+    maintenance: args.maintenance === true,
+    truncateZip: args['truncate-zip'] === true,
   };
-  const slow = argValue(argv, 'slow');
-  if (slow) faults.bytesPerSecond = Number(slow);
-  const reset = argValue(argv, 'reset-after');
-  if (reset) faults.resetAfterBytes = Number(reset);
+  if (args.slow) faults.bytesPerSecond = Number(args.slow);
+  if (args['reset-after']) faults.resetAfterBytes = Number(args['reset-after']);
   const mirror = await startMirror({ dir, port, host: '0.0.0.0', faults });
   console.log(
     `Mirror RNA su http://localhost:${port} (cartella ${dir}); RNA_BASE_URL=http://localhost:${port}`,

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerScript } from './worker-script';
+import { adapterLogger } from '../logging';
 
 export const BACKGROUND_CHECKPOINT_INTERVAL_MS = 200;
 
@@ -34,7 +35,7 @@ function startWorker(): Worker | null {
   // It must never keep a process alive, nor take it down: without it the safety net still applies.
   started.unref();
   started.on('error', (error) => {
-    console.error(`[sqlite] background checkpoints stopped: ${error.message}`);
+    adapterLogger('sqlite').error({ error: error.message }, 'background checkpoints stopped');
     if (worker === started) worker = null;
   });
   return started;

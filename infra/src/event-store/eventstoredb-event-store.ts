@@ -54,6 +54,9 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port';
+import { adapterLogger } from '../logging';
+
+const adapterLog = adapterLogger('event-store');
 
 export interface EventStoreDbOptions {
   /** esdb:// connection string. */
@@ -488,14 +491,26 @@ function reportHandlerError(info: {
   retryInMs: number;
   error: unknown;
 }) {
-  console.error(
-    `[event-store] subscriber ${info.subscriberId} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  adapterLog.warn(
+    {
+      subscriberId: info.subscriberId,
+      attempt: info.attempt,
+      retryInMs: info.retryInMs,
+      error: errorMessage(info.error),
+    },
+    'subscriber failed, retrying',
   );
 }
 
 function reportDrop(info: { subscriberId: string; attempt: number; retryInMs: number; error: unknown }) {
-  console.error(
-    `[event-store] subscription ${info.subscriberId} dropped (attempt ${info.attempt}), resubscribing in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  adapterLog.warn(
+    {
+      subscriberId: info.subscriberId,
+      attempt: info.attempt,
+      retryInMs: info.retryInMs,
+      error: errorMessage(info.error),
+    },
+    'subscription dropped, resubscribing',
   );
 }
 

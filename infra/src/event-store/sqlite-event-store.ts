@@ -21,13 +21,16 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port';
+import { adapterLogger } from '../logging';
+
+const adapterLog = adapterLogger('event-store');
 
 export interface SqliteEventStoreOptions {
   /** How often subscriptions look for events appended by other processes (default 150 ms). */
   pollIntervalMs?: number;
   /** Back-off between retries of a failing handler. */
   retry?: RetryPolicy;
-  /** Where handler failures are reported (default: console.error, message only). */
+  /** Where handler failures are reported (default: the adapters' pino log, message only). */
   onHandlerError?: (info: {
     subscriberId: string;
     attempt: number;
@@ -320,8 +323,14 @@ function reportHandlerError(info: {
   retryInMs: number;
   error: unknown;
 }): void {
-  console.error(
-    `[event-store] subscriber ${info.subscriberId} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  adapterLog.warn(
+    {
+      subscriberId: info.subscriberId,
+      attempt: info.attempt,
+      retryInMs: info.retryInMs,
+      error: errorMessage(info.error),
+    },
+    'subscriber failed, retrying',
   );
 }
 
@@ -359,7 +368,7 @@ class PollingSubscription implements Subscription, PollingRound<RecordedEvent[]>
       onHandlerError: (attempt, retryInMs, error) =>
         settings.onHandlerError({ subscriberId, attempt, retryInMs, error }),
       onFailure: (error) =>
-        console.error(`[event-store] subscription ${subscriberId} stopped: ${errorMessage(error)}`),
+        adapterLog.error({ subscriberId, error: errorMessage(error) }, 'subscription stopped'),
       onStopped: () => settings.onStopped(this),
     });
   }

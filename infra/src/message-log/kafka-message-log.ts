@@ -32,6 +32,9 @@ import {
   type MessageLog,
   type MessageToPublish,
 } from './port';
+import { adapterLogger } from '../logging';
+
+const adapterLog = adapterLogger('message-log');
 
 export interface KafkaMessageLogOptions {
   brokers: string[];
@@ -451,8 +454,9 @@ class KafkaGroupConsumer {
       });
     })();
     this.started.catch((error: unknown) =>
-      console.error(
-        `[message-log] consumer ${this.settings.groupId} on ${this.settings.topic} failed to start: ${errorMessage(error)}`,
+      adapterLog.error(
+        { topic: this.settings.topic, groupId: this.settings.groupId, error: errorMessage(error) },
+        'consumer failed to start',
       ),
     );
   }
@@ -559,15 +563,20 @@ function reportHandlerError(info: {
   retryInMs: number;
   error: unknown;
 }) {
-  console.error(
-    `[message-log] group ${info.groupId} on ${info.topic} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  adapterLog.warn(
+    {
+      topic: info.topic,
+      groupId: info.groupId,
+      attempt: info.attempt,
+      retryInMs: info.retryInMs,
+      error: errorMessage(info.error),
+    },
+    'consumer failed, retrying',
   );
 }
 
 function reportGap(gap: MessageGap) {
-  console.error(
-    `[message-log] ${gap.missing} messages of ${gap.topic}/${gap.partition} were gone before they were consumed (offsets ${gap.fromOffset}–${gap.toOffset})`,
-  );
+  adapterLog.error({ ...gap }, 'messages were gone before they were consumed');
   return Promise.resolve();
 }
 

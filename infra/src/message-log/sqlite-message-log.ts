@@ -24,6 +24,9 @@ import {
   type MessageLog,
   type MessageToPublish,
 } from './port';
+import { adapterLogger } from '../logging';
+
+const adapterLog = adapterLogger('message-log');
 
 export interface SqliteMessageLogOptions {
   /** How often consumers look for messages published by other processes (default 150 ms). */
@@ -273,8 +276,15 @@ function reportHandlerError(info: {
   retryInMs: number;
   error: unknown;
 }): void {
-  console.error(
-    `[message-log] group ${info.groupId} on ${info.topic} failed (attempt ${info.attempt}), retrying in ${info.retryInMs} ms: ${errorMessage(info.error)}`,
+  adapterLog.warn(
+    {
+      topic: info.topic,
+      groupId: info.groupId,
+      attempt: info.attempt,
+      retryInMs: info.retryInMs,
+      error: errorMessage(info.error),
+    },
+    'consumer failed, retrying',
   );
 }
 
@@ -314,7 +324,7 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
       onHandlerError: (attempt, retryInMs, error) =>
         settings.onHandlerError({ topic, groupId, attempt, retryInMs, error }),
       onFailure: (error) =>
-        console.error(`[message-log] consumer ${groupId} on ${topic} stopped: ${errorMessage(error)}`),
+        adapterLog.error({ topic, groupId, error: errorMessage(error) }, 'consumer stopped'),
       onStopped: () => settings.onStopped(this),
     });
   }
@@ -351,9 +361,7 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
       try {
         this.log.renewLease(topic, groupId, owner, leaseMs);
       } catch (error) {
-        console.error(
-          `[message-log] group ${groupId} on ${topic}: lease renewal failed: ${errorMessage(error)}`,
-        );
+        adapterLog.warn({ topic, groupId, error: errorMessage(error) }, 'lease renewal failed');
       }
     }, leaseMs / 3);
     try {

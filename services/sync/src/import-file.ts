@@ -1,0 +1,213 @@
+/**
+ * One register file of a run: skipped when unchanged since its last import (unless the index lost
+ * messages since), else downloaded and parsed as a stream, its aids published in batches and then
+ * its SourceFileImported marker; retried on transfer errors, failed at once on malformed XML.
+ */
+import { randomUUID } from 'node:crypto';
+import { AIDS_TOPIC, DomainError, encodeAidRecorded, type AidMessage } from '@rna/domain';
+import {
+  importMayHaveLostAids,
+  INDEXING_GAPS_COLLECTION,
+  type FileState,
+  type IndexingGapDoc,
+} from '@rna/read-models';
+import {
+  parseAidStream,
+  RegisterFileFormatError,
+  type EncodedAidBatch,
+  type RegisterFileInfo,
+} from '@rna/infra/register';
+import { percentage } from './live-progress';
+import { StoppedError, type RunContext } from './run-context';
+
+const TRANSFER_FAILURE = 'Errore di trasferimento';
+
+/** The reason shown on the archive screen for a file that failed. */
+export const describeError = (error: unknown): string => {
+  if (error instanceof DomainError) return `${error.code}: ${error.message}`;
+  if (error instanceof RegisterFileFormatError) {
+    return `XML non valido${error.line !== null ? ` alla riga ${error.line}` : ''}: ${error.message}`;
+  }
+  return `${TRANSFER_FAILURE}: ${error instanceof Error ? error.message : String(error)}`;
+};
+
+/** Same ETag (or, without one, same Last-Modified) as the last successful import. */
+export function isUnchanged(file: RegisterFileInfo, last: FileState | null): boolean {
+  if (!last) return false;
+  if (file.etag && last.etag) return file.etag === last.etag;
+  return file.lastModified !== null && file.lastModified === last.lastModified;
+}
+
+export async function importFile(ctx: RunContext, runId: string, file: RegisterFileInfo): Promise<void> {
+  const { fileStates, fileAttempts, retryDelayMs, logger, append, at, checkStopped } = ctx;
+  const last = await fileStates.get(file.name);
+  if (isUnchanged(file, last) && !(await mayHaveLostAids(ctx, last))) {
+    await append(runId, {
+      type: 'RegisterFileSkipped',
+      data: { runId, name: file.name, reason: 'UNCHANGED', at: at() },
+    });
+    return;
+  }
+  let lastError: unknown = null;
+  for (let attempt = 1; attempt <= fileAttempts; attempt++) {
+    checkStopped();
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, retryDelayMs * (attempt - 1)));
+    try {
+      await importOnce(ctx, runId, file, last);
+      return;
+    } catch (error) {
+      if (error instanceof StoppedError) throw error;
+      lastError = error;
+      const retryable = !(error instanceof RegisterFileFormatError);
+      logger.warn(
+        { runId, file: file.name, attempt, reason: describeError(error) },
+        'import del file non riuscito',
+      );
+      if (!retryable) break;
+    }
+  }
+  await append(runId, {
+    type: 'RegisterFileFailed',
+    data: { runId, name: file.name, reason: describeError(lastError), at: at() },
+  });
+}
+
+/** An unchanged file is imported again when the index lost messages after its last import. */
+async function mayHaveLostAids(ctx: RunContext, last: FileState | null): Promise<boolean> {
+  const { deps } = ctx;
+  if (!last) return true;
+  const gaps = await deps.documents.collection<IndexingGapDoc>(INDEXING_GAPS_COLLECTION).find();
+  return importMayHaveLostAids(gaps, Date.parse(last.succeededAt));
+}
+
+async function importOnce(
+  ctx: RunContext,
+  runId: string,
+  file: RegisterFileInfo,
+  last: FileState | null,
+): Promise<void> {
+  const { deps, progress, batchSize, logger, fileStates, append, at, checkStopped } = ctx;
+  const importId = `${runId}:${file.name}:${randomUUID().slice(0, 8)}`;
+  let received = 0;
+  let total: number | null = null;
+  let downloaded = false;
+  let parsingAppended = false;
+  const result = await deps.register.download(file, {
+    preferZip: deps.preferZip,
+    onProgress: ({ receivedBytes, totalBytes }) => {
+      received = receivedBytes;
+      total = totalBytes;
+      downloaded = totalBytes !== null && receivedBytes >= totalBytes;
+      progress.update({
+        runId,
+        file: file.name,
+        status: 'DOWNLOADING',
+        progress: percentage(receivedBytes, totalBytes),
+        receivedBytes,
+        totalBytes,
+      });
+    },
+  });
+  if (result.status === 'unchanged') {
+    await append(runId, {
+      type: 'RegisterFileSkipped',
+      data: { runId, name: file.name, reason: 'UNCHANGED', at: at() },
+    });
+    return;
+  }
+  total = result.totalBytes;
+  await append(runId, {
+    type: 'RegisterFileDownloading',
+    data: { runId, name: file.name, totalBytes: result.totalBytes, at: at() },
+  });
+  progress.update(
+    { runId, file: file.name, status: 'DOWNLOADING', progress: 0, receivedBytes: 0, totalBytes: total },
+    true,
+  );
+  const markParsing = async () => {
+    if (parsingAppended) return;
+    parsingAppended = true;
+    progress.update(
+      {
+        runId,
+        file: file.name,
+        status: 'PARSING',
+        progress: 100,
+        receivedBytes: received,
+        totalBytes: total,
+      },
+      true,
+    );
+    await append(runId, { type: 'RegisterFileParsing', data: { runId, name: file.name, at: at() } });
+  };
+  // The aids come encoded by the parser's thread; each message is stored with that very text.
+  const publish = async (batch: EncodedAidBatch) => {
+    const messages = batch.json.map((aidJson, i) => ({
+      key: batch.taxCodes[i]!,
+      json: encodeAidRecorded(aidJson),
+    }));
+    await deps.messageLog.publish(AIDS_TOPIC, messages);
+  };
+  let report;
+  try {
+    report = await parseAidStream(result.xml, {
+      sourceFile: file.name,
+      importId,
+      batchSize,
+      onEncodedBatch: async (batch) => {
+        checkStopped();
+        if (downloaded) await markParsing();
+        await publish(batch); // awaited: the parser reads on only after the log took the batch
+      },
+    });
+  } finally {
+    result.xml.destroy();
+  }
+  checkStopped();
+  await markParsing();
+  const marker: AidMessage = {
+    type: 'SourceFileImported',
+    sourceFile: file.name,
+    importId,
+    runId,
+    records: report.records,
+  };
+  await deps.messageLog.publish(AIDS_TOPIC, [{ key: `file:${file.name}`, value: marker }]);
+  if (deps.awaitIndexed) await deps.awaitIndexed();
+  checkStopped();
+  if (report.controlBytesRemoved > 0 || report.truncatedTags.length > 0) {
+    logger.warn(
+      {
+        runId,
+        file: file.name,
+        controlBytesRemoved: report.controlBytesRemoved,
+        truncatedTags: report.truncatedTags,
+      },
+      'file RNA con difetti corretti durante l’import',
+    );
+  }
+  const succeededAt = at();
+  await append(runId, {
+    type: 'RegisterFileSucceeded',
+    data: {
+      runId,
+      name: file.name,
+      importId,
+      records: report.records,
+      // Net decrease against the previous import; the projector withdraws the exact set.
+      withdrawn: Math.max(0, (last?.records ?? 0) - report.records),
+      controlBytesRemoved: report.controlBytesRemoved,
+      etag: file.etag,
+      lastModified: file.lastModified,
+      at: succeededAt,
+    },
+  });
+  await fileStates.put({
+    id: file.name,
+    etag: file.etag,
+    lastModified: file.lastModified,
+    records: report.records,
+    importId,
+    succeededAt,
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * What every step of a sync run works with: the worker's ports and settings, the run's bookkeeping
+ * documents and the small helpers to append its events. Built once per worker (startSyncWorker).
+ */
+import { streams, type SyncEvent } from '@rna/domain';
+import {
+  FILE_STATE_COLLECTION,
+  REGISTER_FILES_COLLECTION,
+  type FileState,
+  type RegisterFileDoc,
+} from '@rna/read-models';
+import type { AidIndex, Collection, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import type { RegisterClient } from '@rna/infra/register';
+import { ProgressTracker } from './live-progress';
+import { systemClock, silentLogger, type Clock, type Logger } from './ports';
+
+export interface SyncWorkerDeps {
+  eventStore: EventStore;
+  messageLog: MessageLog;
+  /** Kept for parity with the other services; the worker does not read the index. */
+  aidIndex?: AidIndex;
+  documents: DocumentStore;
+  register: RegisterClient;
+  clock?: Clock;
+  logger?: Logger;
+  /** AidRecorded messages per publish (default 2,000). */
+  batchSize?: number;
+  /** Attempts per file on transfer errors (default 3) and the pause between them. */
+  fileAttempts?: number;
+  retryDelayMs?: number;
+  /** Prefer the zip flow (default true). */
+  preferZip?: boolean;
+  /**
+   * Resolves once the aid index has applied everything published so far. When given (the
+   * standalone passes its index consumer's caughtUp), a file is SUCCESS only once it is searchable.
+   */
+  awaitIndexed?: () => Promise<void>;
+}
+
+/** Thrown inside a run once the worker is asked to stop: the run is left as a crash would leave it. */
+export class StoppedError extends Error {
+  constructor() {
+    super('sync worker stopped');
+  }
+}
+
+export interface RunContext {
+  deps: SyncWorkerDeps;
+  clock: Clock;
+  logger: Logger;
+  batchSize: number;
+  fileAttempts: number;
+  retryDelayMs: number;
+  progress: ProgressTracker;
+  fileStates: Collection<FileState>;
+  registerFiles: Collection<RegisterFileDoc>;
+  /** Now, as the events' ISO timestamp. */
+  at(): string;
+  /** Appends one event to the run's own stream. */
+  append(runId: string, event: SyncEvent): Promise<unknown>;
+  /** Appends to sync-control (SyncCompleted / SyncFailed free it for the next run). */
+  appendControl(event: SyncEvent): Promise<unknown>;
+  /** Throws StoppedError once the worker was asked to stop. */
+  checkStopped(): void;
+}
+
+export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean): RunContext {
+  const clock = deps.clock ?? systemClock;
+  return {
+    deps,
+    clock,
+    logger: deps.logger ?? silentLogger,
+    batchSize: deps.batchSize ?? 2000,
+    fileAttempts: deps.fileAttempts ?? 3,
+    retryDelayMs: deps.retryDelayMs ?? 2000,
+    progress: new ProgressTracker(deps.documents, () => clock.now().getTime()),
+    fileStates: deps.documents.collection<FileState>(FILE_STATE_COLLECTION),
+    registerFiles: deps.documents.collection<RegisterFileDoc>(REGISTER_FILES_COLLECTION),
+    at: () => clock.now().toISOString(),
+    append: (runId, event) =>
+      deps.eventStore.appendToStream(streams.sync(runId), [event], { expectedVersion: 'any' }),
+    appendControl: (event) =>
+      deps.eventStore.appendToStream(streams.syncControl, [event], { expectedVersion: 'any' }),
+    checkStopped: () => {
+      if (isStopped()) throw new StoppedError();
+    },
+  };
+}

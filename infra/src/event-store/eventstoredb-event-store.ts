@@ -54,7 +54,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port';
-import { adapterLogger } from '../logging';
+import { adapterLogger, logRetriedHandler } from '../logging';
 
 const adapterLog = adapterLogger('event-store');
 
@@ -485,22 +485,7 @@ class EsdbSubscription {
   }
 }
 
-function reportHandlerError(info: {
-  subscriberId: string;
-  attempt: number;
-  retryInMs: number;
-  error: unknown;
-}) {
-  adapterLog.warn(
-    {
-      subscriberId: info.subscriberId,
-      attempt: info.attempt,
-      retryInMs: info.retryInMs,
-      error: errorMessage(info.error),
-    },
-    'subscriber failed, retrying',
-  );
-}
+const reportHandlerError = logRetriedHandler(adapterLog, 'subscriber failed, retrying');
 
 function reportDrop(info: { subscriberId: string; attempt: number; retryInMs: number; error: unknown }) {
   adapterLog.warn(

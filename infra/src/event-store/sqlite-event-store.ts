@@ -21,7 +21,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port';
-import { adapterLogger } from '../logging';
+import { adapterLogger, logRetriedHandler } from '../logging';
 
 const adapterLog = adapterLogger('event-store');
 
@@ -317,22 +317,7 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-function reportHandlerError(info: {
-  subscriberId: string;
-  attempt: number;
-  retryInMs: number;
-  error: unknown;
-}): void {
-  adapterLog.warn(
-    {
-      subscriberId: info.subscriberId,
-      attempt: info.attempt,
-      retryInMs: info.retryInMs,
-      error: errorMessage(info.error),
-    },
-    'subscriber failed, retrying',
-  );
-}
+const reportHandlerError = logRetriedHandler(adapterLog, 'subscriber failed, retrying');
 
 interface SubscriptionSettings {
   subscriberId: string;

@@ -14,3 +14,15 @@ export function adapterLogger(component: string): Logger {
 }
 
 export type { Logger };
+
+/**
+ * The default report of a background handler that failed and will be retried (an adapter's
+ * subscription or consumer): its identifying fields, and of the error its message only.
+ */
+export function logRetriedHandler(
+  log: Logger,
+  message: string,
+): (info: { attempt: number; retryInMs: number; error: unknown } & Record<string, unknown>) => void {
+  return ({ error, ...fields }) =>
+    log.warn({ ...fields, error: error instanceof Error ? error.message : String(error) }, message);
+}

@@ -32,7 +32,7 @@ import {
   type MessageLog,
   type MessageToPublish,
 } from './port';
-import { adapterLogger } from '../logging';
+import { adapterLogger, logRetriedHandler } from '../logging';
 
 const adapterLog = adapterLogger('message-log');
 
@@ -556,24 +556,7 @@ class KafkaGroupConsumer {
   }
 }
 
-function reportHandlerError(info: {
-  topic: string;
-  groupId: string;
-  attempt: number;
-  retryInMs: number;
-  error: unknown;
-}) {
-  adapterLog.warn(
-    {
-      topic: info.topic,
-      groupId: info.groupId,
-      attempt: info.attempt,
-      retryInMs: info.retryInMs,
-      error: errorMessage(info.error),
-    },
-    'consumer failed, retrying',
-  );
-}
+const reportHandlerError = logRetriedHandler(adapterLog, 'consumer failed, retrying');
 
 function reportGap(gap: MessageGap) {
   adapterLog.error({ ...gap }, 'messages were gone before they were consumed');

@@ -24,7 +24,7 @@ import {
   type MessageLog,
   type MessageToPublish,
 } from './port';
-import { adapterLogger } from '../logging';
+import { adapterLogger, logRetriedHandler } from '../logging';
 
 const adapterLog = adapterLogger('message-log');
 
@@ -269,24 +269,7 @@ export class SqliteMessageLog implements MessageLog {
   }
 }
 
-function reportHandlerError(info: {
-  topic: string;
-  groupId: string;
-  attempt: number;
-  retryInMs: number;
-  error: unknown;
-}): void {
-  adapterLog.warn(
-    {
-      topic: info.topic,
-      groupId: info.groupId,
-      attempt: info.attempt,
-      retryInMs: info.retryInMs,
-      error: errorMessage(info.error),
-    },
-    'consumer failed, retrying',
-  );
-}
+const reportHandlerError = logRetriedHandler(adapterLog, 'consumer failed, retrying');
 
 interface ConsumerSettings {
   topic: string;

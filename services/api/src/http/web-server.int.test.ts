@@ -1,8 +1,35 @@
 import express from 'express';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { startWebServer, type RunningWebServer } from './web-server';
+
+/** A large search answer: thousands of rows repeating the same company and measure texts. */
+const largeRows = Array.from({ length: 3000 }, (_, i) => ({
+  id: String(i),
+  codiceFiscaleBeneficiario: '01234567897',
+  denominazioneBeneficiario: 'STUDIO ROSSI E ASSOCIATI SRL',
+  titoloMisura: 'Fondo di garanzia per le piccole e medie imprese',
+  importoNominale: `${i}.000,00 €`,
+}));
+
+/** The raw answer of a GET with this Accept-Encoding: headers and the bytes as sent. */
+function rawGet(
+  url: string,
+  acceptEncoding: string,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
 
 describe('standalone web server', () => {
   let dir: string;
@@ -15,6 +42,12 @@ describe('standalone web server', () => {
     const api = express.Router();
     api.get('/ping', (_req, res) => {
       res.json({ pong: true });
+    });
+    api.get('/large', (_req, res) => {
+      res.json({ rows: largeRows });
+    });
+    api.get('/report.pdf', (_req, res) => {
+      res.type('application/pdf').send(Buffer.alloc(64 * 1024, 'x'));
     });
     server = await startWebServer({
       apiRouter: api,
@@ -34,6 +67,24 @@ describe('standalone web server', () => {
     const config = await fetch(`${server.url}/config.json`);
     expect(config.headers.get('cache-control')).toBe('no-store');
     expect(await config.json()).toEqual({ version: '1.2.3', apiBaseUrl: '/api', forcedLastUpdate: null });
+  });
+
+  it.each([
+    ['gzip', zlib.gunzipSync],
+    ['br', zlib.brotliDecompressSync],
+  ])('sends large JSON answers compressed with %s when the browser accepts it', async (encoding, decode) => {
+    const plain = await rawGet(`${server.url}/api/large`, 'identity');
+    const packed = await rawGet(`${server.url}/api/large`, encoding);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(packed.headers['content-encoding']).toBe(encoding);
+    expect(packed.body.length).toBeLessThan(plain.body.length / 10);
+    expect(JSON.parse(decode(packed.body).toString('utf8'))).toEqual({ rows: largeRows });
+  });
+
+  it('leaves a PDF as it is: compressing it again gains nothing', async () => {
+    const pdf = await rawGet(`${server.url}/api/report.pdf`, 'gzip, br');
+    expect(pdf.headers['content-encoding']).toBeUndefined();
+    expect(pdf.body.length).toBe(64 * 1024);
   });
 
   it('serves the front end for any client-side route, and hashed assets with long caching', async () => {
@@ -61,6 +112,12 @@ describe('security headers', () => {
     const api = express.Router();
     api.get('/ping', (_req, res) => {
       res.json({ pong: true });
+    });
+    api.get('/large', (_req, res) => {
+      res.json({ rows: largeRows });
+    });
+    api.get('/report.pdf', (_req, res) => {
+      res.type('application/pdf').send(Buffer.alloc(64 * 1024, 'x'));
     });
     const server = await startWebServer({
       apiRouter: api,

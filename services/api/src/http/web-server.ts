@@ -3,6 +3,7 @@
  * front end reads at start (/config.json), the built front end with a single-page-app fallback,
  * and a shutdown that stops accepting, drains open requests and then resolves.
  */
+import compression from 'compression';
 import express, { type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { existsSync } from 'node:fs';
@@ -71,6 +72,9 @@ export function createWebApp(options: Omit<WebServerOptions, 'port' | 'host'>): 
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.use(securityHeaders(options.publicUrl));
+  // A search of a large company is megabytes of repetitive JSON: gzip or brotli (quality 4) takes it
+  // to a tenth. PDFs and workbooks are already compressed and are left as they are.
+  app.use(compression());
   app.use('/api', options.apiRouter);
   app.get('/config.json', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');

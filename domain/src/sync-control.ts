@@ -28,8 +28,7 @@ export function foldSyncControl(
   from: SyncRequest | null = null,
 ): Omit<SyncControlState, 'version'> {
   let running = from;
-  for (const event of events) {
-    const e = event;
+  for (const e of events) {
     if (e.type === 'SyncRequested') running = { ...e.data };
     else if ((e.type === 'SyncCompleted' || e.type === 'SyncFailed') && running?.runId === e.data.runId)
       running = null;

@@ -21,8 +21,7 @@ interface RunTally {
 
 function tallyRun(events: readonly SyncEvent[]): RunTally {
   const tally: RunTally = { done: new Set(), succeeded: 0, failed: 0, skipped: 0, records: 0, started: null };
-  for (const event of events) {
-    const e = event;
+  for (const e of events) {
     if (e.type === 'SyncStarted') tally.started = e.data.files;
     else if (e.type === 'RegisterFileSucceeded') {
       tally.done.add(e.data.name);

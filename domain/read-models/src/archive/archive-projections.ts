@@ -53,9 +53,8 @@ async function updateFile(
 export const archiveFilesProjection: Projection<SyncEvent> = {
   name: 'archive-files',
   handles: FILE_EVENTS,
-  async apply(event, stores) {
+  async apply(e, stores) {
     const files = stores.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION);
-    const e = event;
     switch (e.type) {
       case 'RegisterFileQueued':
         return updateFile(files, e.data.name, (d) => ({
@@ -130,9 +129,8 @@ function countDone(run: SyncRunDoc): SyncRunDoc {
 export const syncRunsProjection: Projection<SyncEvent> = {
   name: 'sync-runs',
   handles: RUN_EVENTS,
-  async apply(event, stores) {
+  async apply(e, stores) {
     const runs = stores.documents.collection<SyncRunDoc>(SYNC_RUNS_COLLECTION);
-    const e = event;
     if (e.type === 'SyncRequested') {
       // a redelivery finds the run there already
       await updateDocument(
@@ -222,9 +220,8 @@ function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
 export const syncHistoryProjection: Projection<SyncEvent> = {
   name: 'sync-history',
   handles: ['SyncRequested', 'SyncCompleted', 'SyncFailed'],
-  async apply(event, stores) {
+  async apply(e, stores) {
     const history = stores.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION);
-    const e = event;
     if (e.type === 'SyncRequested') {
       await updateDocument(
         history,

@@ -126,12 +126,11 @@ export const clientsProjection: Projection<ClientEvent | QuotaEvent> = {
   async apply(event, stores) {
     const clients = stores.documents.collection<ClientReadModel>(CLIENTS_COLLECTION);
     if (isEventOf('client', event)) {
-      const domainEvent = event;
       const clientId = event.data.clientId;
       let removed = false;
       await updateDocument(clients, clientId, (current) => {
         if (current && event.streamVersion <= current.clientVersion) return current; // redelivery
-        const next = evolveClient(current, domainEvent, event.streamVersion);
+        const next = evolveClient(current, event, event.streamVersion);
         removed = next === null && current !== null;
         return next;
       });
@@ -140,11 +139,10 @@ export const clientsProjection: Projection<ClientEvent | QuotaEvent> = {
     }
     // Only a client's own quota stream moves its counters (an ADMIN's audit stream holds the same events).
     if (isEventOf('quota', event) && event.streamName.startsWith('quota-')) {
-      const domainEvent = event;
-      await updateDocument(clients, domainEvent.data.clientId, (current) =>
+      await updateDocument(clients, event.data.clientId, (current) =>
         !current || event.streamVersion <= current.quotaVersion
           ? current
-          : evolveClientQuota(current, domainEvent, event.streamVersion),
+          : evolveClientQuota(current, event, event.streamVersion),
       );
     }
   },

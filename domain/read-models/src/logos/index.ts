@@ -26,12 +26,11 @@ export const logosProjection: Projection<LogoEvent> = {
   handles: ['LogoUploaded', 'LogoPdfConfigSet', 'LogoDeleted'],
   async apply(event, stores) {
     const logos = stores.documents.collection<LogoReadModel>(LOGOS_COLLECTION);
-    const logoEvent = event;
-    const id = String(logoEvent.data.logoId);
+    const id = String(event.data.logoId);
     await updateDocument(logos, id, (current) => {
-      switch (logoEvent.type) {
+      switch (event.type) {
         case 'LogoUploaded': {
-          const d = logoEvent.data;
+          const d = event.data;
           return {
             id,
             logoId: d.logoId,
@@ -46,7 +45,7 @@ export const logosProjection: Projection<LogoEvent> = {
         }
         case 'LogoPdfConfigSet':
           return current
-            ? { ...current, pdfConfig: logoEvent.data.pdfConfig, subRenewUrl: logoEvent.data.subRenewUrl }
+            ? { ...current, pdfConfig: event.data.pdfConfig, subRenewUrl: event.data.subRenewUrl }
             : null;
         case 'LogoDeleted':
           return current ? { ...current, deleted: true } : null;

@@ -1,5 +1,13 @@
 /** Loading and appending the account streams with optimistic concurrency. */
-import { DomainError, streams, type Actor, type ClientEvent, type UserEvent } from '@rna/domain';
+import {
+  clientDecider,
+  DomainError,
+  stateOf,
+  streams,
+  type Actor,
+  type ClientEvent,
+  type UserEvent,
+} from '@rna/domain';
 import type { ApiDeps } from '../http/deps';
 import { projectionsCaughtUp } from '../http/deps';
 
@@ -13,11 +21,7 @@ export interface ClientStreamState {
 /** The client's stream version, or U001 when it was never invited or has been removed. */
 export async function loadClientStream(deps: ApiDeps, clientId: string): Promise<ClientStreamState> {
   const { currentVersion, events } = await deps.eventStore.readStream(streams.client(clientId));
-  let email: string | null = null;
-  for (const event of events) {
-    if (event.type === 'ClientInvited') email = event.data.email;
-    if (event.type === 'ClientRemoved') email = null;
-  }
+  const { email } = stateOf(clientDecider, events);
   if (email === null) throw new DomainError('U001');
   return { version: currentVersion, email };
 }

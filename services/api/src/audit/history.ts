@@ -131,18 +131,17 @@ async function replayHistory(
   let totalEntries = 0;
   let fromPageOn = 0;
   replay: for await (const events of streamPages(eventStore, stream)) {
-    for (const recorded of events) {
-      const event = recorded;
+    for (const event of events) {
       const entry = entryOf(event);
       if (asOf !== null && entry.at > asOf) break replay;
       state = evolveQuota(state, event);
       totalEntries += 1;
-      if (recorded.streamVersion < from) continue;
+      if (event.streamVersion < from) continue;
       fromPageOn += 1;
       if (entries.length < limit) {
         entries.push({
           ...entry,
-          version: recorded.streamVersion,
+          version: event.streamVersion,
           remainingSearches: state.remainingSearches,
         });
       }

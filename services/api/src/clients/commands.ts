@@ -9,6 +9,7 @@ import {
   streams,
   type Actor,
   type ClientCommand,
+  type ClientDecisionState,
   type QuotaCommand,
 } from '@rna/domain';
 import { ConcurrencyError } from '@rna/infra';
@@ -20,41 +21,57 @@ import type { ApiDeps } from '../http/deps';
 
 /**
  * Decides a command on the client's stream (the domain's clientDecider: U001 for a client never
- * invited or removed) and appends the events at the version it was decided on.
+ * invited or removed) and appends the events at the version it was decided on. `beforeAppend` checks
+ * what the stream cannot know (another stream's state) once the client is known to exist. Returns the
+ * state the decision was taken on.
  */
-async function decideOnClient(deps: ApiDeps, command: ClientCommand): Promise<void> {
+async function decideOnClient(
+  deps: ApiDeps,
+  command: ClientCommand,
+  beforeAppend?: () => Promise<void>,
+): Promise<ClientDecisionState> {
   const stream = streams.client(command.data.clientId);
   const { currentVersion, events } = await deps.eventStore.readStream(stream);
-  const decided = clientDecider.decide(command, stateOf(clientDecider, events));
+  const state = stateOf(clientDecider, events);
+  const decided = clientDecider.decide(command, state);
+  await beforeAppend?.();
   if (decided.length > 0) {
     await deps.eventStore.appendToStream(stream, decided, { expectedVersion: currentVersion });
   }
+  return state;
 }
 
-export function setFixedTaxCode(deps: ApiDeps, by: Actor, clientId: string, fixedTaxCode: string | null) {
-  return decideOnClient(deps, { type: 'SetFixedTaxCode', data: { clientId, fixedTaxCode, by } });
+export async function setFixedTaxCode(
+  deps: ApiDeps,
+  by: Actor,
+  clientId: string,
+  fixedTaxCode: string | null,
+): Promise<void> {
+  await decideOnClient(deps, { type: 'SetFixedTaxCode', data: { clientId, fixedTaxCode, by } });
 }
 
-export function setFlags(
+export async function setFlags(
   deps: ApiDeps,
   by: Actor,
   clientId: string,
   flags: { pdfEnabled?: boolean; enableVariationAlerts?: boolean },
-) {
-  return decideOnClient(deps, { type: 'SetFlags', data: { clientId, ...flags, by } });
+): Promise<void> {
+  await decideOnClient(deps, { type: 'SetFlags', data: { clientId, ...flags, by } });
 }
 
 export async function assignLogo(deps: ApiDeps, by: Actor, clientId: string, logoId: number): Promise<void> {
-  await loadClientStream(deps, clientId); // U001 before J001, as the client is the resource asked for
-  if (!(await findLogo(deps, logoId))) throw new DomainError('J001', `Logo ${logoId} non trovato`);
-  await decideOnClient(deps, { type: 'AssignLogo', data: { clientId, logoId, by } });
+  // U001 (decided first) before J001, as the client is the resource asked for
+  await decideOnClient(deps, { type: 'AssignLogo', data: { clientId, logoId, by } }, async () => {
+    if (!(await findLogo(deps, logoId))) throw new DomainError('J001', `Logo ${logoId} non trovato`);
+  });
 }
 
 export async function removeClient(deps: ApiDeps, by: Actor, clientId: string): Promise<void> {
-  const { email } = await loadClientStream(deps, clientId);
-  await decideOnClient(deps, { type: 'RemoveClient', data: { clientId, by } });
-  const credential = await credentials(deps).get(email);
-  if (credential?.userId === clientId) await credentials(deps).delete(email);
+  const { email } = await decideOnClient(deps, { type: 'RemoveClient', data: { clientId, by } });
+  // decided, so the client existed: its address is known (the decider refuses one without)
+  if (email !== null && (await credentials(deps).get(email))?.userId === clientId) {
+    await credentials(deps).delete(email);
+  }
   await revokeAllSessions(deps, clientId);
 }
 

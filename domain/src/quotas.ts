@@ -149,6 +149,22 @@ export type QuotaCommand =
       };
     };
 
+export type LookUpRecord = Extract<QuotaCommand, { type: 'ChargeLookUp' }>['data'];
+
+/**
+ * The events that record a look-up at a cost: a search is a SearchPerformed; a report is a
+ * ReportDownloaded, preceded by a SearchPerformed when it cost something. An administrator's look-ups
+ * (never charged) are recorded the same way at cost 0.
+ */
+export function lookUpEvents(lookUp: LookUpRecord, cost: number): QuotaEvent[] {
+  const { clientId, by, at, request, purpose, dataSource, resultCount } = lookUp;
+  const base = { ...request, clientId, at, by };
+  const performed: QuotaEvent = { type: 'SearchPerformed', data: { ...base, dataSource, resultCount, cost } };
+  if (purpose === 'search') return [performed];
+  const downloaded: QuotaEvent = { type: 'ReportDownloaded', data: { ...base, kind: purpose } };
+  return cost > 0 ? [performed, downloaded] : [downloaded];
+}
+
 export const quotaDecider: Decider<QuotaCommand, QuotaEvent, QuotaState> = {
   initialState: initialQuotaState,
   evolve: evolveQuota,
@@ -173,18 +189,13 @@ export const quotaDecider: Decider<QuotaCommand, QuotaEvent, QuotaState> = {
         ];
       }
       case 'ChargeLookUp': {
-        const { clientId, by, at, request, purpose, dataSource, resultCount } = command.data;
-        const base = { ...request, clientId, at, by };
+        const { clientId, by, at, request, purpose } = command.data;
         const decide = purpose === 'search' ? decideSearch : decideReportDownload;
         const decision = decide(state, request, Date.parse(at));
-        if (!decision.ok) return [{ type: 'SearchRefused', data: { ...base, code: decision.code } }];
-        const performed: QuotaEvent = {
-          type: 'SearchPerformed',
-          data: { ...base, dataSource, resultCount, cost: decision.cost },
-        };
-        if (purpose === 'search') return [performed];
-        const downloaded: QuotaEvent = { type: 'ReportDownloaded', data: { ...base, kind: purpose } };
-        return decision.cost > 0 ? [performed, downloaded] : [downloaded];
+        if (!decision.ok) {
+          return [{ type: 'SearchRefused', data: { ...request, clientId, at, by, code: decision.code } }];
+        }
+        return lookUpEvents(command.data, decision.cost);
       }
     }
   },

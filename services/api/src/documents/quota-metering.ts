@@ -11,13 +11,14 @@ import {
   streams,
   type Actor,
   type DataSource,
+  type LookUpRecord,
   type QuotaCommand,
   type QuotaEvent,
   type QuotaState,
   type ReportKind,
   type SearchRequest,
 } from '@rna/domain';
-import { ConcurrencyError, type EventStore, type EventToAppend, type StreamName } from '@rna/infra';
+import { ConcurrencyError, type EventStore, type StreamName } from '@rna/infra';
 
 /** A quota stream folded up to `version`. */
 export interface Folded {
@@ -117,10 +118,20 @@ export interface Metered<T> {
   remainingSearches: number;
 }
 
-type QuotaEventData<K extends QuotaEvent['type']> = Extract<QuotaEvent, { type: K }>['data'];
-
-function quotaEvent<K extends QuotaEvent['type']>(type: K, data: QuotaEventData<K>): EventToAppend {
-  return { type, data };
+/** The look-up the context describes, as the quota rules record it. */
+export function lookUpOf(
+  ctx: MeteringContext,
+  lookUp: { purpose: 'search' | ReportKind; dataSource: DataSource },
+  resultCount: number,
+): LookUpRecord {
+  return {
+    clientId: ctx.clientId,
+    by: ctx.actor,
+    at: ctx.now.toISOString(),
+    request: ctx.request,
+    ...lookUp,
+    resultCount,
+  };
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -140,14 +151,7 @@ export async function metered<T>(
   const deadline = Date.now() + (ctx.budgetMs ?? 20_000);
   const charge = (resultCount: number): QuotaCommand => ({
     type: 'ChargeLookUp',
-    data: {
-      clientId: ctx.clientId,
-      by: ctx.actor,
-      at: ctx.now.toISOString(),
-      request: ctx.request,
-      ...lookUp,
-      resultCount,
-    },
+    data: lookUpOf(ctx, lookUp, resultCount),
   });
   let outcome: { value: T } | null = null;
   for (let attempt = 0; ; attempt += 1) {
@@ -172,31 +176,4 @@ export async function metered<T>(
       await pause(Math.random() * Math.min(50, 2 ** Math.min(attempt, 6)));
     }
   }
-}
-
-export function searchPerformed(
-  ctx: MeteringContext,
-  dataSource: DataSource,
-  resultCount: number,
-  cost: number,
-): EventToAppend {
-  return quotaEvent('SearchPerformed', {
-    ...ctx.request,
-    clientId: ctx.clientId,
-    at: ctx.now.toISOString(),
-    by: ctx.actor,
-    dataSource,
-    resultCount,
-    cost,
-  });
-}
-
-export function reportDownloaded(ctx: MeteringContext, kind: ReportKind): EventToAppend {
-  return quotaEvent('ReportDownloaded', {
-    ...ctx.request,
-    clientId: ctx.clientId,
-    at: ctx.now.toISOString(),
-    by: ctx.actor,
-    kind,
-  });
 }

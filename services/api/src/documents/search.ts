@@ -9,6 +9,7 @@ import {
   documentTotals,
   DomainError,
   isDeMinimisProcedure,
+  lookUpEvents,
   assertOnlyFixedTaxCode,
   parseSearchTaxCodes,
   threeYearsAgo,
@@ -29,7 +30,7 @@ import {
   type LiveRegister,
 } from '@rna/infra/register-live';
 import { dataSourceForSearch, dataSourceOf } from '../data-source/settings';
-import { metered, reportDownloaded, searchPerformed, type MeteringContext } from './quota-metering';
+import { lookUpOf, metered, type MeteringContext } from './quota-metering';
 import { aidToRow, newestFirst } from './rows';
 
 /** Below the 30 s request budget, with room for the rest of the answer. */
@@ -228,11 +229,8 @@ export async function performSearch(
   if (searcher.actor.role !== 'CLIENT') {
     // Not metered, but audited all the same: an administrator's look-ups go to its own audit stream.
     const result = await answer();
-    const audited =
-      purpose === 'search'
-        ? searchPerformed(ctx, source, result.rows.length, 0)
-        : reportDownloaded(ctx, purpose);
-    await deps.eventStore.appendToStream(streams.audit(searcher.actor.userId), [audited], {
+    const audited = lookUpEvents(lookUpOf(ctx, { purpose, dataSource: source }, result.rows.length), 0);
+    await deps.eventStore.appendToStream(streams.audit(searcher.actor.userId), audited, {
       expectedVersion: 'any',
     });
     return result;

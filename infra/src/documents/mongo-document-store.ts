@@ -8,6 +8,8 @@
  * are one atomic operation on the server. expectedRevision 0 is an insert (duplicate key = conflict).
  */
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
+import { GridFsBlobStore } from '../blobs/gridfs-blob-store';
+import type { BlobStore } from '../blobs/port';
 import { ConflictError, type Collection, type Doc, type DocumentStore, type FindOptions } from './port';
 
 export interface MongoDocumentStoreOptions {
@@ -196,6 +198,11 @@ export class MongoDocumentStore implements DocumentStore {
   /** Resolves once the indexes of every collection used so far exist on the server. */
   async indexesBuilt(): Promise<void> {
     await Promise.all([...this.models.values()].map((model) => model.init()));
+  }
+
+  /** Logos in GridFS, on this store's connection. */
+  blobsBeside(): BlobStore {
+    return new GridFsBlobStore(this.connection);
   }
 
   collection<T extends Doc>(name: string): Collection<T> {

@@ -1,4 +1,5 @@
 /** Documents port: typed JSON collections for read models and credentials. */
+import type { BlobStore } from '../blobs/port';
 
 export interface Doc {
   id: string;
@@ -34,6 +35,11 @@ export interface Collection<T extends Doc> {
 
 export interface DocumentStore {
   collection<T extends Doc>(name: string): Collection<T>;
+  /**
+   * Where files go when this store can keep them itself (MongoDB's GridFS), so that one process keeps
+   * one connection; absent when files belong on disk beside it.
+   */
+  blobsBeside?(): BlobStore;
   close(): Promise<void>;
 }
 

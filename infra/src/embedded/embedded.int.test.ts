@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../event-store/port';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store';
 import { eventually } from './contract-helpers';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from './data-dir-lock';
-import { openStores } from '../engines/open-stores';
+import { openStores } from '../stores';
 import { spawnTsChild, waitForExit, waitForLine } from './test-children/spawn-ts-child';
 
 let dataDir: string;

@@ -4,7 +4,7 @@
  * service waits with exponential back-off and says so, instead of crashing into a restart loop.
  */
 import { backoffDelay, errorMessage, type RetryPolicy } from '../embedded/polling';
-import type { Stores } from './open-stores';
+import type { Stores } from '../stores';
 
 export interface EngineWaitLog {
   warn(

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { PortalConfig } from '@rna/infra/config';
-import type { Stores } from '@rna/infra/engines';
+import type { Stores } from '@rna/infra/stores';
 import { runWhileHoldingLease } from '@rna/infra/leases';
 import { createMailer, type Mailer } from '@rna/infra/mail';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { acquireDataDirLock } from '@rna/infra/embedded';
-import { openStores, type Stores } from '@rna/infra/engines';
+import { openStores, type Stores } from '@rna/infra/stores';
 import type { Mailer } from '@rna/infra/mail';
 import { composeApi, createApiLogger, type ApiDeps, type RunningApi } from '@rna/api';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { AIDS_TOPIC, type AidMessage, type AidRecord } from '@rna/domain';
-import { openStores } from '@rna/infra/engines';
+import { openStores } from '@rna/infra/stores';
 import { CLIENTS_COLLECTION } from '@rna/read-models/clients';
 import { LOGOS_COLLECTION } from '@rna/read-models/logos';
 import { USERS_COLLECTION } from '@rna/read-models/users';

@@ -13,7 +13,7 @@ import { AIDS_TOPIC } from '@rna/domain';
 import type { AidIndex, DocumentStore, EventStore, MessageLog } from '@rna/infra';
 import { loadConfig } from '@rna/infra/config';
 import { acquireDataDirLock } from '@rna/infra/embedded';
-import { engineSelection, openStores } from '@rna/infra/engines';
+import { engineSelection, openStores } from '@rna/infra/stores';
 import { processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
 import {
   AID_CHANGES_COLLECTION,

@@ -3,7 +3,7 @@
  * for EventStoreDB, else the embedded store under DATA_DIR, default ./data).
  */
 import { loadConfig } from '@rna/infra/config';
-import { openStores } from '@rna/infra/engines';
+import { openStores } from '@rna/infra/stores';
 import { parseAuditArgs, runAudit, UsageError } from './audit';
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { enginesFromEnv, openStores, type Stores } from '@rna/infra/engines';
+import { enginesFromEnv, openStores, type Stores } from '@rna/infra/stores';
 import { LEASES_COLLECTION, type LeaseDoc } from '@rna/infra/leases';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
 import {

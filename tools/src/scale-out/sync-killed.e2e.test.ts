@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Actor } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
-import { openStores, type Stores } from '@rna/infra/engines';
+import { openStores, type Stores } from '@rna/infra/stores';
 import { requestSync } from '@rna/api';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';

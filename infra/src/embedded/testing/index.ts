@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStores, type Stores } from '../../engines/open-stores';
+import { openStores, type Stores } from '../../stores';
 
 export interface TemporaryStores extends Stores {
   dir: string;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { openStores, type Stores } from '@rna/infra/engines';
+import { openStores, type Stores } from '@rna/infra/stores';
 import type { Mailer } from '@rna/infra/mail';
 import { ALL_PROJECTIONS, startProjections, type RunningProjections } from '@rna/read-models';
 import { createApiRouter } from '../app';

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AidIndex } from '../aid-index/port';
 import type { BlobStore } from '../blobs/port';
-import { GridFsBlobStore } from '../blobs/gridfs-blob-store';
 import type { DocumentStore } from '../documents/port';
 import { openSqliteAidIndex } from '../aid-index/sqlite-aid-index';
 import { openSqliteDocumentStore } from '../documents/sqlite-document-store';
@@ -16,11 +15,26 @@ import { openSqliteMessageLog } from '../message-log/sqlite-message-log';
 import { openFileBlobStore } from '../blobs/file-blob-store';
 import type { EventStore } from '../event-store/port';
 import type { MessageLog } from '../message-log/port';
-import { openElasticsearchAidIndex } from '../aid-index/elasticsearch-aid-index';
 import { DOCUMENT_INDEXES } from '@rna/domain/read-models';
-import { MongoDocumentStore, openMongoDocumentStore } from '../documents/mongo-document-store';
-import { openEventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
-import { openKafkaMessageLog } from '../message-log/kafka-message-log';
+
+/*
+ * The engines' adapters are loaded only when their engine is configured: loaded eagerly, their clients
+ * (kafkajs, mongoose, the Elasticsearch and EventStoreDB clients) cost the embedded portal, and every
+ * test on temporary stores, for nothing: requiring services/standalone/dist/portal took 0.80 s and
+ * 169 MB with them, 0.57 s and 159 MB without (`/usr/bin/time node -e "require(…)"`, 2-core machine).
+ */
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading, see above */
+const engineAdapters = {
+  eventStoreDb: () =>
+    require('../event-store/eventstoredb-event-store') as typeof import('../event-store/eventstoredb-event-store'),
+  kafka: () =>
+    require('../message-log/kafka-message-log') as typeof import('../message-log/kafka-message-log'),
+  elasticsearch: () =>
+    require('../aid-index/elasticsearch-aid-index') as typeof import('../aid-index/elasticsearch-aid-index'),
+  mongo: () =>
+    require('../documents/mongo-document-store') as typeof import('../documents/mongo-document-store'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface EngineConfig {
   eventStoreUrl?: string | null;
@@ -82,11 +96,12 @@ export function engineSelection(engines: EngineConfig): Stores['engines'] {
   };
 }
 
-/** Logos beside the documents: in GridFS on MongoDB's connection, else files under the data directory. */
+/**
+ * Logos beside the documents: in the document store itself when it keeps files (MongoDB's GridFS, on
+ * its connection), else files under the data directory.
+ */
 export function blobStoreBeside(documents: DocumentStore, directory: string): BlobStore {
-  return documents instanceof MongoDocumentStore
-    ? new GridFsBlobStore(documents.connection)
-    : openFileBlobStore(directory);
+  return documents.blobsBeside?.() ?? openFileBlobStore(directory);
 }
 
 /**
@@ -99,10 +114,10 @@ export function openStores(options: { dataDir: string; engines?: EngineConfig })
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = (name: string) => path.join(options.dataDir, name);
   const eventStore = engines.eventStoreUrl
-    ? openEventStoreDbEventStore({ url: engines.eventStoreUrl })
+    ? engineAdapters.eventStoreDb().openEventStoreDbEventStore({ url: engines.eventStoreUrl })
     : openSqliteEventStore(file(EMBEDDED_FILES.events));
   const messageLog = engines.kafkaBrokers?.length
-    ? openKafkaMessageLog({
+    ? engineAdapters.kafka().openKafkaMessageLog({
         brokers: engines.kafkaBrokers,
         maxRequestBytes: engines.kafkaMaxRequestBytes ?? undefined,
         partitions: engines.kafkaPartitions ?? undefined,
@@ -110,10 +125,10 @@ export function openStores(options: { dataDir: string; engines?: EngineConfig })
       })
     : openSqliteMessageLog(file(EMBEDDED_FILES.messages));
   const aidIndex = engines.elasticsearchUrl
-    ? openElasticsearchAidIndex({ node: engines.elasticsearchUrl })
+    ? engineAdapters.elasticsearch().openElasticsearchAidIndex({ node: engines.elasticsearchUrl })
     : openSqliteAidIndex(file(EMBEDDED_FILES.aids));
   const documents = engines.mongodbUri
-    ? openMongoDocumentStore({ uri: engines.mongodbUri, indexes: DOCUMENT_INDEXES })
+    ? engineAdapters.mongo().openMongoDocumentStore({ uri: engines.mongodbUri, indexes: DOCUMENT_INDEXES })
     : openSqliteDocumentStore(file(EMBEDDED_FILES.documents));
   const blobs = blobStoreBeside(documents, file(EMBEDDED_FILES.blobs));
   let closing: Promise<void> | null = null;

@@ -8,7 +8,7 @@
  */
 import { renewedEndDate } from './clients';
 import type { Decider } from './decider';
-import type { Actor, DataSource, QuotaEvent, ReportKind, SearchRequest } from './events';
+import type { Actor, DataSource, EventOfType, QuotaEvent, ReportKind, SearchRequest } from './events';
 import { romeDay } from './dates';
 import { splitTaxCodes } from './tax-codes';
 
@@ -118,17 +118,8 @@ export function decideReportDownload(
 
 /** What is asked of a client's quota stream. */
 export type QuotaCommand =
-  | {
-      type: 'GrantAllowance';
-      data: {
-        clientId: string;
-        availableYearlySearches: number;
-        remainingSearches: number;
-        endDate: number;
-        at: string;
-        by: Actor;
-      };
-    }
+  /** Limits set by an administrator: recorded as they are given. */
+  | { type: 'GrantAllowance'; data: EventOfType<'SearchAllowanceGranted'>['data'] }
   /** "Rinnova": a year more (renewedEndDate) and the full yearly allowance again. */
   | { type: 'RenewAccess'; data: { clientId: string; at: string; by: Actor } }
   /**

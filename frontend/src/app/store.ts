@@ -1,7 +1,8 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineReducers, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { api } from '../lib/api';
 import type { SharedState } from '../lib/hooks';
+import { sessionExpired, signedOut } from '../lib/session-events';
 import { userSlice } from '../lib/session/user-slice';
 import { statusSlice } from '../lib/session/status-slice';
 
@@ -11,11 +12,28 @@ const rootReducer = combineReducers({
   status: statusSlice.reducer,
 });
 
+/**
+ * Every end of a session (logout here or in another tab, refresh refused, account removed or expired)
+ * forgets every cached answer: the next person at this tab must not see the last one's results,
+ * saved searches or counter. The status area and the user are reset by their own reducers.
+ */
+function forgetCachedAnswersOnSessionEnd() {
+  const listener = createListenerMiddleware();
+  listener.startListening({
+    matcher: isAnyOf(signedOut, sessionExpired),
+    effect: (_action, listenerApi) => {
+      listenerApi.dispatch(api.util.resetApiState());
+    },
+  });
+  return listener.middleware;
+}
+
 export function createStore(preloaded?: Partial<SharedState>) {
   const store = configureStore({
     reducer: rootReducer,
     preloadedState: preloaded,
-    middleware: (getDefault) => getDefault().concat(api.middleware),
+    middleware: (getDefault) =>
+      getDefault().prepend(forgetCachedAnswersOnSessionEnd()).concat(api.middleware),
   });
   setupListeners(store.dispatch);
   return store;

@@ -22,3 +22,7 @@ if (typeof window.matchMedia !== 'function') {
 }
 
 initI18n();
+
+// jsdom has no CSS.supports; Highcharts asks it while loading (the documents page's chart)
+const css = ((globalThis as { CSS?: { supports?: unknown } }).CSS ??= {});
+css.supports ??= () => false;

@@ -65,8 +65,7 @@ export function logout(dispatch: AppDispatch): void {
 
 function endSession(dispatch: AppDispatch): void {
   storage.clearAll();
-  dispatch(signedOut());
-  dispatch(api.util.resetApiState());
+  dispatch(signedOut()); // the store forgets every cached answer on this (app/store.ts)
 }
 
 /** Reacts to the other tabs' login, logout and remaining-searches messages. */

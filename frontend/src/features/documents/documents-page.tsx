@@ -6,8 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
 import { formatEuro, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
-import { useAppDispatch } from '../../lib/hooks';
-import { showError } from '../../lib/session/status-slice';
+import { isHomeRefusal, type HomeRefusalState } from '../../lib/home-refusal';
 import { useUser } from '../../lib/session/use-user';
 import { DataSourcesNotice } from './data-sources-notice';
 import { DocumentsActions } from './documents-actions';
@@ -22,7 +21,6 @@ export default function DocumentsPage() {
   const user = useUser();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const dispatch = useAppDispatch();
   const query = user ? readDocumentsQuery(params, user.taxCode) : null;
   const result = useSearchDocumentsQuery(query ?? { taxCodes: [], deMinimis: false, last3Years: false }, {
     skip: !query,
@@ -30,12 +28,12 @@ export default function DocumentsPage() {
   const errorCode = result.error ? errorCodeOf(result.error) : null;
 
   useEffect(() => {
-    if (errorCode === 'U004') {
-      // searches exhausted: say so and go home without leaving this page in the history
-      dispatch(showError('U004'));
-      navigate('/', { replace: true });
+    if (errorCode && isHomeRefusal(errorCode)) {
+      // searching again cannot help: the home page says why, and this page leaves no history entry
+      const state: HomeRefusalState = { refusal: errorCode };
+      navigate('/', { replace: true, state });
     }
-  }, [errorCode, dispatch, navigate]);
+  }, [errorCode, navigate]);
 
   if (!user) return null;
   const hasTaxCodeParam = params.has('taxCode') || Boolean(user.taxCode);
@@ -64,7 +62,7 @@ export default function DocumentsPage() {
             <div className="page-loading">
               <Spinner label={t('documents.loading')} />
             </div>
-          ) : errorCode && errorCode !== 'U004' ? (
+          ) : errorCode && !isHomeRefusal(errorCode) ? (
             <div className="error-panel card" role="alert">
               <h2>{t('documents.errorTitle')}</h2>
               <p>{t(`errors.${errorCode}`)}</p>

@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { documentsUrl, SearchForm } from '../../components/search-form';
 import { Spinner } from '../../components/spinner';
 import { errorCodeOf } from '../../lib/errors';
-import { useAppDispatch } from '../../lib/hooks';
+import { refusalOf } from '../../lib/home-refusal';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks';
 import { showError } from '../../lib/session/status-slice';
 import {
   useGetSavedSearchesQuery,
@@ -11,6 +13,7 @@ import {
   useRemoveVariationAlertMutation,
 } from '../../lib/session/session-api';
 import { canUseVariationAlerts, useUser } from '../../lib/session/use-user';
+import { homeRedirectUsed, selectHomeRedirectUsed } from '../../lib/session/user-slice';
 import { homeRedirect } from './home-redirect';
 import { VariationAlertsList } from './variation-alerts-list';
 
@@ -22,17 +25,28 @@ export default function HomePage() {
   const saved = useGetSavedSearchesQuery();
   const alerts = useGetVariationAlertsQuery(undefined, { skip: !user || !canUseVariationAlerts(user) });
   const [removeAlert] = useRemoveVariationAlertMutation();
+  const location = useLocation();
+  const refusal = refusalOf(location.state);
+  // a fixed code or saved search opens once per visit, and never right after a refusal (it would bounce)
+  const mayRedirect = !useAppSelector(selectHomeRedirectUsed) && refusal === null;
+  const target = user && mayRedirect ? homeRedirect(user.taxCode, saved.data) : null;
+
+  useEffect(() => {
+    if (refusal !== null) dispatch(homeRedirectUsed());
+    else if (target) {
+      dispatch(homeRedirectUsed());
+      navigate(target, { replace: true });
+    }
+  }, [refusal, target, dispatch, navigate]);
 
   if (!user) return null;
-  if (!user.taxCode && saved.isLoading) {
+  if (target || (mayRedirect && !user.taxCode && saved.isLoading)) {
     return (
       <div className="page-loading">
         <Spinner />
       </div>
     );
   }
-  const target = homeRedirect(user.taxCode, saved.data);
-  if (target) return <Navigate to={target} replace />;
 
   return (
     <div className="home">
@@ -40,6 +54,11 @@ export default function HomePage() {
         <h1>{t('home.title')}</h1>
         <p className="muted">{t('home.subtitle')}</p>
       </section>
+      {refusal && (
+        <div className="error-panel card" role="alert">
+          <p>{t(`errors.${refusal}`)}</p>
+        </div>
+      )}
       <SearchForm fixedTaxCode={user.taxCode} onSearch={(query) => navigate(documentsUrl(query))} />
       {canUseVariationAlerts(user) && (
         <VariationAlertsList

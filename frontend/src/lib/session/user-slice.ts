@@ -8,6 +8,8 @@ export interface AuthState {
   user: UserDto | null | undefined;
   /** why the session ended without the user signing out (A002), shown on the login screen */
   signedOutBecause?: ErrorCode;
+  /** the home page sent this session to its fixed code or saved search already (once per visit) */
+  homeRedirectUsed?: boolean;
 }
 
 const initialState: AuthState = { user: undefined };
@@ -19,19 +21,25 @@ export const userSlice = createSlice({
     userResolved(state, action: PayloadAction<UserDto | null>) {
       state.user = action.payload;
     },
+    homeRedirectUsed(state) {
+      state.homeRedirectUsed = true;
+    },
   },
   extraReducers: (builder) => {
     builder
       .addCase(signedIn, (state, action) => {
         state.user = action.payload;
         delete state.signedOutBecause;
+        delete state.homeRedirectUsed;
       })
       .addCase(signedOut, (state) => {
         state.user = null;
         delete state.signedOutBecause;
+        delete state.homeRedirectUsed;
       })
       .addCase(sessionExpired, (state, action) => {
         state.user = null;
+        delete state.homeRedirectUsed;
         if (action.payload) state.signedOutBecause = action.payload;
         else delete state.signedOutBecause;
       })
@@ -41,8 +49,10 @@ export const userSlice = createSlice({
   },
 });
 
-export const { userResolved } = userSlice.actions;
+export const { userResolved, homeRedirectUsed } = userSlice.actions;
 
 export const selectUser = (state: { auth: AuthState }): UserDto | null | undefined => state.auth.user;
 export const selectSignedOutBecause = (state: { auth: AuthState }): ErrorCode | undefined =>
   state.auth.signedOutBecause;
+export const selectHomeRedirectUsed = (state: { auth: AuthState }): boolean =>
+  state.auth.homeRedirectUsed === true;

@@ -36,6 +36,36 @@ export function splitTaxCodes(input: string | readonly string[] | null | undefin
   return codes;
 }
 
+/** What a pasted or typed list of tax codes holds: the codes, and the pieces that are not codes. */
+export interface TaxCodeList {
+  /** normalised, without duplicates, in the order they came */
+  codes: string[];
+  /** pieces that are not 11 to 16 letters and digits, as they were written */
+  malformed: string[];
+}
+
+/**
+ * A list as people paste it from a spreadsheet column, a mail or a document: codes separated by new
+ * lines, commas, semicolons, tabs or spaces. Spaces separate codes when a word between them is a code on
+ * its own; otherwise they are a code written in groups ('rss mra 85t10 a562s'), and are dropped.
+ */
+export function parseTaxCodeList(text: string): TaxCodeList {
+  const codes: string[] = [];
+  const malformed: string[] = [];
+  const take = (piece: string) => {
+    const code = normalizeTaxCode(piece);
+    if (code === '') return;
+    if (!isWellFormedTaxCode(code)) malformed.push(piece.trim());
+    else if (!codes.includes(code)) codes.push(code);
+  };
+  for (const piece of text.split(/[\r\n,;\t]+/)) {
+    const words = piece.split(/\s+/);
+    if (words.some(isWellFormedTaxCode)) words.forEach(take);
+    else take(piece);
+  }
+  return { codes, malformed };
+}
+
 export function isLongEnoughTaxCode(code: string): boolean {
   return normalizeTaxCode(code).length >= MIN_TAX_CODE_LENGTH;
 }

@@ -1,6 +1,7 @@
 import {
   assertWellFormedTaxCode,
   checkTaxCode,
+  parseTaxCodeList,
   codiceFiscaleCheckLetter,
   isValidCodiceFiscale,
   isValidPartitaIva,
@@ -121,5 +122,32 @@ describe('checkTaxCode', () => {
     expect(checkTaxCode('FR12345678901')).toBe('other-format');
     expect(checkTaxCode('123456789012')).toBe('other-format');
     expect(checkTaxCode('RSSMRA85Z10A562S')).toBe('other-format'); // Z is no month letter
+  });
+});
+
+describe('a pasted list of tax codes', () => {
+  it('splits on new lines, commas, semicolons, tabs and spaces, dropping blanks and duplicates', () => {
+    const pasted =
+      '00116594550\r\n00116594550\n00115398221\t01234567890;rssmra80a01h501u, 02345678901 03456789012\n\n';
+    expect(parseTaxCodeList(pasted)).toEqual({
+      codes: ['00116594550', '00115398221', '01234567890', 'RSSMRA80A01H501U', '02345678901', '03456789012'],
+      malformed: [],
+    });
+  });
+
+  it('keeps a code written with spaces inside as one code', () => {
+    expect(parseTaxCodeList('rss mra 80a01 h501u\nbnc lgu 70b02 f205x')).toEqual({
+      codes: ['RSSMRA80A01H501U', 'BNCLGU70B02F205X'],
+      malformed: [],
+    });
+  });
+
+  it('lists the pieces that are no tax code instead of running them together', () => {
+    expect(parseTaxCodeList('00116594550\n123\n0011659455000116594550 abc-def')).toEqual({
+      codes: ['00116594550'],
+      malformed: ['123', '0011659455000116594550 abc-def'],
+    });
+    expect(parseTaxCodeList('01234567897 x12')).toEqual({ codes: ['01234567897'], malformed: ['x12'] });
+    expect(parseTaxCodeList(' \n ,;')).toEqual({ codes: [], malformed: [] });
   });
 });

@@ -1,6 +1,6 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isTaxCodeWellFormed, normaliseTaxCode } from '../lib/domain-rules';
+import { failsCheckDigit, isTaxCodeWellFormed, normaliseTaxCode, parseTaxCodes } from '../lib/domain-rules';
 
 export interface SearchQuery {
   taxCodes: string[];
@@ -16,7 +16,13 @@ interface SearchFormProps {
   busy?: boolean;
 }
 
-/** The tax-code search box: single code, or several codes as chips (SPEC §4 search mode, §5). */
+const SHOWN_MALFORMED = 5;
+
+/**
+ * The tax-code search box: single code, or several codes as chips (SPEC §4 search mode, §5). A pasted
+ * list becomes chips; codes whose check digit is wrong are marked and need a second confirmation
+ * before the search (and its charge) goes out.
+ */
 export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchFormProps) {
   const { t } = useTranslation();
   const id = useId();
@@ -27,50 +33,92 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
   const [deMinimis, setDeMinimis] = useState(initial?.deMinimis ?? false);
   const [last3Years, setLast3Years] = useState(initial?.last3Years ?? false);
   const [error, setError] = useState(false);
+  const [ignored, setIgnored] = useState<string[]>([]);
+  /** the codes whose failed check the user is asked to confirm; the search waits for it */
+  const [unconfirmed, setUnconfirmed] = useState<string[]>([]);
   const locked = Boolean(fixedTaxCode);
+
+  const codesChanged = () => {
+    setError(false);
+    setUnconfirmed([]);
+  };
 
   const addChip = () => {
     const code = normaliseTaxCode(text);
+    codesChanged();
+    setIgnored([]);
     if (!isTaxCodeWellFormed(code)) {
       setText('');
       setError(true);
       return;
     }
-    setError(false);
     setChips((current) => (current.includes(code) ? current : [...current, code]));
     setText('');
+  };
+
+  /** A pasted list: one chip per code (several switch to multiple search), the rest listed as ignored. */
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    const list = parseTaxCodes(event.clipboardData.getData('text'));
+    // one code alone is typed in as usual (the box drops its spaces)
+    if (list.codes.length <= 1 && list.malformed.length === 0) return;
+    event.preventDefault();
+    const typed = normaliseTaxCode(text);
+    const codes = [...chips, ...(isTaxCodeWellFormed(typed) ? [typed] : []), ...list.codes].filter(
+      (code, i, all) => all.indexOf(code) === i,
+    );
+    codesChanged();
+    setIgnored(list.malformed);
+    if (codes.length > 1 || multiple) {
+      setMultiple(true);
+      setChips(codes);
+      setText(isTaxCodeWellFormed(typed) ? '' : text);
+    } else {
+      setText(codes[0] ?? text);
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === ' ') {
       // spaces are never part of a tax code
       event.preventDefault();
-      if (multiple) addChip();
-    } else if (event.key === 'Enter' && multiple) {
+      if (multiple && text) addChip();
+    } else if (event.key === 'Enter' && multiple && text) {
+      // a code being typed becomes a chip; with the box empty, Enter submits the chips
       event.preventDefault();
       addChip();
     }
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const codesToSearch = (): string[] => {
     const codes = fixedTaxCode
       ? [fixedTaxCode]
       : multiple
         ? [...chips, ...(text ? [normaliseTaxCode(text)] : [])]
         : [normaliseTaxCode(text)];
-    const taxCodes = codes.filter((code) => code !== '');
-    if (!taxCodes[0] || !isTaxCodeWellFormed(taxCodes[0])) {
+    return codes.filter((code) => code !== '');
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const taxCodes = codesToSearch();
+    if (taxCodes.length === 0 || !taxCodes.every(isTaxCodeWellFormed)) {
       setError(true);
       return;
     }
     setError(false);
+    const doubtful = locked ? [] : taxCodes.filter(failsCheckDigit);
+    const confirmed = doubtful.every((code) => unconfirmed.includes(code));
+    if (doubtful.length > 0 && !confirmed) {
+      setUnconfirmed(doubtful);
+      return;
+    }
+    setUnconfirmed([]);
     onSearch({ taxCodes, deMinimis, last3Years });
   };
 
   const toggleMultiple = (next: boolean) => {
     setMultiple(next);
-    setError(false);
+    codesChanged();
     if (next) {
       const code = normaliseTaxCode(text);
       setChips(code ? [code] : []);
@@ -81,22 +129,35 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
     }
   };
 
+  const describedBy =
+    [error && `${id}-error`, ignored.length > 0 && `${id}-ignored`, unconfirmed.length > 0 && `${id}-check`]
+      .filter(Boolean)
+      .join(' ') || undefined;
+
   return (
     <form className="search-form card" onSubmit={submit} noValidate>
       <div className="field search-form__codes">
         <label htmlFor={`${id}-code`}>{multiple ? t('search.taxCodes') : t('search.taxCode')}</label>
         <div className={`chips-input${error ? ' chips-input--error' : ''}`}>
-          {chips.map((chip) => (
-            <button
-              key={chip}
-              type="button"
-              className="chip"
-              aria-label={t('search.removeCode', { code: chip })}
-              onClick={() => setChips((current) => current.filter((c) => c !== chip))}
-            >
-              {chip} <span aria-hidden="true">×</span>
-            </button>
-          ))}
+          {chips.map((chip) => {
+            const doubtful = failsCheckDigit(chip);
+            return (
+              <button
+                key={chip}
+                type="button"
+                className={`chip${doubtful ? ' chip--warning' : ''}`}
+                aria-label={t('search.removeCode', { code: chip })}
+                title={doubtful ? t('search.checkDigitFailed') : undefined}
+                onClick={() => {
+                  codesChanged();
+                  setChips((current) => current.filter((c) => c !== chip));
+                }}
+              >
+                {doubtful && <span aria-hidden="true">⚠ </span>}
+                {chip} <span aria-hidden="true">×</span>
+              </button>
+            );
+          })}
           <input
             id={`${id}-code`}
             type="text"
@@ -106,11 +167,12 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
             disabled={locked}
             placeholder={multiple ? t('search.multiplePlaceholder') : t('search.placeholder')}
             aria-invalid={error}
-            aria-describedby={error ? `${id}-error` : undefined}
+            aria-describedby={describedBy}
             onKeyDown={onKeyDown}
+            onPaste={onPaste}
             onChange={(e) => {
               setText(e.target.value.replace(/\s+/g, '').toUpperCase());
-              setError(false);
+              codesChanged();
             }}
           />
         </div>
@@ -118,6 +180,25 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
           <p id={`${id}-error`} className="field__error" role="alert">
             {t('errors.T002')}
           </p>
+        )}
+        {ignored.length > 0 && (
+          <p id={`${id}-ignored`} className="field__error" role="alert">
+            {t('search.malformedIgnored', {
+              count: ignored.length,
+              items:
+                ignored.slice(0, SHOWN_MALFORMED).join(', ') + (ignored.length > SHOWN_MALFORMED ? '…' : ''),
+            })}
+          </p>
+        )}
+        {unconfirmed.length > 0 && (
+          <div id={`${id}-check`} className="field__warning" role="alert">
+            <span>
+              {t('search.checkDigitWarning', { count: unconfirmed.length, codes: unconfirmed.join(', ') })}
+            </span>
+            <button type="submit" className="button button--secondary">
+              {t('search.searchAnyway')}
+            </button>
+          </div>
         )}
       </div>
       <div className="search-form__options">

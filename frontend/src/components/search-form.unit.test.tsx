@@ -62,6 +62,72 @@ describe('SearchForm', () => {
     expect(onSearch).toHaveBeenCalledWith({ taxCodes: ['01234567890'], deMinimis: false, last3Years: false });
   });
 
+  // valid check digits: 01234567897 (partita IVA), RSSMRA80A01H501U (codice fiscale)
+  it('turns a pasted column of codes into chips, without duplicates, in multiple mode', async () => {
+    const onSearch = jest.fn();
+    render(<SearchForm onSearch={onSearch} />);
+    await userEvent.click(screen.getByLabelText('Codice fiscale'));
+    await userEvent.paste('01234567897\r\nrssmra80a01h501u\n01234567897;\t\n');
+    expect(screen.getByLabelText('Ricerca multipla')).toBeChecked();
+    expect(screen.getByRole('button', { name: 'Rimuovi 01234567897' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Rimuovi RSSMRA80A01H501U' })).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /^Rimuovi/ })).toHaveLength(2);
+    expect(screen.getByLabelText('Codici fiscali')).toHaveValue('');
+    // Enter with the box empty searches the chips
+    await userEvent.keyboard('{Enter}');
+    expect(onSearch).toHaveBeenCalledWith({
+      taxCodes: ['01234567897', 'RSSMRA80A01H501U'],
+      deMinimis: false,
+      last3Years: false,
+    });
+  });
+
+  it('never runs pasted codes together: the pieces that are no code are named, nothing is searched', async () => {
+    const onSearch = jest.fn();
+    render(<SearchForm onSearch={onSearch} />);
+    await userEvent.click(screen.getByLabelText('Codice fiscale'));
+    await userEvent.paste('01234567897 x12\n0123456789701234567897');
+    expect(screen.getByRole('alert')).toHaveTextContent('2 voci ignorate');
+    expect(screen.getByRole('alert')).toHaveTextContent('x12, 0123456789701234567897');
+    expect(screen.getByLabelText('Codice fiscale')).toHaveValue('01234567897');
+    expect(screen.getByLabelText('Codice fiscale')).toHaveAttribute('aria-describedby');
+  });
+
+  it('asks before searching codes whose check digit is wrong, and searches when the user insists', async () => {
+    const onSearch = jest.fn();
+    render(<SearchForm onSearch={onSearch} />);
+    await userEvent.click(screen.getByLabelText('Codice fiscale'));
+    await userEvent.paste('01234567890\nRSSMRA80A01H501U\nRSSMRA80A01H501X');
+    expect(screen.getByRole('button', { name: 'Rimuovi 01234567890' })).toHaveClass('chip--warning');
+    expect(screen.getByRole('button', { name: 'Rimuovi RSSMRA80A01H501U' })).not.toHaveClass('chip--warning');
+    await userEvent.click(screen.getByRole('button', { name: 'Avvia ricerca' }));
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert')).toHaveTextContent('2 codici non superano la verifica');
+    expect(screen.getByRole('alert')).toHaveTextContent('01234567890, RSSMRA80A01H501X');
+
+    // removing one of them asks again for the other
+    await userEvent.click(screen.getByRole('button', { name: 'Rimuovi RSSMRA80A01H501X' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Avvia ricerca' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Il codice 01234567890 non supera la verifica');
+    await userEvent.click(screen.getByRole('button', { name: 'Cerca comunque' }));
+    expect(onSearch).toHaveBeenCalledTimes(1);
+    expect(onSearch).toHaveBeenCalledWith({
+      taxCodes: ['01234567890', 'RSSMRA80A01H501U'],
+      deMinimis: false,
+      last3Years: false,
+    });
+  });
+
+  it('asks the same for one code typed in single mode', async () => {
+    const onSearch = jest.fn();
+    render(<SearchForm onSearch={onSearch} />);
+    await userEvent.type(screen.getByLabelText('Codice fiscale'), '01234567890{Enter}');
+    expect(onSearch).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Cerca comunque' }));
+    expect(onSearch).toHaveBeenCalledWith({ taxCodes: ['01234567890'], deMinimis: false, last3Years: false });
+  });
+
   it('builds the documents address with comma-separated codes and both flags', () => {
     expect(
       documentsUrl({ taxCodes: ['A1234567890', 'B1234567890'], deMinimis: true, last3Years: false }),

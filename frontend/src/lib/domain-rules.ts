@@ -3,6 +3,7 @@
  * spellings the components use, all delegating to `@rna/domain`.
  */
 import {
+  checkTaxCode,
   clientStatusLabel as domainClientStatusLabel,
   DE_MINIMIS_CEILING_EURO,
   endDateFromDay,
@@ -12,6 +13,7 @@ import {
   isWellFormedTaxCode,
   MIN_TAX_CODE_LENGTH as DOMAIN_MIN_TAX_CODE_LENGTH,
   normalizeTaxCode,
+  parseTaxCodeList,
   type ClientStatusLabel,
 } from '@rna/domain';
 
@@ -22,6 +24,10 @@ export const DE_MINIMIS_CEILING = DE_MINIMIS_CEILING_EURO;
 export const normaliseTaxCode = normalizeTaxCode;
 /** 11 to 16 letters and digits once normalised: what the server accepts (else T002). */
 export const isTaxCodeWellFormed = isWellFormedTaxCode;
+/** A pasted list (new lines, commas, semicolons, tabs, spaces) → its codes and the pieces that are none. */
+export const parseTaxCodes = parseTaxCodeList;
+/** Italian codes whose check digit is wrong: worth a warning, never a refusal (foreign codes exist). */
+export const failsCheckDigit = (code: string): boolean => checkTaxCode(code) === 'invalid';
 
 /** Euro amounts; the API sends some as numeric strings ("1234.56"). */
 export function formatEuro(value: number | string | null | undefined): string {

@@ -106,6 +106,19 @@ export interface DocumentStatsDto {
   remainingDeMinimis: number;
 }
 
+/** One searched company's own figures in a search of several (SPEC: whose row is it). */
+export interface CodeSummaryDto {
+  taxCode: string;
+  /** the beneficiary's name as the register writes it ('' when the code has no aid) */
+  name: string;
+  /** aids shown (display filters apply) within the last 3 years, and their total in euro */
+  totalDocuments: number;
+  totalImport: number;
+  /** the de minimis used and left now, in euro, whatever the display filters */
+  deMinimisUsed: number;
+  remainingDeMinimis: number;
+}
+
 export interface DeMinimisPointDto {
   /** MM/YY */
   month: string;
@@ -125,6 +138,8 @@ export interface SearchResultDto {
   /** where each searched code's rows come from, in the order of taxCodes */
   sources: CodeSourceDto[];
   stats: DocumentStatsDto;
+  /** each searched code's own figures, in the order of taxCodes */
+  perCode: CodeSummaryDto[];
   deMinimisSeries: DeMinimisPointDto[];
   /** CLIENT: remaining searches after this one */
   remainingSearches?: number;

@@ -3,7 +3,7 @@
  * from the current month forward, plus the four totals of the results page.
  * All sums are in cents; euro numbers are produced only for the DTOs.
  */
-import type { DeMinimisPointDto, DocumentStatsDto } from './api';
+import type { CodeSummaryDto, DeMinimisPointDto, DocumentStatsDto } from './api';
 import {
   addMonthsToYearMonth,
   addYears,
@@ -14,6 +14,7 @@ import {
 } from './dates';
 import { formatMonthLabel } from './formatting';
 import { centsToEuro } from './money';
+import { normalizeTaxCode } from './tax-codes';
 
 export const DE_MINIMIS_CEILING_EURO = 300_000;
 export const DE_MINIMIS_CEILING_CENTS = DE_MINIMIS_CEILING_EURO * 100;
@@ -115,4 +116,49 @@ export function documentTotals(rows: readonly DeMinimisRow[], now: Date | number
     totalImportDeMinimis: centsToEuro(deMinimisCents),
     remainingDeMinimis: deMinimisRemaining(rows, now),
   };
+}
+
+/** An aid as the per-company summary needs it: whose it is, besides the de minimis fields. */
+export interface BeneficiaryRow extends DeMinimisRow {
+  codiceFiscaleBeneficiario: string;
+  denominazioneBeneficiario: string;
+}
+
+/**
+ * One summary per searched code, in the order searched: its own shown aids and totals (the display
+ * filters apply, as on the cards) and its own de minimis used and left now (they never do). A search
+ * of several companies must not let one company's allowance hide another's.
+ */
+export function summariesByCode(
+  taxCodes: readonly string[],
+  shown: readonly BeneficiaryRow[],
+  every: readonly BeneficiaryRow[],
+  now: Date | number,
+): CodeSummaryDto[] {
+  const byCode = <T extends BeneficiaryRow>(rows: readonly T[]) => {
+    const groups = new Map<string, T[]>();
+    for (const row of rows) {
+      const code = normalizeTaxCode(row.codiceFiscaleBeneficiario);
+      const group = groups.get(code);
+      if (group) group.push(row);
+      else groups.set(code, [row]);
+    }
+    return groups;
+  };
+  const shownByCode = byCode(shown);
+  const everyByCode = byCode(every);
+  return taxCodes.map((taxCode) => {
+    const code = normalizeTaxCode(taxCode);
+    const own = everyByCode.get(code) ?? [];
+    const totals = documentTotals(shownByCode.get(code) ?? [], now);
+    const remaining = deMinimisRemaining(own, now);
+    return {
+      taxCode: code,
+      name: own.find((row) => row.denominazioneBeneficiario.trim() !== '')?.denominazioneBeneficiario ?? '',
+      totalDocuments: totals.totalDocuments,
+      totalImport: totals.totalImport,
+      deMinimisUsed: centsToEuro(DE_MINIMIS_CEILING_CENTS) - remaining,
+      remainingDeMinimis: remaining,
+    };
+  });
 }

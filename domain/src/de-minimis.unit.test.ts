@@ -4,6 +4,8 @@ import {
   deMinimisSeries,
   documentTotals,
   isDeMinimisProcedure,
+  summariesByCode,
+  type BeneficiaryRow,
   type DeMinimisRow,
 } from './de-minimis';
 
@@ -107,5 +109,55 @@ describe('which aids are de minimis', () => {
     expect(isDeMinimisProcedure('2', 'Notifica')).toBe(false);
     expect(isDeMinimisProcedure('3', 'Esenzione')).toBe(false);
     expect(isDeMinimisProcedure('11', 'De Minimis SIEG')).toBe(false);
+  });
+});
+
+describe('one summary per searched company', () => {
+  const of = (code: string, name: string, row: DeMinimisRow): BeneficiaryRow => ({
+    ...row,
+    codiceFiscaleBeneficiario: code,
+    denominazioneBeneficiario: name,
+  });
+  const alfa = [
+    of('01234567897', 'ALFA SRL', deMinimis('2025-05-31', 200_000)),
+    of('01234567897', 'ALFA SRL', otherAid('2024-01-10', 1_000)),
+  ];
+  const beta = [of('rssmra80a01h501u', 'Mario Rossi', deMinimis('2024-02-01', 250_000))];
+
+  it('keeps each company’s allowance its own, in the order searched, a code without aids included', () => {
+    const every = [...beta, ...alfa];
+    const summaries = summariesByCode(['RSSMRA80A01H501U', '01234567897', '02345678902'], every, every, now);
+    expect(summaries).toEqual([
+      {
+        taxCode: 'RSSMRA80A01H501U',
+        name: 'Mario Rossi',
+        totalDocuments: 1,
+        totalImport: 250_000,
+        deMinimisUsed: 250_000,
+        remainingDeMinimis: 50_000,
+      },
+      {
+        taxCode: '01234567897',
+        name: 'ALFA SRL',
+        totalDocuments: 2,
+        totalImport: 201_000,
+        deMinimisUsed: 200_000,
+        remainingDeMinimis: 100_000,
+      },
+      {
+        taxCode: '02345678902',
+        name: '',
+        totalDocuments: 0,
+        totalImport: 0,
+        deMinimisUsed: 0,
+        remainingDeMinimis: DE_MINIMIS_CEILING_EURO,
+      },
+    ]);
+  });
+
+  it('counts only the shown aids in the totals, and every aid in the allowance', () => {
+    const shown = alfa.filter((row) => !row.isDeMinimis);
+    const [summary] = summariesByCode(['01234567897'], shown, alfa, now);
+    expect(summary).toMatchObject({ totalDocuments: 1, totalImport: 1_000, remainingDeMinimis: 100_000 });
   });
 });

@@ -58,6 +58,17 @@ export function searchResult(taxCodes: string[], rows: AidRowDto[]): SearchResul
       totalImportDeMinimis: 0,
       remainingDeMinimis: 300000,
     },
+    perCode: taxCodes.map((taxCode) => {
+      const own = rows.filter((row) => row.codiceFiscaleBeneficiario === taxCode);
+      return {
+        taxCode,
+        name: own[0]?.denominazioneBeneficiario ?? '',
+        totalDocuments: own.length,
+        totalImport: own.reduce((sum, row) => sum + Number(row.elementoDiAiuto), 0),
+        deMinimisUsed: 0,
+        remainingDeMinimis: 300000,
+      };
+    }),
     deMinimisSeries: [],
   };
 }

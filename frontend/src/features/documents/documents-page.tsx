@@ -8,6 +8,7 @@ import { formatEuro, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { isHomeRefusal, type HomeRefusalState } from '../../lib/home-refusal';
 import { useUser } from '../../lib/session/use-user';
+import { CodeSummaries } from './code-summaries';
 import { DataSourcesNotice } from './data-sources-notice';
 import { DocumentsActions } from './documents-actions';
 import { useSearchDocumentsQuery } from './documents-api';
@@ -99,7 +100,8 @@ export default function DocumentsPage() {
               >
                 <DeMinimisChart points={result.data.deMinimisSeries} />
               </Suspense>
-              <DocumentsTable rows={result.data.rows} />
+              {query.taxCodes.length > 1 && <CodeSummaries summaries={result.data.perCode} />}
+              <DocumentsTable rows={result.data.rows} showBeneficiary={query.taxCodes.length > 1} />
               <aside className="note card">
                 <h2>{t('documents.noteTitle')}</h2>
                 <p>{t('documents.note')}</p>

@@ -2,8 +2,11 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AidRowDto } from '@rna/domain';
 import { formatEuro } from '../../lib/domain-rules';
+import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 
 export const ROW_HEIGHT = 44;
+/** a row that also says whose aid it is takes a second line */
+export const LABELLED_ROW_HEIGHT = 64;
 const VIEWPORT_HEIGHT = 560;
 const OVERSCAN = 12;
 
@@ -12,21 +15,33 @@ export function visibleWindow(
   scrollTop: number,
   total: number,
   viewport = VIEWPORT_HEIGHT,
+  rowHeight = ROW_HEIGHT,
 ): { start: number; end: number } {
-  const start = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const end = Math.min(total, Math.ceil((scrollTop + viewport) / ROW_HEIGHT) + OVERSCAN);
+  const start = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
+  const end = Math.min(total, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN);
   return { start, end };
+}
+
+interface DocumentsTableProps {
+  rows: AidRowDto[];
+  /** several companies searched: every row says whose it is (a column, or a label on narrow screens) */
+  showBeneficiary?: boolean;
 }
 
 /**
  * All documents, no pagination (SPEC §2). Only the rows in view are in the DOM, with spacer rows keeping the
  * scroll height, so thousands of rows scroll smoothly.
  */
-export function DocumentsTable({ rows }: { rows: AidRowDto[] }) {
+export function DocumentsTable({ rows, showBeneficiary = false }: DocumentsTableProps) {
   const { t } = useTranslation();
+  const narrow = useMediaQuery(NARROW_QUERY);
   const [scrollTop, setScrollTop] = useState(0);
   const frame = useRef<number | null>(null);
-  const { start, end } = visibleWindow(scrollTop, rows.length);
+  const beneficiaryColumn = showBeneficiary && !narrow;
+  const beneficiaryLabel = showBeneficiary && narrow;
+  const rowHeight = showBeneficiary ? LABELLED_ROW_HEIGHT : ROW_HEIGHT;
+  const { start, end } = visibleWindow(scrollTop, rows.length, VIEWPORT_HEIGHT, rowHeight);
+  const columns = beneficiaryColumn ? 4 : 3;
 
   const onScroll = (event: React.UIEvent<HTMLDivElement>) => {
     const top = event.currentTarget.scrollTop;
@@ -48,32 +63,51 @@ export function DocumentsTable({ rows }: { rows: AidRowDto[] }) {
           <caption className="visually-hidden">{t('documents.tableTitle')}</caption>
           <thead>
             <tr>
-              <th scope="col" style={{ width: '18%' }}>
+              <th scope="col" style={{ width: beneficiaryColumn ? '15%' : '18%' }}>
                 {t('columns.grantDate')}
               </th>
+              {beneficiaryColumn && (
+                <th scope="col" style={{ width: '30%' }}>
+                  {t('columns.beneficiary')}
+                </th>
+              )}
               <th scope="col">{t('columns.procedureDescription')}</th>
-              <th scope="col" style={{ width: '22%' }} className="numeric">
+              <th scope="col" style={{ width: '20%' }} className="numeric">
                 {t('columns.aidElement')}
               </th>
             </tr>
           </thead>
           <tbody>
-            {start > 0 && <tr aria-hidden="true" style={{ height: start * ROW_HEIGHT }} />}
+            {start > 0 && <tr aria-hidden="true" style={{ height: start * rowHeight }} />}
             {rows.slice(start, end).map((row, i) => (
-              <tr key={row.id} style={{ height: ROW_HEIGHT }} aria-rowindex={start + i + 2}>
+              <tr key={row.id} style={{ height: rowHeight }} aria-rowindex={start + i + 2}>
                 <td>{row.dataConcessione}</td>
+                {beneficiaryColumn && (
+                  <td className="ellipsis" title={row.denominazioneBeneficiario}>
+                    {row.denominazioneBeneficiario}
+                    <span className="documents-table__who">{row.codiceFiscaleBeneficiario}</span>
+                  </td>
+                )}
                 <td className="ellipsis" title={row.titoloMisura}>
+                  {beneficiaryLabel && (
+                    <span className="documents-table__who">
+                      {t('documents.rowOf', {
+                        name: row.denominazioneBeneficiario,
+                        code: row.codiceFiscaleBeneficiario,
+                      })}
+                    </span>
+                  )}
                   {row.isDeMinimis ? t('documents.deMinimisProcedure') : row.desProcedimento}
                 </td>
                 <td className="numeric">{formatEuro(row.elementoDiAiuto)}</td>
               </tr>
             ))}
             {end < rows.length && (
-              <tr aria-hidden="true" style={{ height: (rows.length - end) * ROW_HEIGHT }} />
+              <tr aria-hidden="true" style={{ height: (rows.length - end) * rowHeight }} />
             )}
             {rows.length === 0 && (
               <tr>
-                <td colSpan={3} className="table__empty">
+                <td colSpan={columns} className="table__empty">
                   {t('documents.noDocuments')}
                 </td>
               </tr>

@@ -28,6 +28,39 @@ describe('documents table', () => {
     expect(screen.getAllByText('1.234,50 €').length).toBeGreaterThan(0);
     expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '5001');
   });
+  it('says whose each row is when several companies were searched: a column on desktop', () => {
+    const rows = [
+      row(1),
+      { ...row(2), codiceFiscaleBeneficiario: 'RSSMRA80A01H501U', denominazioneBeneficiario: 'Mario Rossi' },
+    ];
+    render(<DocumentsTable rows={rows} showBeneficiary />);
+    expect(screen.getByRole('columnheader', { name: 'Beneficiario' })).toBeInTheDocument();
+    const [, first, second] = screen.getAllByRole('row');
+    expect(first).toHaveTextContent('ACME01234567890');
+    expect(second).toHaveTextContent('Mario RossiRSSMRA80A01H501U');
+  });
+
+  it('… and a label on each row on a phone', () => {
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      ...matchMedia(query),
+      matches: true,
+    })) as typeof window.matchMedia;
+    try {
+      render(<DocumentsTable rows={[row(1)]} showBeneficiary />);
+      expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
+      expect(screen.getAllByRole('row')[1]).toHaveTextContent('ACME · 01234567890');
+    } finally {
+      window.matchMedia = matchMedia;
+    }
+  });
+
+  it('shows no beneficiary for a single company', () => {
+    render(<DocumentsTable rows={[row(1)]} />);
+    expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
+    expect(screen.queryByText('ACME', { exact: false })).not.toBeInTheDocument();
+  });
+
   it('computes the window from the scroll position', () => {
     expect(visibleWindow(44 * 1000, 5000)).toEqual({ start: 988, end: 1025 });
   });

@@ -98,6 +98,50 @@ describe('search with audited quotas', () => {
     });
   });
 
+  it('answers a search of several companies with each one’s own figures, in the order searched', async () => {
+    deps.aidIndex = memoryAidIndex([
+      anAid({
+        codiceFiscaleBeneficiario: '01234567897',
+        denominazioneBeneficiario: 'ALFA SRL',
+        dataConcessione: '2024-05-10',
+        elementoDiAiutoCents: 10_000_000,
+        codProcedimento: '1',
+      }),
+      anAid({
+        codiceFiscaleBeneficiario: '98765432109',
+        denominazioneBeneficiario: 'BETA SPA',
+        dataConcessione: '2025-01-20',
+        elementoDiAiutoCents: 25_000_000,
+        codProcedimento: '1',
+      }),
+    ]);
+    const result = await performSearch(
+      deps,
+      { actor: ADMIN, fixedTaxCode: null },
+      searchRequestFrom({ taxCodes: '98765432109,01234567897' }),
+    );
+    expect(result.perCode).toEqual([
+      {
+        taxCode: '98765432109',
+        name: 'BETA SPA',
+        totalDocuments: 1,
+        totalImport: 250_000,
+        deMinimisUsed: 250_000,
+        remainingDeMinimis: 50_000,
+      },
+      {
+        taxCode: '01234567897',
+        name: 'ALFA SRL',
+        totalDocuments: 1,
+        totalImport: 100_000,
+        deMinimisUsed: 100_000,
+        remainingDeMinimis: 200_000,
+      },
+    ]);
+    // the cards still add the companies up, as before
+    expect(result.stats.totalImport).toBe(350_000);
+  });
+
   it('charges nothing for the same search again the same day', async () => {
     await grantAllowance(eventStore, 'c3', 5, NEXT_YEAR);
     const searcher = { actor: clientActor('c3'), fixedTaxCode: null };

@@ -12,9 +12,11 @@ import {
   lookUpEvents,
   assertOnlyFixedTaxCode,
   parseSearchTaxCodes,
+  summariesByCode,
   threeYearsAgo,
   type Actor,
   type AidRecord,
+  type BeneficiaryRow,
   type CodeSourceDto,
   type DataSource,
   type ReportKind,
@@ -164,11 +166,13 @@ async function findLiveAids(
   return { aids: aids.sort(newestFirst), sources };
 }
 
-const deMinimisRowsOf = (aids: readonly AidRecord[]) =>
+const deMinimisRowsOf = (aids: readonly AidRecord[]): BeneficiaryRow[] =>
   aids.map((aid) => ({
     dataConcessione: aid.dataConcessione,
     elementoDiAiutoCents: aid.elementoDiAiutoCents,
     isDeMinimis: isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento),
+    codiceFiscaleBeneficiario: aid.codiceFiscaleBeneficiario,
+    denominazioneBeneficiario: aid.denominazioneBeneficiario,
   }));
 
 /**
@@ -186,6 +190,7 @@ export function searchResult(
 ): SearchResultDto {
   const shown = allAids.filter(matchesFlags(request, request.last3Years ? threeYearsAgo(now) : undefined));
   const everyAid = deMinimisRowsOf(allAids);
+  const shownRows = deMinimisRowsOf(shown);
   return {
     taxCodes: request.taxCodes,
     deMinimis: request.deMinimis,
@@ -195,9 +200,10 @@ export function searchResult(
     rows: shown.map(aidToRow),
     sources,
     stats: {
-      ...documentTotals(deMinimisRowsOf(shown), now),
+      ...documentTotals(shownRows, now),
       remainingDeMinimis: deMinimisRemaining(everyAid, now),
     },
+    perCode: summariesByCode(request.taxCodes, shownRows, everyAid, now),
     deMinimisSeries: deMinimisSeries(everyAid, now),
   };
 }

@@ -41,6 +41,7 @@ function input(rows: AidRowDto[]): ReportInput {
         liveFallback: 'PACED',
       },
     ],
+    perCode: [],
     stats: {
       totalDocuments: rows.length,
       totalImport: 1234567.89,

@@ -7,6 +7,9 @@ import type { SyncScope } from './archive-files';
 
 export type ClientStatusLabel = 'Scaduto' | 'Attivo' | 'In attesa';
 
+/** The built-in logo every client has until another is assigned ("Logo predefinito"). */
+export const DEFAULT_LOGO_ID = -1;
+
 export interface LogoRef {
   id: number;
   name: string;

@@ -1,5 +1,6 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError, type LoadFailure } from './load-error';
 import { Pager } from './pager';
 
 export type SortDirection = 'asc' | 'desc' | null;
@@ -48,6 +49,8 @@ interface TableProps<T> {
   loading?: boolean;
   pageSize?: number;
   emptyText?: string;
+  /** the rows could not be loaded: said in the table, with a retry, instead of "no data" */
+  failure?: LoadFailure | null;
 }
 
 /** Sortable, paged table; 5 skeleton rows while loading. */
@@ -59,6 +62,7 @@ export function Table<T>({
   loading,
   pageSize = 10,
   emptyText,
+  failure,
 }: TableProps<T>) {
   const { t } = useTranslation();
   const [sort, setSort] = useState<{ key: string | null; direction: SortDirection }>({
@@ -77,6 +81,10 @@ export function Table<T>({
     [rows, columns, sort],
   );
   const pageCount = Math.ceil(sorted.length / pageSize);
+  // a filter that leaves fewer pages than the one shown goes back to the first, never to an empty page
+  useEffect(() => {
+    if (page > 0 && page >= pageCount) setPage(0);
+  }, [page, pageCount]);
   const visible = sorted.slice(page * pageSize, page * pageSize + pageSize);
 
   const toggleSort = (key: string) => {
@@ -140,7 +148,14 @@ export function Table<T>({
                   ))}
                 </tr>
               ))}
-          {!loading && rows.length === 0 && (
+          {!loading && failure && (
+            <tr>
+              <td colSpan={columns.length} className="table__empty">
+                <LoadError error={failure.error} onRetry={failure.retry} compact />
+              </td>
+            </tr>
+          )}
+          {!loading && !failure && rows.length === 0 && (
             <tr>
               <td colSpan={columns.length} className="table__empty">
                 {emptyText ?? t('common.noData')}

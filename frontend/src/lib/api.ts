@@ -71,6 +71,7 @@ export const api = createApi({
     'ArchiveStats',
     'DataSource',
     'LastUpdate',
+    'SearchResult',
   ],
   keepUnusedDataFor: 300,
   endpoints: () => ({}),

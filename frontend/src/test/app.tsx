@@ -19,6 +19,11 @@ export const clientUser = (id: string, email: string, taxCode: string | null = n
   logo: null,
 });
 
+export const adminUser = (id = 'admin-1', email = 'admin@example.it'): UserDto => ({
+  ...clientUser(id, email),
+  role: 'ADMIN',
+});
+
 export const tokensFor = (user: UserDto) => ({
   status: 200,
   body: { accessToken: 'a', refreshToken: 'r', user },

@@ -37,14 +37,19 @@ class FakeHeaders {
 class FakeRequest {
   readonly method: string;
   readonly headers: FakeHeaders;
+  readonly body: unknown;
   constructor(
     readonly url: string,
-    init: { method?: string; headers?: FakeHeaders } = {},
+    init: { method?: string; headers?: FakeHeaders; body?: unknown } = {},
   ) {
     this.method = (init.method ?? 'GET').toUpperCase();
     this.headers = new FakeHeaders(init.headers);
+    this.body = init.body;
   }
 }
+
+/** The JSON bodies sent since the fake was installed, by call ('POST /api/…'). */
+export const sentBodies: { call: string; body: unknown }[] = [];
 
 function fakeResponse({ status, body }: FakeAnswer) {
   const text = body === undefined ? '' : JSON.stringify(body);
@@ -62,11 +67,14 @@ function fakeResponse({ status, body }: FakeAnswer) {
 /** Installs the fake API; returns the list of calls made ('METHOD url'). Unknown routes answer 404. */
 export function installFakeServer(routes: FakeRoutes): string[] {
   const calls: string[] = [];
+  sentBodies.length = 0;
   const fetchImpl = (input: string | FakeRequest, init?: { method?: string }) => {
     const url = typeof input === 'string' ? input : input.url;
     const method = (typeof input === 'string' ? init?.method : input.method) ?? 'GET';
     const call = `${method.toUpperCase()} ${url}`;
     calls.push(call);
+    const body = typeof input === 'string' ? undefined : input.body;
+    if (typeof body === 'string') sentBodies.push({ call, body: JSON.parse(body) as unknown });
     return Promise.resolve(fakeResponse(routes[call] ?? { status: 404, body: { code: 'G001' } }));
   };
   Object.assign(globalThis, { fetch: fetchImpl, Headers: FakeHeaders, Request: FakeRequest });

@@ -19,7 +19,7 @@ import {
 } from '../../test/app';
 import type { FakeRoutes } from '../../test/fake-server';
 
-const CODE_A = '00116594550';
+const CODE_A = '01234567897'; // a valid check digit: no warning before the search
 const FIRST = clientUser('c-first', 'primo@example.it');
 const SECOND = clientUser('c-second', 'secondo@example.it');
 

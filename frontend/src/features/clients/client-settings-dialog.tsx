@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ClientDto } from '@rna/domain';
+import { DEFAULT_LOGO_ID, type ClientDto } from '@rna/domain';
 import { DatePicker } from '../../components/date-picker';
 import { Dialog } from '../../components/dialog';
 import { DialogActions } from '../../components/dialog-actions';
@@ -16,7 +16,8 @@ export interface ClientSettings {
   endDate: number;
   /** '' removes the fixed tax code */
   taxCode: string;
-  logoId: number | null;
+  /** DEFAULT_LOGO_ID for "Logo predefinito" */
+  logoId: number;
   pdfEnabled: boolean;
   enableVariationAlerts: boolean;
 }
@@ -43,7 +44,7 @@ export function ClientSettingsDialog({
   const [remaining, setRemaining] = useState(String(client.remainingSearches));
   const [endDate, setEndDate] = useState<Date | null>(new Date(client.endDate));
   const [taxCode, setTaxCode] = useState(client.taxCode ?? '');
-  const [logoId, setLogoId] = useState<number | null>(client.logo?.id ?? null);
+  const [logoId, setLogoId] = useState<number>(client.logo?.id ?? DEFAULT_LOGO_ID);
   const [pdfEnabled, setPdfEnabled] = useState(client.pdfEnabled);
   const [alerts, setAlerts] = useState(client.enableVariationAlerts);
   const [problem, setProblem] = useState<string | null>(null);
@@ -121,17 +122,15 @@ export function ClientSettingsDialog({
           />
           <div className="field">
             <label htmlFor="settings-logo">{t('clients.settingsLogo')}</label>
-            <select
-              id="settings-logo"
-              value={logoId ?? ''}
-              onChange={(e) => setLogoId(e.target.value === '' ? null : Number(e.target.value))}
-            >
-              <option value="">{t('clients.noLogo')}</option>
-              {logos.map((logo) => (
-                <option key={logo.id} value={logo.id}>
-                  {logo.name}
-                </option>
-              ))}
+            <select id="settings-logo" value={logoId} onChange={(e) => setLogoId(Number(e.target.value))}>
+              <option value={DEFAULT_LOGO_ID}>{t('clients.noLogo')}</option>
+              {logos
+                .filter((logo) => logo.id !== DEFAULT_LOGO_ID)
+                .map((logo) => (
+                  <option key={logo.id} value={logo.id}>
+                    {logo.name}
+                  </option>
+                ))}
             </select>
           </div>
         </div>

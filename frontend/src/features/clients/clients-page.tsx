@@ -1,31 +1,27 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClientDto } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormField } from '../../components/form-field';
+import { failureOf } from '../../components/load-error';
 import { StatCard } from '../../components/stat-card';
-import { SIGNED_IN_PAGE_SIZE, Table, type Column } from '../../components/table';
+import { SIGNED_IN_PAGE_SIZE, Table } from '../../components/table';
 import { Tabs } from '../../components/tabs';
-import { clientStatusLabel, formatDate, formatDateTime } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
-import { ClientSettingsDialog, type ClientSettings } from './client-settings-dialog';
+import { ClientSettingsDialog } from './client-settings-dialog';
 import { filterByEmail, waitingClients } from './client-rules';
+import { useClientColumns } from './clients-columns';
 import {
-  useChangeLogoMutation,
   useDeleteClientMutation,
   useExportClientsMutation,
   useGetClientsQuery,
   useInviteClientMutation,
-  useRemoveFixedTaxCodeMutation,
   useRenewClientMutation,
-  useSetFixedTaxCodeMutation,
-  useSetLimitsMutation,
-  useSetPdfEnabledMutation,
-  useSetVariationAlertsMutation,
 } from './clients-api';
 import { InviteDialog } from './invite-dialog';
+import { useSaveClientSettings } from './use-save-client-settings';
 import { useTabIndexParam } from './use-tab-index';
 
 type DialogState =
@@ -40,12 +36,6 @@ interface ClientsPageProps {
   logosTab: ReactNode;
 }
 
-export function StatusBadge({ client }: { client: Pick<ClientDto, 'active' | 'endDate'> }) {
-  const label = clientStatusLabel(client);
-  const tone = label === 'Scaduto' ? 'danger' : label === 'Attivo' ? 'success' : 'warning';
-  return <span className={`badge badge--${tone}`}>{label}</span>;
-}
-
 export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
@@ -56,149 +46,42 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const [exportClients, exporting] = useExportClientsMutation();
   const [invite, inviting] = useInviteClientMutation();
   const [remove, removing] = useDeleteClientMutation();
-  const [changeLogo] = useChangeLogoMutation();
-  const [setFixed] = useSetFixedTaxCodeMutation();
-  const [removeFixed] = useRemoveFixedTaxCodeMutation();
-  const [setLimits] = useSetLimitsMutation();
-  const [setPdf] = useSetPdfEnabledMutation();
-  const [setAlerts] = useSetVariationAlertsMutation();
   const [renew, renewing] = useRenewClientMutation();
-  const [saving, setSaving] = useState(false);
 
   const all = clients.data ?? [];
+  const failure = failureOf(clients);
+  const countOrDash = (n: number) => (failure ? t('common.unavailable') : n);
   const waiting = waitingClients(all);
   const closeDialog = () => setDialog({ kind: 'NONE' });
   const fail = (error: unknown) => dispatch(showError(errorCodeOf(error)));
 
-  const allColumns = useMemo<Column<ClientDto>[]>(
-    () => [
-      {
-        key: 'email',
-        header: t('columns.email'),
-        render: (c) => c.email,
-        sortValue: (c) => c.email.toLowerCase(),
-      },
-      {
-        key: 'status',
-        header: t('columns.status'),
-        render: (c) => <StatusBadge client={c} />,
-        sortValue: (c) => clientStatusLabel(c),
-      },
-      { key: 'invitationCode', header: t('columns.invitationCode'), render: (c) => c.invitationCode ?? '—' },
-      {
-        key: 'activation',
-        header: t('columns.activationDate'),
-        render: (c) => formatDateTime(c.activationTime),
-        sortValue: (c) => c.activationTime,
-      },
-      {
-        key: 'lastAccess',
-        header: t('columns.lastAccess'),
-        render: (c) => formatDateTime(c.lastAccessTime),
-        sortValue: (c) => c.lastAccessTime,
-      },
-      {
-        key: 'expiration',
-        header: t('columns.expiration'),
-        render: (c) => formatDate(c.endDate),
-        sortValue: (c) => c.endDate,
-      },
-      {
-        key: 'logo',
-        header: t('columns.logo'),
-        render: (c) => c.logo?.name ?? '—',
-        sortValue: (c) => c.logo?.name ?? null,
-      },
-      {
-        key: 'actions',
-        header: t('columns.actions'),
-        render: (c) => (
-          <span className="row-actions">
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              aria-label={t('clients.openSettings', { email: c.email })}
-              onClick={() => setDialog({ kind: 'CLIENT_SETTINGS', client: c })}
-            >
-              {t('clients.settings')}
-            </button>
-            <button
-              type="button"
-              className="button button--danger button--small"
-              aria-label={t('clients.deleteClient', { email: c.email })}
-              onClick={() => setDialog({ kind: 'DELETE_CLIENT_CONFIRM', clientId: c.id })}
-            >
-              {t('common.delete')}
-            </button>
-          </span>
-        ),
-      },
-    ],
-    [t],
+  const openSettings = useCallback((client: ClientDto) => setDialog({ kind: 'CLIENT_SETTINGS', client }), []);
+  const openDelete = useCallback(
+    (client: ClientDto) => setDialog({ kind: 'DELETE_CLIENT_CONFIRM', clientId: client.id }),
+    [],
   );
-  const waitingColumns = useMemo<Column<ClientDto>[]>(
-    () => [
-      { key: 'id', header: t('columns.id'), render: (c) => c.id, sortValue: (c) => c.id },
-      {
-        key: 'status',
-        header: t('columns.status'),
-        render: (c) => <StatusBadge client={c} />,
-        sortValue: (c) => clientStatusLabel(c),
-      },
-      {
-        key: 'email',
-        header: t('columns.email'),
-        render: (c) => c.email,
-        sortValue: (c) => c.email.toLowerCase(),
-      },
-    ],
-    [t],
-  );
+  const { allColumns, waitingColumns } = useClientColumns({ onSettings: openSettings, onDelete: openDelete });
 
-  const saveSettings = async (client: ClientDto, s: ClientSettings) => {
-    setSaving(true);
-    const calls: Promise<{ error?: unknown }>[] = [];
-    if (
-      s.availableYearlySearches !== client.availableYearlySearches ||
-      s.remainingSearches !== client.remainingSearches ||
-      s.endDate !== client.endDate
-    ) {
-      calls.push(
-        setLimits({
-          id: client.id,
-          availableYearlySearches: s.availableYearlySearches,
-          remainingSearches: s.remainingSearches,
-          endDate: s.endDate,
-        }),
-      );
-    }
-    if (s.taxCode !== (client.taxCode ?? '')) {
-      // an emptied field removes the fixed tax code (SPEC §5)
-      calls.push(s.taxCode ? setFixed({ id: client.id, code: s.taxCode }) : removeFixed(client.id));
-    }
-    if (s.logoId !== null && s.logoId !== (client.logo?.id ?? null))
-      calls.push(changeLogo({ id: client.id, logoId: s.logoId }));
-    if (s.pdfEnabled !== client.pdfEnabled) calls.push(setPdf({ id: client.id, enabled: s.pdfEnabled }));
-    if (s.enableVariationAlerts !== client.enableVariationAlerts)
-      calls.push(setAlerts({ id: client.id, enable: s.enableVariationAlerts }));
-    const results = await Promise.all(calls);
-    setSaving(false);
-    const failed = results.find((r) => r.error);
-    if (failed) fail(failed.error);
-    else {
+  const { saveSettings, saving } = useSaveClientSettings({
+    onSaved: () => {
       dispatch(showSuccess('clients.settingsUpdated'));
       closeDialog();
-    }
-  };
+    },
+    onFailed: fail,
+  });
 
   return (
     <div className="clients">
       <h1>{t('clients.title')}</h1>
       <div className="stat-grid stat-grid--two">
-        <StatCard label={t('clients.totalClients')} value={all.length} />
+        <StatCard label={t('clients.totalClients')} value={countOrDash(all.length)} />
         <StatCard
           label={t('clients.waitingClients')}
-          value={t('clients.ofTotal', { count: waiting.length, total: all.length })}
+          value={
+            failure
+              ? t('common.unavailable')
+              : t('clients.ofTotal', { waiting: waiting.length, total: all.length })
+          }
         />
       </div>
       <div className="toolbar">
@@ -246,6 +129,7 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
             rowKey={(c) => c.id}
             loading={clients.isLoading}
             pageSize={SIGNED_IN_PAGE_SIZE}
+            failure={failure}
           />
         )}
         {tab === 1 && (
@@ -256,6 +140,7 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
             rowKey={(c) => c.id}
             loading={clients.isLoading}
             pageSize={SIGNED_IN_PAGE_SIZE}
+            failure={failure}
           />
         )}
         {tab === 2 && logosTab}

@@ -27,6 +27,8 @@ export const documentsApi = api.injectEndpoints({
   endpoints: (build) => ({
     searchDocuments: build.query<SearchResultDto, DocumentsQuery>({
       query: (q) => `/documents?${toQueryString(q)}`,
+      // read again when the archive is synchronised or the data source switched (same day: no charge)
+      providesTags: ['SearchResult'],
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
     }),

@@ -1,5 +1,6 @@
 /** The results page of a search of several companies: whose figures and rows are whose. */
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { api } from '../../lib/api';
 import {
   aidRow,
   clientUser,
@@ -50,5 +51,44 @@ describe('a search of several companies', () => {
     await screen.findByText('Bando uno');
     expect(screen.queryByRole('table', { name: 'Riepilogo per impresa' })).not.toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
+  });
+});
+
+describe('results already on screen', () => {
+  it('are read again when the archive’s last update changes (a sync completed, the source switched)', async () => {
+    const user = clientUser('c1', 'cliente@example.it');
+    const routes = {
+      ...signedInRoutes(user),
+      'GET /api/sync/last-rna-sync': { status: 200, body: 1_700_000_000_000 },
+      [documentsCall([ALFA])]: {
+        status: 200,
+        body: searchResult([ALFA], [aidRow(ALFA, 'ALFA SRL', 'Bando di ieri')]),
+      },
+    };
+    const { store, calls } = await startRememberedApp(
+      routes,
+      `/documents?taxCode=${ALFA}&deMinimis=false&last3Years=false`,
+    );
+    await screen.findByText('Bando di ieri');
+    const searches = () => calls.filter((c) => c === documentsCall([ALFA])).length;
+    expect(searches()).toBe(1);
+
+    // the same value again: nothing to refresh
+    act(() => {
+      store.dispatch(api.util.invalidateTags(['LastUpdate']));
+    });
+    await waitFor(() => expect(calls.filter((c) => c === 'GET /api/sync/last-rna-sync')).toHaveLength(2));
+    expect(searches()).toBe(1);
+
+    routes['GET /api/sync/last-rna-sync'] = { status: 200, body: 1_700_000_900_000 };
+    routes[documentsCall([ALFA])] = {
+      status: 200,
+      body: searchResult([ALFA], [aidRow(ALFA, 'ALFA SRL', 'Bando di oggi')]),
+    };
+    act(() => {
+      store.dispatch(api.util.invalidateTags(['LastUpdate']));
+    });
+    await screen.findByText('Bando di oggi');
+    expect(searches()).toBe(2);
   });
 });

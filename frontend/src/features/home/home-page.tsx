@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { documentsUrl, SearchForm } from '../../components/search-form';
+import { failureOf } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { errorCodeOf } from '../../lib/errors';
 import { refusalOf } from '../../lib/home-refusal';
@@ -63,6 +64,7 @@ export default function HomePage() {
       {canUseVariationAlerts(user) && (
         <VariationAlertsList
           alerts={alerts.data ?? []}
+          failure={failureOf(alerts)}
           onRemove={async (id) => {
             const result = await removeAlert(id);
             if (result.error) dispatch(showError(errorCodeOf(result.error)));

@@ -2,21 +2,25 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VariationAlertDto } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadError, type LoadFailure } from '../../components/load-error';
 import { formatDateTime } from '../../lib/domain-rules';
 import { alertColumns } from './alerts-columns';
 
 interface VariationAlertsListProps {
   alerts: VariationAlertDto[];
   onRemove: (id: string) => Promise<void> | void;
+  failure?: LoadFailure | null;
 }
 
-export function VariationAlertsList({ alerts, onRemove }: VariationAlertsListProps) {
+export function VariationAlertsList({ alerts, onRemove, failure }: VariationAlertsListProps) {
   const { t } = useTranslation();
   const [pending, setPending] = useState<VariationAlertDto | null>(null);
   return (
     <section className="card alerts" aria-labelledby="alerts-title">
       <h2 id="alerts-title">{t('home.alertsTitle')}</h2>
-      {alerts.length === 0 ? (
+      {failure ? (
+        <LoadError error={failure.error} onRetry={failure.retry} />
+      ) : alerts.length === 0 ? (
         <p className="muted">{t('home.noAlerts')}</p>
       ) : (
         <ul className={`alerts__list alerts__list--cols-${alertColumns(alerts.length)}`}>

@@ -4,10 +4,13 @@ import { getRuntimeConfig } from '../../lib/runtime-config';
 import { useGetLastRnaSyncQuery } from '../../lib/session/session-api';
 import { lastUpdateView } from './last-update';
 
+export const LAST_UPDATE_POLL_MS = 60_000;
+
 /** The fixed top banner on wide screens (hidden below 768 px by the stylesheet). */
 export function LastUpdateBanner() {
   const { t } = useTranslation();
-  const { data } = useGetLastRnaSyncQuery();
+  // read again now and then: a sync another user ran refreshes this user's results too (app/store.ts)
+  const { data } = useGetLastRnaSyncQuery(undefined, { pollingInterval: LAST_UPDATE_POLL_MS });
   const view = lastUpdateView(data, getRuntimeConfig().forcedLastUpdate);
   return (
     <div className="last-update-banner" role="note">

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LoadError } from '../../components/load-error';
 import type { LogoDto } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { errorCodeOf } from '../../lib/errors';
@@ -25,12 +26,14 @@ export function LogosManager() {
   const [savePdf, savingPdf] = useSavePdfConfigMutation();
   const [name, setName] = useState('');
   const [fileProblem, setFileProblem] = useState(false);
+  const [chosenFile, setChosenFile] = useState<string | null>(null);
   const [editing, setEditing] = useState<LogoDto | null>(null);
   const [deleting, setDeleting] = useState<LogoDto | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
+    setChosenFile(file.name);
     if (!isAcceptedLogo(file)) {
       setFileProblem(true);
       return;
@@ -38,6 +41,7 @@ export function LogosManager() {
     setFileProblem(false);
     const result = await upload({ file, name: name.trim() });
     if (fileInput.current) fileInput.current.value = '';
+    setChosenFile(null);
     if (result.error) dispatch(showError(errorCodeOf(result.error)));
     else {
       setName('');
@@ -54,15 +58,29 @@ export function LogosManager() {
         </div>
         <div className="field">
           <label htmlFor="logo-file">{t('clients.logoFile')}</label>
-          <input
-            id="logo-file"
-            ref={fileInput}
-            type="file"
-            accept=".png,.jpg,.jpeg,image/png,image/jpeg"
-            disabled={!name.trim() || uploading.isLoading}
-            aria-describedby="logo-file-hint"
-            onChange={(e) => void onFile(e.target.files?.[0])}
-          />
+          {/* the browser's own picker speaks the browser's language: this one is labelled in Italian */}
+          <div className="file-picker">
+            <input
+              id="logo-file"
+              ref={fileInput}
+              type="file"
+              className="file-picker__input"
+              accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+              disabled={!name.trim() || uploading.isLoading}
+              aria-describedby="logo-file-chosen logo-file-hint"
+              onChange={(e) => void onFile(e.target.files?.[0])}
+            />
+            <label
+              htmlFor="logo-file"
+              className="button button--secondary file-picker__button"
+              aria-hidden="true"
+            >
+              {t('clients.chooseFile')}
+            </label>
+            <span id="logo-file-chosen" className="file-picker__name">
+              {chosenFile ?? t('clients.noFileChosen')}
+            </span>
+          </div>
           <p
             id="logo-file-hint"
             className={fileProblem ? 'field__error' : 'field__hint'}
@@ -76,6 +94,7 @@ export function LogosManager() {
           </p>
         </div>
       </div>
+      {logos.isError && <LoadError error={logos.error} onRetry={() => void logos.refetch()} />}
       <ul className="logos__grid">
         {(logos.data ?? []).map((logo) => (
           <li key={logo.id} className="logo-card card">

@@ -39,12 +39,13 @@ export const syncApi = api.injectEndpoints({
     /** the state asked for, not a flip: a double click or a second administrator cannot undo it */
     setDataSource: build.mutation<DataSourceStatusDto, { useLiveData: boolean }>({
       query: (body) => ({ url: '/documents/data-source', method: 'POST', body }),
-      invalidatesTags: ['DataSource', 'LastUpdate'],
+      // results already on screen came from the other source: they are read again
+      invalidatesTags: ['DataSource', 'LastUpdate', 'SearchResult'],
     }),
     toggleDataSource: build.mutation<DataSourceStatusDto, void>({
       query: () => ({ url: '/documents/toggle-data-source', method: 'POST' }),
       // afterwards the status and the last-update value are refreshed (SPEC §4)
-      invalidatesTags: ['DataSource', 'LastUpdate'],
+      invalidatesTags: ['DataSource', 'LastUpdate', 'SearchResult'],
     }),
   }),
 });

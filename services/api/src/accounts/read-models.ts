@@ -23,4 +23,4 @@ export async function findLogo(deps: ApiDeps, logoId: number | null): Promise<Lo
   return logo && !logo.deleted ? logo : null;
 }
 
-export const DEFAULT_LOGO_ID = -1;
+export { DEFAULT_LOGO_ID } from '@rna/domain';

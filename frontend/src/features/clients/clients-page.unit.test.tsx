@@ -1,0 +1,93 @@
+/** The clients screen as an administrator uses it: a list that failed, a filtered list, the default logo. */
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ClientDto, LogoDto } from '@rna/domain';
+import { adminUser, signedInRoutes, startRememberedApp } from '../../test/app';
+import { sentBodies, type FakeRoutes } from '../../test/fake-server';
+
+const client = (i: number, overrides: Partial<ClientDto> = {}): ClientDto => ({
+  id: `c${i}`,
+  email: `cliente${String(i).padStart(2, '0')}@example.it`,
+  taxCode: null,
+  invitationCode: null,
+  active: true,
+  activationTime: Date.UTC(2026, 0, 1),
+  lastAccessTime: null,
+  endDate: Date.UTC(2030, 0, 1, 11), // 12:00 in Rome, as the settings keep it
+  availableYearlySearches: 50,
+  remainingSearches: 40,
+  enableVariationAlerts: false,
+  pdfEnabled: true,
+  logo: null,
+  status: 'Attivo',
+  ...overrides,
+});
+
+const logo = (id: number, name: string): LogoDto => ({
+  id,
+  name,
+  fileName: `${name}.png`,
+  subRenewUrl: '',
+  pdfConfig: { primaryColor: '#1f4e79', footer1: '', footer2: '' },
+});
+
+function adminRoutes(clients: ClientDto[]): FakeRoutes {
+  return {
+    ...signedInRoutes(adminUser()),
+    'GET /api/clients': { status: 200, body: clients },
+    'GET /api/logos': { status: 200, body: [logo(-1, 'default'), logo(3, 'Studio Rossi')] },
+  };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+describe('the clients screen', () => {
+  it('says the list failed, with the spec’s text and a retry, instead of an empty list', async () => {
+    const routes = adminRoutes([]);
+    routes['GET /api/clients'] = { status: 500, body: { code: 'G001', message: 'x' } };
+    const { calls } = await startRememberedApp(routes, '/clients');
+    const table = await screen.findByRole('table', { name: 'Tutti i clienti' });
+    await within(table).findByText('Errore interno del server, riprova più tardi');
+    expect(within(table).queryByText('Nessun dato disponibile')).not.toBeInTheDocument();
+    expect(screen.getAllByText('—').length).toBeGreaterThanOrEqual(2); // no "0" clients on the cards
+
+    routes['GET /api/clients'] = { status: 200, body: [client(1)] };
+    await userEvent.click(within(table).getByRole('button', { name: 'Riprova' }));
+    await within(table).findByText('cliente01@example.it');
+    expect(calls.filter((c) => c === 'GET /api/clients')).toHaveLength(2);
+  });
+
+  it('goes back to the first page when a filter leaves fewer rows than the page shown', async () => {
+    await startRememberedApp(adminRoutes(Array.from({ length: 30 }, (_, i) => client(i))), '/clients');
+    await screen.findByText('cliente00@example.it');
+    await userEvent.click(screen.getByRole('button', { name: 'Vai a pagina 2' }));
+    await screen.findByText('cliente12@example.it');
+    await userEvent.type(screen.getByLabelText('Cerca per email'), 'cliente0');
+    await screen.findByText('cliente05@example.it');
+    expect(screen.getAllByRole('row')).toHaveLength(11); // header + cliente00…cliente09
+  });
+
+  it('saves "Logo predefinito" chosen over another logo', async () => {
+    const routes = adminRoutes([client(1, { logo: { id: 3, name: 'Studio Rossi' } })]);
+    routes['POST /api/clients/c1/change-logo'] = { status: 200, body: client(1) };
+    const { calls } = await startRememberedApp(routes, '/clients');
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Impostazioni di cliente01@example.it' }),
+    );
+    const logoSelect = screen.getByLabelText('Logo');
+    expect(
+      within(logoSelect)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Logo predefinito', 'Studio Rossi']);
+    await userEvent.selectOptions(logoSelect, 'Logo predefinito');
+    await userEvent.click(screen.getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(calls).toContain('POST /api/clients/c1/change-logo'));
+    expect(calls).not.toContain('PUT /api/clients/c1/limits'); // only what changed is sent
+    expect(sentBodies).toContainEqual({ call: 'POST /api/clients/c1/change-logo', body: { logoId: -1 } });
+    await screen.findByText('Impostazioni aggiornate');
+  });
+});

@@ -1,5 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '../lib/domain-rules';
-import { validateNewPassword, type FieldProblem } from '../lib/validation';
+import { problemAttributes, validateNewPassword, type FieldProblem } from '../lib/validation';
 import { FormField } from './form-field';
 
 export interface PasswordPairValue {
@@ -18,10 +18,13 @@ interface PasswordPairProps {
   labels: PasswordPairValue;
   value: PasswordPairValue;
   onChange: (value: PasswordPairValue) => void;
+  /** the form's problem and the id of its message, to tie the field it is about to it */
+  problem?: FieldProblem | null;
+  problemId?: string;
 }
 
 /** The new password and its confirmation. */
-export function PasswordPair({ ids, labels, value, onChange }: PasswordPairProps) {
+export function PasswordPair({ ids, labels, value, onChange, problem, problemId }: PasswordPairProps) {
   const field = (key: keyof PasswordPairValue) => (
     <FormField
       id={ids[key]}
@@ -32,6 +35,7 @@ export function PasswordPair({ ids, labels, value, onChange }: PasswordPairProps
       required
       value={value[key]}
       onChange={(text) => onChange({ ...value, [key]: text })}
+      {...(problemId ? problemAttributes(problem, key, problemId) : {})}
     />
   );
   return (

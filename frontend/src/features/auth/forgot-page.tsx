@@ -5,7 +5,7 @@ import { errorCodeOf } from '../../lib/errors';
 import { useForgotPasswordMutation } from './auth-api';
 import { FormField } from '../../components/form-field';
 import { ProblemText } from '../../components/problem-text';
-import { validateForgot, type FieldProblem } from '../../lib/validation';
+import { problemAttributes, validateForgot, type FieldProblem } from '../../lib/validation';
 
 export default function ForgotPage() {
   const { t } = useTranslation();
@@ -40,8 +40,9 @@ export default function ForgotPage() {
             required
             value={email}
             onChange={setEmail}
+            {...problemAttributes(problem, 'email', 'forgot-problem')}
           />
-          <ProblemText problem={problem} />
+          <ProblemText id="forgot-problem" problem={problem} />
           <button type="submit" className="button button--primary button--block" disabled={isLoading}>
             {t('forgot.submit')}
           </button>

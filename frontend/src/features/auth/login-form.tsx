@@ -4,7 +4,9 @@ import { Link } from 'react-router-dom';
 import { FormField } from '../../components/form-field';
 import { LegalNoticeDialog } from '../../components/legal-notice-dialog';
 import { ProblemText } from '../../components/problem-text';
-import { validateLogin, type FieldProblem } from '../../lib/validation';
+import { problemAttributes, validateLogin, type FieldProblem } from '../../lib/validation';
+
+const PROBLEM_ID = 'login-problem';
 
 export interface LoginValues {
   email: string;
@@ -47,6 +49,7 @@ export function LoginForm({ onSubmit, busy, serverProblem }: LoginFormProps) {
         required
         value={email}
         onChange={setEmail}
+        {...problemAttributes(problem, 'email', PROBLEM_ID)}
       />
       <FormField
         id="login-password"
@@ -56,6 +59,7 @@ export function LoginForm({ onSubmit, busy, serverProblem }: LoginFormProps) {
         required
         value={password}
         onChange={setPassword}
+        {...problemAttributes(problem, 'password', PROBLEM_ID)}
       />
       <div className="auth-form__row">
         <label className="checkbox">
@@ -66,14 +70,19 @@ export function LoginForm({ onSubmit, busy, serverProblem }: LoginFormProps) {
       </div>
       <div className="auth-form__disclaimer">
         <label className="checkbox">
-          <input type="checkbox" checked={disclaimer} onChange={(e) => setDisclaimer(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={disclaimer}
+            onChange={(e) => setDisclaimer(e.target.checked)}
+            {...problemAttributes(problem, 'disclaimer', PROBLEM_ID)}
+          />
           {t('login.disclaimer')}
         </label>{' '}
         <button type="button" className="link-button" onClick={() => setShowDisclaimer(true)}>
           {t('login.disclaimerLink')}
         </button>
       </div>
-      <ProblemText problem={problem ?? serverProblem ?? null} />
+      <ProblemText id={PROBLEM_ID} problem={problem ?? serverProblem ?? null} />
       <button type="submit" className="button button--primary button--block" disabled={busy}>
         {busy ? t('common.loading') : t('login.submit')}
       </button>

@@ -41,8 +41,10 @@ export function ResetForm({ onSubmit, busy, serverProblem, done }: ResetFormProp
             labels={{ password: t('reset.newPassword'), confirm: t('reset.confirmPassword') }}
             value={pair}
             onChange={setPair}
+            problem={problem}
+            problemId="reset-problem"
           />
-          <ProblemText problem={problem ?? serverProblem ?? null} />
+          <ProblemText id="reset-problem" problem={problem ?? serverProblem ?? null} />
           <button type="submit" className="button button--primary button--block" disabled={busy}>
             {t('reset.submit')}
           </button>

@@ -9,6 +9,8 @@ export interface ChartLabels {
   used: string;
   remaining: string;
   axis: string;
+  /** what the chart shows, for screen readers (Highcharts' accessibility module) */
+  description: string;
 }
 
 /**
@@ -34,7 +36,7 @@ export function buildChartOptions(
     },
     title: { text: labels.title },
     credits: { enabled: false },
-    accessibility: { enabled: false },
+    accessibility: { enabled: true, description: labels.description },
     // A bar chart draws its first category at the top only while the category axis is reversed (measured in
     // Chromium: reversed: false puts it at the bottom and would undo the reversal of the data above).
     xAxis: { categories: ordered.map((p) => p.month), reversed: narrow },

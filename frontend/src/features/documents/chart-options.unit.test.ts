@@ -7,7 +7,7 @@ const points = [
   { month: '03/25', total: 290_000, remaining: 10_000 },
 ];
 const exceeded = [...points, { month: '04/25', total: 310_000, remaining: -10_000 }];
-const labels = { title: 'T', used: 'Utilizzato', remaining: 'Residuo', axis: 'Euro' };
+const labels = { title: 'T', used: 'Utilizzato', remaining: 'Residuo', axis: 'Euro', description: 'D' };
 
 describe('de minimis chart data mapping', () => {
   it('uses vertical columns in month order on wide screens, ticks every 50,000 up to 300,000', () => {

@@ -1,8 +1,10 @@
 import Highcharts from 'highcharts';
+import 'highcharts/modules/accessibility';
 import { HighchartsReact } from 'highcharts-react-official';
-import { useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeMinimisPointDto } from '@rna/domain';
+import { formatEuro } from '../../lib/domain-rules';
 import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { buildChartOptions } from './chart-options';
 
@@ -10,6 +12,8 @@ import { buildChartOptions } from './chart-options';
 export default function DeMinimisChart({ points }: { points: DeMinimisPointDto[] }) {
   const { t } = useTranslation();
   const narrow = useMediaQuery(NARROW_QUERY);
+  const [showData, setShowData] = useState(false);
+  const tableId = useId();
   const options = useMemo(
     () =>
       buildChartOptions(points, narrow, {
@@ -17,12 +21,55 @@ export default function DeMinimisChart({ points }: { points: DeMinimisPointDto[]
         used: t('documents.chartUsed'),
         remaining: t('documents.chartRemaining'),
         axis: t('documents.chartAxis'),
+        description: t('documents.chartDescription'),
       }),
     [points, narrow, t],
   );
   return (
     <figure className="card chart" aria-label={t('documents.chartTitle')}>
       <HighchartsReact highcharts={Highcharts} options={options} />
+      <button
+        type="button"
+        className="button button--ghost button--small"
+        aria-expanded={showData}
+        aria-controls={tableId}
+        onClick={() => setShowData((shown) => !shown)}
+      >
+        {showData ? t('documents.hideData') : t('documents.showData')}
+      </button>
+      {showData && (
+        <div className="table-wrap chart__data" id={tableId}>
+          <table className="table">
+            <caption>{t('documents.chartTitle')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('documents.chartMonth')}</th>
+                <th scope="col" className="numeric">
+                  {t('documents.chartUsed')}
+                </th>
+                <th scope="col" className="numeric">
+                  {t('documents.chartRemaining')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {points.map((point) => (
+                <tr key={point.month}>
+                  <th scope="row" data-label={t('documents.chartMonth')}>
+                    {point.month}
+                  </th>
+                  <td className="numeric" data-label={t('documents.chartUsed')}>
+                    {formatEuro(point.total)}
+                  </td>
+                  <td className="numeric" data-label={t('documents.chartRemaining')}>
+                    {formatEuro(point.remaining)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </figure>
   );
 }

@@ -13,7 +13,7 @@ import { ProblemText } from '../../components/problem-text';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
-import type { FieldProblem } from '../../lib/validation';
+import { problemAttributes, type FieldProblem } from '../../lib/validation';
 import { useChangePasswordMutation } from './change-password-api';
 
 export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
@@ -26,7 +26,9 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = !current ? { key: 'validation.passwordRequired' } : passwordPairProblem(pair);
+    const found: FieldProblem | null = !current
+      ? { key: 'validation.passwordRequired', field: 'current' }
+      : passwordPairProblem(pair);
     setProblem(found);
     if (found) return;
     const result = await change({ password: current, newPassword: pair.password });
@@ -49,14 +51,17 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
           required
           value={current}
           onChange={setCurrent}
+          {...problemAttributes(problem, 'current', 'cp-problem')}
         />
         <PasswordPair
           ids={{ password: 'cp-new', confirm: 'cp-confirm' }}
           labels={{ password: t('changePassword.new'), confirm: t('changePassword.confirm') }}
           value={pair}
           onChange={setPair}
+          problem={problem}
+          problemId="cp-problem"
         />
-        <ProblemText problem={problem} />
+        <ProblemText id="cp-problem" problem={problem} />
         <DialogActions onCancel={onClose} submitLabel={t('common.save')} submitDisabled={isLoading} />
       </form>
     </Dialog>

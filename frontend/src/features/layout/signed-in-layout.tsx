@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import type { UserDto } from '@rna/domain';
 import { Spinner } from '../../components/spinner';
+import { usePageTitleAndFocus } from '../../lib/page-title';
 import {
   useGetMeQuery,
   useGetSavedSearchesQuery,
@@ -10,6 +11,7 @@ import {
 import { Footer } from './footer';
 import { LastUpdateBanner } from './last-update-banner';
 import { NavBar } from './nav-bar';
+import { SkipLink } from './skip-link';
 import { StatusToasts } from './status-toasts';
 
 export function SignedInLayout({ user }: { user: UserDto }) {
@@ -17,8 +19,10 @@ export function SignedInLayout({ user }: { user: UserDto }) {
   useGetMeQuery();
   useGetSavedSearchesQuery();
   useGetVariationAlertsQuery();
+  usePageTitleAndFocus(true);
   return (
     <div className="layout layout--signed-in">
+      <SkipLink />
       <LastUpdateBanner />
       <NavBar user={user} />
       <main className="page" id="main">

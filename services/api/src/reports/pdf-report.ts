@@ -76,11 +76,15 @@ export async function preparePdfReport(input: ReportInput, renderer: PdfRenderer
   // An empty footer template gives the summary the same margins as the drawn pages; the footer
   // itself is drawn later, when the total page count is known.
   const summaryBytes = renderer.render(pdfSummaryHtml(input), { footerTemplate: '<span></span>' });
-  // paginating while Chromium works (it runs in its own processes)
-  await nextTurn();
+  // Handled below, after the table is paginated while Chromium works (in its own processes).
+  summaryBytes.catch(() => undefined);
   const table =
     rows.length > 0
-      ? new ReportTable(rows, safeColour(input.branding.primaryColor), `Documenti (${rows.length})`)
+      ? await ReportTable.paginated(
+          rows,
+          safeColour(input.branding.primaryColor),
+          `Documenti (${rows.length})`,
+        )
       : null;
   let summary: PDFDocument;
   try {

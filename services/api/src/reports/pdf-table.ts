@@ -3,6 +3,7 @@
  * row there, so 15 s for 10,000 aids). Same page box and margins as the Chromium pages, the same
  * columns, header on every page and rows never split across pages. Pure: text in, operators out.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AidRowDto } from '@rna/domain';
 import { formatEuroAmount } from './format';
 import { PdfTextFont, wrapText } from './pdf-text';
@@ -29,6 +30,9 @@ const TITLE_SIZE = 9;
 const TITLE_GAP = 8;
 const TEXT_GREY = '0.133 g';
 const BORDER = '0.867 G 0.75 w';
+
+/** Rows measured between two turns of the event loop (about 10 ms of work). */
+const PAGINATION_SLICE = 2_000;
 
 /** Resource names of the two fonts on every drawn page (distinct from Chromium's own names). */
 export const FONT_REGULAR = 'RnaHelv';
@@ -87,7 +91,14 @@ export class ReportTable {
   /** Lines of a cell beyond what an empty page holds are cut, so that every row fits a page. */
   private readonly maxLines: number;
 
-  constructor(
+  /** The table of `rows`, paginated a slice at a time so that a large report does not hold the event loop. */
+  static async paginated(rows: readonly AidRowDto[], colour: string, title: string): Promise<ReportTable> {
+    const table = new ReportTable(rows, colour, title);
+    await table.paginate();
+    return table;
+  }
+
+  private constructor(
     private readonly rows: readonly AidRowDto[],
     private readonly colour: string,
     private readonly title: string,
@@ -100,7 +111,6 @@ export class ReportTable {
       Math.max(...this.headerLines.map((lines) => lines.length)) * LINE_HEIGHT + 2 * PADDING;
     const firstPageRoom = this.roomOn(0);
     this.maxLines = Math.max(1, Math.floor((firstPageRoom - 2 * PADDING) / LINE_HEIGHT));
-    this.paginate();
   }
 
   get pageCount(): number {
@@ -182,10 +192,11 @@ export class ReportTable {
     return page === 0 ? usable - TITLE_SIZE - TITLE_GAP : usable;
   }
 
-  private paginate(): void {
+  private async paginate(): Promise<void> {
     this.pageStarts.push(0);
     let room = this.roomOn(0);
     for (let i = 0; i < this.rows.length; i++) {
+      if (i % PAGINATION_SLICE === PAGINATION_SLICE - 1) await nextTurn();
       const height = this.rowHeight(this.rowLines(this.rows[i]!));
       if (height > room && i > this.pageStarts[this.pageStarts.length - 1]!) {
         this.pageStarts.push(i);

@@ -8,17 +8,22 @@ import { StandardFontEmbedder } from 'pdf-lib';
 /** pdf-lib's name type for the 14 standard fonts (it lives in a package of its own). */
 type StandardFontName = Parameters<typeof StandardFontEmbedder.for>[0];
 
+const UNSEEN = 0;
+const KNOWN = 1;
+const MISSING = 2;
+
 /** A font's per-character width (at size 1) and WinAnsi code, looked up once per character. */
 export class PdfTextFont {
   private readonly embedder: StandardFontEmbedder;
-  /** -1 = not looked up yet. */
-  private readonly widths = new Float64Array(0x10000).fill(-1);
+  private readonly states = new Uint8Array(0x10000);
+  private readonly widths = new Float64Array(0x10000);
   private readonly codes = new Uint8Array(0x10000);
   /** What an unencodable character is written as. */
   private readonly substitutes = new Map<number, string>();
 
   constructor(readonly baseFont: 'Helvetica' | 'Helvetica-Bold') {
     this.embedder = StandardFontEmbedder.for(baseFont as StandardFontName);
+    this.encodable(63); // '?', the width of anything unprintable
   }
 
   /** The text in characters this font can write (substitutes applied). */
@@ -40,9 +45,8 @@ export class PdfTextFont {
     return total * size;
   }
 
-  charWidth(code: number): number {
-    const known = this.widths[code]!;
-    return known >= 0 ? known : this.lookUp(code) ? this.widths[code]! : this.widths[63]!;
+  charWidth(unit: number): number {
+    return this.encodable(unit) ? this.widths[unit]! : this.widths[63]!;
   }
 
   /** A PDF literal string of printable text: ASCII as is, the rest as octal escapes. */
@@ -59,11 +63,13 @@ export class PdfTextFont {
   }
 
   private encodable(unit: number): boolean {
-    const known = this.widths[unit]!;
-    return known >= 0 || this.lookUp(unit);
+    const state = this.states[unit]!;
+    return state === KNOWN || (state === UNSEEN && this.lookUp(unit));
   }
 
+  /** Asks pdf-lib once per character (it throws for one WinAnsi lacks: far too slow to repeat). */
   private lookUp(unit: number): boolean {
+    this.states[unit] = MISSING;
     if (unit >= 0xd800 && unit <= 0xdfff) return false; // half of an astral character
     const char = String.fromCharCode(unit);
     try {
@@ -71,6 +77,7 @@ export class PdfTextFont {
       if (bytes.length !== 1) return false;
       this.codes[unit] = bytes[0]!;
       this.widths[unit] = this.embedder.widthOfTextAtSize(char, 1);
+      this.states[unit] = KNOWN;
       return true;
     } catch {
       return false;

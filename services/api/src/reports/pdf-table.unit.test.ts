@@ -11,7 +11,11 @@ const rows = (count: number, long: (i: number) => boolean = () => false) =>
 describe('ReportTable', () => {
   it('puts every row on exactly one page, in order, with fewer rows on pages of taller rows', async () => {
     const short = await ReportTable.paginated(rows(500), '#1F4E79', 'Documenti (500)');
-    const tall = await ReportTable.paginated(rows(500, (i) => i % 2 === 0), '#1F4E79', 'Documenti (500)');
+    const tall = await ReportTable.paginated(
+      rows(500, (i) => i % 2 === 0),
+      '#1F4E79',
+      'Documenti (500)',
+    );
     for (const table of [short, tall]) {
       let next = 0;
       for (let page = 0; page < table.pageCount; page++) {

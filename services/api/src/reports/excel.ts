@@ -3,6 +3,7 @@
  * parameters, generation date, the four totals) and a "De minimis" sheet (the 36-month series).
  * Amounts are real numbers with a euro format, so that the client can sum and sort them.
  */
+import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { formatItalianDateTime, parseItalianDay } from '@rna/domain';
 import { dataSourceLines, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
@@ -33,35 +34,64 @@ const ROW_COLUMNS = [
   { header: 'Elemento di aiuto', key: 'elementoDiAiuto', width: 18 },
 ] as const;
 
-export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
+type RowColumn = (typeof ROW_COLUMNS)[number];
+
+/** The amounts and the grant day carry their format on the column, so streamed rows get it too. */
+const ROW_FORMATS: Partial<Record<RowColumn['key'], string>> = {
+  dataConcessione: DATE_FORMAT,
+  importoNominale: EURO_FORMAT,
+  elementoDiAiuto: EURO_FORMAT,
+};
+
+/** A worksheet of exceljs' streaming writer is written out by commit(); an in-memory one has none. */
+function commitSheet(sheet: ExcelJS.Worksheet): void {
+  (sheet as { commit?: () => void }).commit?.();
+}
+
+/**
+ * Adds the three sheets to a workbook: exceljs' streaming writer (each row leaves memory as it is
+ * added) or its in-memory Workbook (the benchmark's baseline, how the report used to be built).
+ */
+export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput): void {
   const { result } = input;
-  const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Portale Aiuti di Stato';
   workbook.created = input.generatedAt;
 
-  const rows = workbook.addWorksheet('Aiuti', { views: [{ state: 'frozen', ySplit: 1 }] });
-  rows.columns = ROW_COLUMNS.map((column) => ({ ...column }));
+  // Views are written when a streamed sheet opens: they go with its creation.
+  const frozen = { views: [{ state: 'frozen' as const, ySplit: 1 }] };
+  const rows = workbook.addWorksheet('Aiuti', frozen);
+  rows.columns = ROW_COLUMNS.map((column) => {
+    const numFmt = ROW_FORMATS[column.key];
+    return numFmt ? { ...column, style: { numFmt } } : { ...column };
+  });
   rows.getRow(1).font = { bold: true };
-  for (const row of result.rows) {
-    rows.addRow({
-      ...row,
-      dataConcessione: grantDayCell(row.dataConcessione),
-      importoNominale: Number(row.importoNominale),
-      elementoDiAiuto: Number(row.elementoDiAiuto),
-    });
-  }
-  rows.getColumn('dataConcessione').numFmt = DATE_FORMAT;
-  rows.getColumn('importoNominale').numFmt = EURO_FORMAT;
-  rows.getColumn('elementoDiAiuto').numFmt = EURO_FORMAT;
   rows.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: ROW_COLUMNS.length } };
+  rows.getRow(1).commit();
+  for (const row of result.rows) {
+    rows
+      .addRow([
+        grantDayCell(row.dataConcessione),
+        row.codiceFiscaleBeneficiario,
+        row.denominazioneBeneficiario,
+        row.soggettoConcedente,
+        row.titoloMisura,
+        row.desProcedimento,
+        row.desRegolamento,
+        row.cup,
+        row.idComponenteAiuto,
+        Number(row.importoNominale),
+        Number(row.elementoDiAiuto),
+      ])
+      .commit();
+  }
+  commitSheet(rows);
 
-  const summary = workbook.addWorksheet('Riepilogo');
+  const summary = workbook.addWorksheet('Riepilogo', frozen);
   summary.columns = [
     { header: 'Voce', key: 'label', width: 36 },
     { header: 'Valore', key: 'value', width: 48 },
   ];
   summary.getRow(1).font = { bold: true };
-  summary.views = [{ state: 'frozen', ySplit: 1 }];
   const parameters: [string, string | number][] = [
     ['Codici fiscali', result.taxCodes.join(', ')],
     ['Solo De Minimis', yesNo(result.deMinimis)],
@@ -79,8 +109,9 @@ export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
   for (const [label, value] of totals) summary.addRow({ label, value }).getCell('value').numFmt = EURO_FORMAT;
   summary.addRow({});
   summary.addRow({ label: 'Nota', value: DE_MINIMIS_NOTE });
+  commitSheet(summary);
 
-  const series = workbook.addWorksheet('De minimis', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const series = workbook.addWorksheet('De minimis', frozen);
   series.columns = [
     { header: 'Mese', key: 'month', width: 10 },
     { header: 'Utilizzato', key: 'total', width: 18, style: { numFmt: EURO_FORMAT } },
@@ -88,7 +119,25 @@ export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
   ];
   series.getRow(1).font = { bold: true };
   for (const point of result.deMinimisSeries) series.addRow(point);
+  commitSheet(series);
+}
 
-  const bytes = await workbook.xlsx.writeBuffer();
-  return Buffer.from(bytes as ArrayBuffer);
+/** Streams report.xlsx to `out` as it is built (50,000 rows never sit in memory as cells); ends `out`. */
+export async function writeExcelReport(input: ReportInput, out: Writable): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  addReportSheets(workbook, input);
+  await workbook.commit();
+}
+
+/** report.xlsx as one buffer (tests, tools). */
+export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
+  const sink = new PassThrough();
+  const chunks: Buffer[] = [];
+  sink.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await writeExcelReport(input, sink);
+  return Buffer.concat(chunks);
 }

@@ -1,3 +1,4 @@
 export * from './excel';
 export * from './pdf-template';
 export * from './report-input';
+export * from './pdf-report';

@@ -1,71 +1,9 @@
 import ExcelJS from 'exceljs';
 import pdfParse from 'pdf-parse';
-import type { AidRowDto, SearchResultDto } from '@rna/domain';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
-import { buildExcelReport, DATE_FORMAT, EURO_FORMAT } from './excel';
+import { addReportSheets, buildExcelReport, DATE_FORMAT, EURO_FORMAT } from './excel';
 import { escapeHtml, pdfFooterTemplate, pdfReportHtml } from './pdf-template';
-import type { ReportInput } from './report-input';
-
-const row = (i: number, overrides: Partial<AidRowDto> = {}): AidRowDto => ({
-  id: `${1000 + i}-${i}`,
-  idComponenteAiuto: String(1000 + i),
-  codiceFiscaleBeneficiario: '01234567897',
-  denominazioneBeneficiario: `Beneficiario ${i}`,
-  soggettoConcedente: 'Regione Lombardia',
-  titoloMisura: `Misura ${i}`,
-  dataConcessione: '15-03-2024',
-  cup: 'n.d.',
-  desProcedimento: 'De Minimis',
-  desRegolamento: 'Reg. UE 2023/2831',
-  isDeMinimis: true,
-  importoNominale: '20000.00',
-  elementoDiAiuto: '12345.67',
-  ...overrides,
-});
-
-function input(rows: AidRowDto[]): ReportInput {
-  const result: SearchResultDto = {
-    taxCodes: ['01234567897', 'RSSMRA80A01H501U'],
-    deMinimis: true,
-    last3Years: false,
-    dataSource: 'LIVE',
-    lastUpdate: -1,
-    rows,
-    // live mode: the first code answered by the register, the second from the archive while queued
-    sources: [
-      { taxCode: '01234567897', source: 'LIVE', asOf: Date.parse('2025-06-10T08:00:00Z') },
-      {
-        taxCode: 'RSSMRA80A01H501U',
-        source: 'ARCHIVE',
-        asOf: Date.parse('2025-06-01T04:15:00Z'),
-        liveFallback: 'PACED',
-      },
-    ],
-    perCode: [],
-    stats: {
-      totalDocuments: rows.length,
-      totalImport: 1234567.89,
-      totalImportDeMinimis: 45000,
-      remainingDeMinimis: 255000,
-    },
-    deMinimisSeries: Array.from({ length: 36 }, (_, i) => ({
-      month: `${String((i % 12) + 1).padStart(2, '0')}/${25 + Math.floor(i / 12)}`,
-      total: 45000 - i * 1000,
-      remaining: 255000 + i * 1000,
-    })),
-  };
-  return {
-    result,
-    generatedAt: new Date('2025-06-10T08:30:00Z'),
-    branding: {
-      logoDataUrl: null,
-      primaryColor: '#aa3300',
-      footer1: 'Studio Rossi & Associati',
-      footer2: 'Via Roma 1, Milano',
-      subRenewUrl: 'https://example.com/rinnovo',
-    },
-  };
-}
+import { aReportInput as input, aReportRow as row } from './testing';
 
 describe('Excel report', () => {
   it('holds the rows with euro amounts, a frozen header, the parameters, totals and series', async () => {
@@ -104,6 +42,50 @@ describe('Excel report', () => {
     const series = workbook.getWorksheet('De minimis');
     expect(series?.rowCount).toBe(37);
     expect(series?.getRow(2).getCell(2).value).toBe(45000);
+  });
+});
+
+describe('Excel report, streamed', () => {
+  /** Each row of a sheet as its cells' values and formats. */
+  const cellsOf = (sheet: ExcelJS.Worksheet | undefined) => {
+    const rows: unknown[][] = [];
+    sheet?.eachRow((r) =>
+      rows.push(
+        r.values as unknown[],
+        [1, 2, 3].map((c) => r.getCell(c).numFmt),
+      ),
+    );
+    return rows;
+  };
+
+  it('holds every row, and the same summary and series as the workbook built in memory', async () => {
+    const count = 5_000;
+    const data = input(Array.from({ length: count }, (_, i) => row(i, { importoNominale: `${i}.25` })));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await buildExcelReport(data)) as unknown as ArrayBuffer);
+    const inMemory = new ExcelJS.Workbook();
+    addReportSheets(inMemory, data);
+
+    const aids = workbook.getWorksheet('Aiuti');
+    expect(aids?.rowCount).toBe(count + 1);
+    const ids = new Set<unknown>();
+    aids?.eachRow((r, n) => {
+      if (n > 1) ids.add(r.getCell(9).value);
+    });
+    expect(ids.size).toBe(count);
+    const last = aids?.getRow(count + 1);
+    expect(last?.getCell(3).value).toBe(`Beneficiario ${count - 1}`);
+    expect(last?.getCell(10).value).toBe(count - 1 + 0.25);
+    expect(last?.getCell(10).numFmt).toBe(EURO_FORMAT);
+    expect(aids?.autoFilter).toBe('A1:K1');
+    expect(aids?.getRow(1).font).toMatchObject({ bold: true });
+    expect(aids?.columns.map((c) => c.width)).toEqual(
+      inMemory.getWorksheet('Aiuti')?.columns.map((c) => c.width),
+    );
+    for (const name of ['Riepilogo', 'De minimis']) {
+      expect(cellsOf(workbook.getWorksheet(name))).toEqual(cellsOf(inMemory.getWorksheet(name)));
+      expect(workbook.getWorksheet(name)?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    }
   });
 });
 

@@ -1,4 +1,6 @@
 /** GET /documents/sheet and /documents/pdf: the reports of a search (free when searched today). */
+import { PassThrough, Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DomainError, type ReportKind } from '@rna/domain';
 import { PdfQueueFullError, PdfRenderError } from '@rna/infra/pdf';
 import { countPaidRequest, RetryLaterError } from '../http/paid-work-limit';
@@ -6,10 +8,18 @@ import { searchProfile } from '../documents/profile';
 import { searchQuerySchema } from '../documents/query-schema';
 import { performSearch, searchRequestFrom } from '../documents/search';
 import type { ApiDeps } from '../http/deps';
-import { defineRoute, reply, signedIn, type AnyRoute, type Principal } from '../http/route';
+import {
+  defineRoute,
+  reply,
+  signedIn,
+  type AnyRoute,
+  type Principal,
+  type Reply,
+  type RouteContext,
+} from '../http/route';
 import { reportBranding } from './branding';
-import { buildExcelReport } from './excel';
-import { pdfFooterTemplate, pdfReportHtml } from './pdf-template';
+import { writeExcelReport } from './excel';
+import { preparePdfReport, type PdfReport } from './pdf-report';
 import type { ReportInput } from './report-input';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -30,6 +40,30 @@ async function reportInput(
   return { result, branding, generatedAt: deps.clock() };
 }
 
+/**
+ * Sends a file as it is produced. Past the first byte an error can no longer become an error
+ * answer: the connection is cut, so that the client never takes a truncated file for a whole one.
+ */
+async function sendStreamed(
+  ctx: Pick<RouteContext<unknown, unknown, unknown>, 'res' | 'deps'>,
+  file: { contentType: string; fileName: string },
+  write: (out: Writable) => Promise<void>,
+): Promise<Reply> {
+  const { res } = ctx;
+  res.status(200);
+  res.setHeader('Content-Type', file.contentType);
+  res.attachment(file.fileName);
+  try {
+    await write(res);
+  } catch (error) {
+    // a client that went away is no failure of ours
+    const clientGone = (error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE';
+    if (!clientGone) ctx.deps.logger.error({ err: error }, `${file.fileName} failed while streaming`);
+    res.destroy();
+  }
+  return reply.handled();
+}
+
 export const reportsRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
@@ -42,7 +76,11 @@ export const reportsRoutes: AnyRoute[] = [
     responses: { 200: { description: 'report.xlsx', contentType: XLSX } },
     async handler(ctx) {
       const input = await reportInput(ctx.deps, signedIn(ctx), ctx.query, 'sheet');
-      return reply.file({ contentType: XLSX, fileName: 'report.xlsx', bytes: await buildExcelReport(input) });
+      return sendStreamed(ctx, { contentType: XLSX, fileName: 'report.xlsx' }, async (out) => {
+        // through a pipe, so that a client going away also ends exceljs' wait for the end
+        const zip = new PassThrough();
+        await Promise.all([pipeline(zip, out), writeExcelReport(input, zip)]);
+      });
     },
   }),
   defineRoute({
@@ -58,11 +96,9 @@ export const reportsRoutes: AnyRoute[] = [
       const input = await reportInput(ctx.deps, signedIn(ctx), ctx.query, 'pdf');
       const renderer = ctx.deps.pdfRenderer;
       if (!renderer) throw new DomainError('G001');
+      let report: PdfReport;
       try {
-        const bytes = await renderer.render(pdfReportHtml(input), {
-          footerTemplate: pdfFooterTemplate(input.branding),
-        });
-        return reply.file({ contentType: 'application/pdf', fileName: 'report.pdf', bytes });
+        report = await preparePdfReport(input, renderer);
       } catch (error) {
         if (error instanceof PdfQueueFullError) throw new RetryLaterError(5);
         if (error instanceof PdfRenderError) {
@@ -71,6 +107,9 @@ export const reportsRoutes: AnyRoute[] = [
         }
         throw error;
       }
+      return sendStreamed(ctx, { contentType: 'application/pdf', fileName: 'report.pdf' }, (out) =>
+        pipeline(Readable.from(report.chunks()), out),
+      );
     },
   }),
 ];

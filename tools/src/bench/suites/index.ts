@@ -26,4 +26,9 @@ export const benchSuites: BenchSuiteEntry[] = [
     load: () => import('./search.js').then((m) => m.searchSuite),
     nodeFlags: API_NODE_FLAGS,
   },
+  {
+    name: 'reports',
+    load: () => import('./reports.js').then((m) => m.reportsSuite),
+    nodeFlags: API_NODE_FLAGS,
+  },
 ];

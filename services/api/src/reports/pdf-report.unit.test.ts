@@ -1,0 +1,43 @@
+import { PdfRenderError, type PdfRenderer } from '@rna/infra/pdf';
+import { footerOperators, preparePdfReport } from './pdf-report';
+import { PdfTextFont } from './pdf-text';
+import { aReportInput, aReportRow } from './testing';
+
+const rendering = (render: PdfRenderer['render']): PdfRenderer => ({ render, close: async () => {} });
+
+describe('preparePdfReport', () => {
+  it('fails before the first byte when Chromium fails, with the renderer’s own error', async () => {
+    const failure = new PdfRenderError('PDF rendering timed out');
+    const report = preparePdfReport(
+      aReportInput([aReportRow(1)]),
+      rendering(() => Promise.reject(failure)),
+    );
+    await expect(report).rejects.toBe(failure);
+  });
+
+  it('fails with a PdfRenderError when what Chromium gave is not a PDF', async () => {
+    const report = preparePdfReport(
+      aReportInput([aReportRow(1)]),
+      rendering(() => Promise.resolve(Buffer.from('<html>not a pdf</html>'))),
+    );
+    await expect(report).rejects.toBeInstanceOf(PdfRenderError);
+  });
+});
+
+describe('footerOperators', () => {
+  const font = new PdfTextFont('Helvetica');
+  const branding = aReportInput([]).branding;
+
+  it('numbers the page out of the total and writes both client footer lines', () => {
+    const footer = footerOperators(font, branding, 7, 120);
+    expect(footer).toContain('(Pagina 7 di 120)');
+    expect(footer).toContain('(Studio Rossi & Associati)');
+    expect(footer).toContain('(Via Roma 1, Milano)');
+  });
+
+  it('leaves out empty footer lines and escapes what would close a PDF string', () => {
+    const footer = footerOperators(font, { ...branding, footer1: ' ', footer2: 'Rossi (Milano)' }, 1, 1);
+    expect(footer.match(/ Tj/g)).toHaveLength(2);
+    expect(footer).toContain('(Rossi \\(Milano\\))');
+  });
+});

@@ -111,6 +111,23 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   summary.addRow({ label: 'Nota', value: DE_MINIMIS_NOTE });
   commitSheet(summary);
 
+  // each searched company's own figures: one company's allowance is never read off the combined totals
+  const companies = workbook.addWorksheet('Riepilogo per impresa', frozen);
+  companies.columns = [
+    { header: 'Codice fiscale', key: 'taxCode', width: 18 },
+    { header: 'Beneficiario', key: 'name', width: 40 },
+    { header: 'Aiuti (ultimi 3 anni)', key: 'totalDocuments', width: 20 },
+    { header: 'Importo (ultimi 3 anni)', key: 'totalImport', width: 22, style: { numFmt: EURO_FORMAT } },
+    { header: 'De Minimis utilizzato', key: 'deMinimisUsed', width: 22, style: { numFmt: EURO_FORMAT } },
+    { header: 'De Minimis residuo', key: 'remainingDeMinimis', width: 20, style: { numFmt: EURO_FORMAT } },
+    { header: 'Massimale superato', key: 'exceeded', width: 18 },
+  ];
+  companies.getRow(1).font = { bold: true };
+  for (const company of result.perCode) {
+    companies.addRow({ ...company, exceeded: yesNo(company.remainingDeMinimis < 0) });
+  }
+  commitSheet(companies);
+
   const series = workbook.addWorksheet('De minimis', frozen);
   series.columns = [
     { header: 'Mese', key: 'month', width: 10 },

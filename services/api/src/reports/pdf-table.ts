@@ -67,7 +67,8 @@ const n = (value: number) => (Math.round(value * 100) / 100).toString();
 export function cellTexts(row: AidRowDto): string[] {
   return [
     row.dataConcessione,
-    row.denominazioneBeneficiario,
+    // whose row it is, in a report of several companies too
+    `${row.denominazioneBeneficiario} (${row.codiceFiscaleBeneficiario})`,
     row.titoloMisura,
     row.soggettoConcedente,
     row.desProcedimento,

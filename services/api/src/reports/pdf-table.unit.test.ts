@@ -1,4 +1,4 @@
-import { ReportTable } from './pdf-table';
+import { cellTexts, ReportTable } from './pdf-table';
 import { aReportRow } from './testing';
 
 const rows = (count: number, long: (i: number) => boolean = () => false) =>
@@ -39,8 +39,10 @@ describe('ReportTable', () => {
     for (const page of [first, second]) expect(page).toContain('(Soggetto concedente)');
     expect(first).toContain('0.667 0.200 0.000 rg'); // the brand colour behind the header
     const [from, to] = table.rowsOf(1);
-    for (let i = from; i < to; i++) expect(second).toContain(`(Beneficiario ${i})`);
-    expect(second).not.toContain(`(Beneficiario ${to})`);
+    // a cell is one string operand per line: the name starts one (its tax code may wrap to the next)
+    const nameOf = (i: number) => new RegExp(`\\(Beneficiario ${i}[ )]`);
+    for (let i = from; i < to; i++) expect(second).toMatch(nameOf(i));
+    expect(second).not.toMatch(nameOf(to));
   });
 
   it('cuts a text too long for one page, so that its row still fits on one', async () => {
@@ -49,5 +51,11 @@ describe('ReportTable', () => {
     expect(table.pageCount).toBe(2);
     expect(table.rowsOf(0)).toEqual([0, 1]);
     expect(table.pageOperators(0)).toContain('\\205)'); // the ellipsis ending the cut text
+  });
+});
+
+describe('a table row', () => {
+  it('says whose the aid is: the beneficiary with its tax code', () => {
+    expect(cellTexts(aReportRow(7))[1]).toBe('Beneficiario 7 (01234567897)');
   });
 });

@@ -95,6 +95,26 @@ interface ReportParts {
   renew: string;
 }
 
+/** A search of several companies: each one's own figures, as on screen. */
+function perCodeTable(result: ReportInput['result']): string {
+  if (result.perCode.length < 2) return '';
+  const rows = result.perCode
+    .map(
+      (c) =>
+        `<tr><td>${escapeHtml(c.taxCode)}</td><td>${escapeHtml(c.name || 'Nessun aiuto trovato')}</td>` +
+        `<td class="num">${c.totalDocuments}</td><td class="num">${escapeHtml(formatEuroAmount(c.totalImport))}</td>` +
+        `<td class="num">${escapeHtml(formatEuroAmount(c.deMinimisUsed))}</td>` +
+        `<td class="num">${escapeHtml(formatEuroAmount(c.remainingDeMinimis))}${c.remainingDeMinimis < 0 ? ' (massimale superato)' : ''}</td></tr>`,
+    )
+    .join('');
+  return `<h2>Riepilogo per impresa</h2>
+<table>
+  <thead><tr><th>Codice fiscale</th><th>Beneficiario</th><th class="num">Aiuti (ultimi 3 anni)</th>
+  <th class="num">Importo (ultimi 3 anni)</th><th class="num">De Minimis utilizzato</th><th class="num">De Minimis residuo</th></tr></thead>
+  <tbody>${rows}</tbody>
+</table>`;
+}
+
 function reportParts(input: ReportInput): ReportParts {
   const { result, branding } = input;
   const colour = safeColour(branding.primaryColor);
@@ -152,6 +172,7 @@ function reportParts(input: ReportInput): ReportParts {
         `<div class="card"><div class="label">${escapeHtml(k)}</div><div class="value">${escapeHtml(v)}</div></div>`,
     )
     .join('')}</div>
+${perCodeTable(result)}
 <h2>De Minimis: andamento su 36 mesi (massimale ${escapeHtml(formatEuroAmount(DE_MINIMIS_CEILING))})</h2>
 ${deMinimisChartSvg(result.deMinimisSeries, colour)}
 <p class="note">${escapeHtml(DE_MINIMIS_NOTE)}</p>

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import pdfParse from 'pdf-parse';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { addReportSheets, buildExcelReport, DATE_FORMAT, EURO_FORMAT } from './excel';
-import { escapeHtml, pdfFooterTemplate, pdfReportHtml } from './pdf-template';
+import { escapeHtml, pdfFooterTemplate, pdfReportHtml, pdfSummaryHtml } from './pdf-template';
 import { aReportInput as input, aReportRow as row } from './testing';
 
 describe('Excel report', () => {
@@ -42,6 +42,21 @@ describe('Excel report', () => {
     const series = workbook.getWorksheet('De minimis');
     expect(series?.rowCount).toBe(37);
     expect(series?.getRow(2).getCell(2).value).toBe(45000);
+
+    // whose figures are whose: one row per searched company
+    const companies = workbook.getWorksheet('Riepilogo per impresa');
+    expect(companies?.getRow(2).values).toEqual([
+      undefined,
+      '01234567897',
+      'Alfa S.r.l.',
+      2,
+      1234567.89,
+      45000,
+      255000,
+      'No',
+    ]);
+    expect(companies?.getRow(3).getCell(6).value).toBe(-10000);
+    expect(companies?.getRow(3).getCell(7).value).toBe('Sì');
   });
 });
 
@@ -134,5 +149,14 @@ describe('PDF report', () => {
     // each code says where its rows come from
     expect(text).toMatch(/Registro \(RNA\) in tempo reale, consultato il\s*10-06-2025 10:00/);
     expect(text).toMatch(/Archivio aggiornato al 01-06-2025 06:15/);
+  });
+
+  it('gives a search of several companies a summary per company, the exceeded ceiling flagged', () => {
+    const html = pdfSummaryHtml(input([row(1)]));
+    expect(html).toContain('Riepilogo per impresa');
+    expect(html).toMatch(/Mario Rossi.*-10\.000,00 € \(massimale superato\)/s);
+    const single = input([row(1)]);
+    single.result = { ...single.result, perCode: single.result.perCode.slice(0, 1) };
+    expect(pdfSummaryHtml(single)).not.toContain('Riepilogo per impresa');
   });
 });

@@ -39,7 +39,24 @@ export function aReportInput(rows: AidRowDto[]): ReportInput {
         liveFallback: 'PACED',
       },
     ],
-    perCode: [],
+    perCode: [
+      {
+        taxCode: '01234567897',
+        name: 'Alfa S.r.l.',
+        totalDocuments: rows.length,
+        totalImport: 1234567.89,
+        deMinimisUsed: 45000,
+        remainingDeMinimis: 255000,
+      },
+      {
+        taxCode: 'RSSMRA80A01H501U',
+        name: 'Mario Rossi',
+        totalDocuments: 0,
+        totalImport: 0,
+        deMinimisUsed: 310000,
+        remainingDeMinimis: -10000,
+      },
+    ],
     stats: {
       totalDocuments: rows.length,
       totalImport: 1234567.89,

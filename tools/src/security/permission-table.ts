@@ -101,6 +101,8 @@ export const PERMISSIONS: Record<string, PermissionRow> = {
   'POST /documents/data-source': ADMIN_ONLY,
   'GET /audit/clients/:id/history': ADMIN_ONLY,
   'GET /audit/users/:id/history': ADMIN_ONLY,
+  'GET /audit/clients/:id/history.xlsx': ADMIN_ONLY,
+  'GET /audit/users/:id/history.xlsx': ADMIN_ONLY,
   'POST /sync': ADMIN_ONLY,
   'GET /sync/status': ADMIN_ONLY,
   'GET /sync/results': ADMIN_ONLY,

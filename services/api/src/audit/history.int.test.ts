@@ -49,6 +49,16 @@ describe('client audit history', () => {
     const asOfMarch3 = await clientAuditHistory(eventStore, 'c1', Date.parse('2025-03-03T00:00:00Z'));
     expect(asOfMarch3.remainingSearches).toBe(1);
     expect(asOfMarch3.entries).toHaveLength(2);
+
+    // a date range: only what happened from March 4 to 5 is listed; the remaining count is still right
+    const range = await clientAuditHistory(eventStore, 'c1', Date.parse('2025-03-05T23:59:59Z'), {
+      since: Date.parse('2025-03-04T00:00:00Z'),
+    });
+    expect(range.entries.map((e) => [e.kind, e.taxCodes, e.remainingSearches])).toEqual([
+      ['SEARCH', ['98765432109'], 0],
+    ]);
+    expect(range.totalEntries).toBe(1);
+    expect(range.remainingSearches).toBe(0);
   });
 
   it('pages through a long history: the state folds every event, only the page asked for is listed', async () => {

@@ -103,10 +103,14 @@ function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSear
   }
 }
 
-/** Which entries of a history to list: `limit` entries from stream version `from`. */
+/**
+ * Which entries of a history to list: `limit` entries from stream version `from`, granted at or after
+ * `since` (ms; the state still counts every earlier event).
+ */
 export interface HistoryPage {
   from?: number;
   limit?: number;
+  since?: number | null;
 }
 
 export const DEFAULT_HISTORY_PAGE = 500;
@@ -126,6 +130,7 @@ async function replayHistory(
 ): Promise<ClientAuditHistory> {
   const from = Math.max(0, page.from ?? 0);
   const limit = Math.min(Math.max(1, page.limit ?? DEFAULT_HISTORY_PAGE), MAX_HISTORY_PAGE);
+  const since = page.since ?? null;
   let state = initialQuotaState;
   const entries: AuditEntry[] = [];
   let totalEntries = 0;
@@ -135,6 +140,7 @@ async function replayHistory(
       const entry = entryOf(event);
       if (asOf !== null && entry.at > asOf) break replay;
       state = evolveQuota(state, event);
+      if (since !== null && entry.at < since) continue;
       totalEntries += 1;
       if (event.streamVersion < from) continue;
       fromPageOn += 1;
@@ -208,4 +214,18 @@ export async function findClientIdByEmail(eventStore: EventStore, email: string)
     }
     after = page[page.length - 1]?.globalPosition ?? after;
   }
+}
+
+/** Every entry of a history in a date range, a page at a time (the Excel export). */
+export async function allHistoryEntries(
+  history: (page: HistoryPage) => Promise<ClientAuditHistory>,
+  since: number | null,
+): Promise<ClientAuditHistory> {
+  let result = await history({ since, limit: MAX_HISTORY_PAGE });
+  const entries = [...result.entries];
+  while (result.nextFrom !== null) {
+    result = await history({ since, from: result.nextFrom, limit: MAX_HISTORY_PAGE });
+    entries.push(...result.entries);
+  }
+  return { ...result, entries, nextFrom: null };
 }

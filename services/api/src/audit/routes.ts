@@ -1,7 +1,17 @@
-/** GET /audit/clients/{id}/history (ADMIN): the replay of a client's quota stream. */
+/** GET /audit/{clients|users}/{id}/history[.xlsx] (ADMIN): the replay of a client's quota stream or an administrator's audit stream. */
 import { z } from 'zod';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
-import { clientAuditHistory, MAX_HISTORY_PAGE, userAuditHistory } from './history';
+import {
+  allHistoryEntries,
+  clientAuditHistory,
+  MAX_HISTORY_PAGE,
+  userAuditHistory,
+  type ClientAuditHistory,
+  type HistoryPage,
+} from './history';
+import { auditHistoryWorkbook } from './history-sheet';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const asOf = z
   .string()
@@ -17,14 +27,51 @@ const asOf = z
     return ms;
   });
 
-/** ?at=&from=&limit=: the state as of `at`, and `limit` entries from stream version `from`. */
+/**
+ * ?at=&since=&from=&limit=: the state as of `at`, and `limit` entries from stream version `from`
+ * made at or after `since` (a date range, `since` to `at`).
+ */
 const historyQuery = z
   .object({
     at: asOf,
+    since: asOf,
     from: z.coerce.number().int().min(0).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).optional(),
   })
   .strict();
+
+const rangeQuery = z.object({ at: asOf, since: asOf }).strict();
+const idParams = z.object({ id: z.string().min(1).max(64) }).strict();
+
+type HistoryOf = (
+  eventStore: Parameters<typeof clientAuditHistory>[0],
+  id: string,
+  at: number | null,
+  page: HistoryPage,
+) => Promise<ClientAuditHistory>;
+
+/** The Excel export of a history in a date range: every entry, read a page at a time. */
+function historySheetRoute(path: string, subject: string, historyOf: HistoryOf): AnyRoute {
+  return defineRoute({
+    method: 'get',
+    path,
+    access: 'ADMIN',
+    tag: 'audit',
+    summary: `The ${subject} history from \`since\` to \`at\` as an Excel file (audit.xlsx)`,
+    params: idParams,
+    query: rangeQuery,
+    responses: { 200: { description: 'audit.xlsx', contentType: XLSX } },
+    async handler(ctx) {
+      const { at, since } = ctx.query;
+      const history = await allHistoryEntries(
+        (page) => historyOf(ctx.deps.eventStore, ctx.params.id, at, page),
+        since,
+      );
+      const bytes = await auditHistoryWorkbook(`${subject} ${ctx.params.id}`, history, ctx.deps.clock());
+      return reply.file({ contentType: XLSX, fileName: 'audit.xlsx', bytes });
+    },
+  });
+}
 
 export const auditRoutes: AnyRoute[] = [
   defineRoute({
@@ -34,7 +81,7 @@ export const auditRoutes: AnyRoute[] = [
     tag: 'audit',
     summary:
       'Every search, download, refusal and allowance change of a client, and its remaining searches as of `at`, a page at a time (`from`, `limit`)',
-    params: z.object({ id: z.string().min(1).max(64) }).strict(),
+    params: idParams,
     query: historyQuery,
     responses: { 200: { description: 'The history' } },
     async handler(ctx) {
@@ -43,13 +90,15 @@ export const auditRoutes: AnyRoute[] = [
       );
     },
   }),
+  historySheetRoute('/audit/clients/:id/history.xlsx', 'Cliente', clientAuditHistory),
+  historySheetRoute('/audit/users/:id/history.xlsx', 'Amministratore', userAuditHistory),
   defineRoute({
     method: 'get',
     path: '/audit/users/:id/history',
     access: 'ADMIN',
     tag: 'audit',
     summary: 'Every search and download of an administrator (never charged, always recorded) as of `at`',
-    params: z.object({ id: z.string().min(1).max(64) }).strict(),
+    params: idParams,
     query: historyQuery,
     responses: { 200: { description: 'The history' } },
     async handler(ctx) {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { streams, type SearchResultDto } from '@rna/domain';
 import { HttpLiveRegister } from '@rna/infra/register-live';
@@ -275,6 +276,29 @@ describe('data source switch and live searches', () => {
       (await admin(request(api.app).get(`/api/audit/clients/${client.id}/history?at=ieri`)).expect(400)).body
         .code,
     ).toBe('J001');
+
+    // the same history as an Excel file, for auditors who work offline; never for the client
+    const sheet = await admin(
+      request(api.app)
+        .get(`/api/audit/clients/${client.id}/history.xlsx`)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        }),
+    ).expect(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(sheet.body as ArrayBuffer);
+    const audit = workbook.getWorksheet('Audit');
+    expect(audit?.rowCount).toBe(4);
+    expect(audit?.getRow(4).getCell(2).value).toBe('Ricerca');
+    expect(audit?.getRow(4).getCell(4).value).toBe('01234567897');
+    expect(audit?.getRow(4).getCell(11).value).toBe(2);
+    await request(api.app)
+      .get(`/api/audit/clients/${client.id}/history.xlsx`)
+      .set('Authorization', `Bearer ${client.token}`)
+      .expect(403);
   });
 });
 

@@ -2,7 +2,7 @@
  * The HTTP contract between the front end and the API (all paths under /api).
  * Timestamps are epoch milliseconds unless the field says otherwise.
  */
-import type { Role, RegisterFileStatus } from './events';
+import type { Actor, Role, RegisterFileStatus } from './events';
 import type { SyncScope } from './archive-files';
 
 export type ClientStatusLabel = 'Scaduto' | 'Attivo' | 'In attesa';
@@ -269,4 +269,42 @@ export interface HealthDto {
    * missingAids: lost for good (re-import the files); pendingAids: published, not indexed yet
    */
   indexing: { complete: boolean; missingAids: number; pendingAids: number };
+}
+
+export type AuditEntryKind = 'ALLOWANCE' | 'SEARCH' | 'DOWNLOAD' | 'REFUSAL';
+
+/** One line of GET /audit/{clients|users}/{id}/history */
+export interface AuditEntryDto {
+  /** position in the quota stream */
+  version: number;
+  kind: AuditEntryKind;
+  /** ms */
+  at: number;
+  by: Actor;
+  taxCodes: string[];
+  deMinimis: boolean | null;
+  last3Years: boolean | null;
+  dataSource: 'ARCHIVE' | 'LIVE' | null;
+  resultCount: number | null;
+  cost: number;
+  /** 'sheet' | 'pdf' for downloads, 'A002' | 'U004' for refusals */
+  detail: string | null;
+  /** remaining searches right after this entry */
+  remainingSearches: number;
+}
+
+/** GET /audit/{clients|users}/{id}/history (ADMIN): a replay of a quota or audit stream */
+export interface AuditHistoryDto {
+  clientId: string;
+  /** ms; null = now (every event) */
+  asOf: number | null;
+  /** the page asked for (HistoryPage) */
+  entries: AuditEntryDto[];
+  /** entries up to asOf, in every page */
+  totalEntries: number;
+  /** where the next page starts (`from`), null when this page is the last */
+  nextFrom: number | null;
+  remainingSearches: number;
+  availableYearlySearches: number;
+  endDate: number | null;
 }

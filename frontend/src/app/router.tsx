@@ -11,6 +11,7 @@ const HomePage = lazy(() => import('../features/home/home-page'));
 const DocumentsPage = lazy(() => import('../features/documents/documents-page'));
 const ClientsRoute = lazy(() => import('./clients-route'));
 const SyncPage = lazy(() => import('../features/sync/sync-page'));
+const AuditRoute = lazy(() => import('./audit-route'));
 
 export function AppRoutes() {
   const user = useUser();
@@ -36,6 +37,7 @@ export function AppRoutes() {
         <Route path="documents" element={<DocumentsPage />} />
         {admin && <Route path="clients" element={<ClientsRoute />} />}
         {admin && <Route path="sync" element={<SyncPage />} />}
+        {admin && <Route path="audit" element={<AuditRoute />} />}
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -65,6 +65,7 @@ export function NavBar({ user }: { user: UserDto }) {
                 ? [
                     { key: 'clients', label: t('nav.clients'), onSelect: () => navigate('/clients') },
                     { key: 'sync', label: t('nav.archive'), onSelect: () => navigate('/sync') },
+                    { key: 'audit', label: t('nav.audit'), onSelect: () => navigate('/audit') },
                   ]
                 : []),
               { key: 'password', label: t('nav.changePassword'), onSelect: () => setPasswordOpen(true) },
@@ -86,6 +87,9 @@ export function NavBar({ user }: { user: UserDto }) {
                 </NavLink>
                 <NavLink to="/sync" className="nav-bar__link">
                   {t('nav.archive')}
+                </NavLink>
+                <NavLink to="/audit" className="nav-bar__link">
+                  {t('nav.audit')}
                 </NavLink>
               </>
             )}

@@ -7,47 +7,16 @@ import {
   initialQuotaState,
   isEventOf,
   streams,
-  type Actor,
+  type AuditEntryDto,
+  type AuditHistoryDto,
   type QuotaEvent,
   type StreamName,
 } from '@rna/domain';
 import { streamPages, type EventStore } from '@rna/infra';
 
-export type AuditEntryKind = 'ALLOWANCE' | 'SEARCH' | 'DOWNLOAD' | 'REFUSAL';
-
-export interface AuditEntry {
-  /** position in the quota stream */
-  version: number;
-  kind: AuditEntryKind;
-  /** ms */
-  at: number;
-  by: Actor;
-  taxCodes: string[];
-  deMinimis: boolean | null;
-  last3Years: boolean | null;
-  dataSource: 'ARCHIVE' | 'LIVE' | null;
-  resultCount: number | null;
-  cost: number;
-  /** 'sheet' | 'pdf' for downloads, 'A002' | 'U004' for refusals */
-  detail: string | null;
-  /** remaining searches right after this entry */
-  remainingSearches: number;
-}
-
-export interface ClientAuditHistory {
-  clientId: string;
-  /** ms; null = now (every event) */
-  asOf: number | null;
-  /** the page asked for (HistoryPage) */
-  entries: AuditEntry[];
-  /** entries up to asOf, in every page */
-  totalEntries: number;
-  /** where the next page starts (`from`), null when this page is the last */
-  nextFrom: number | null;
-  remainingSearches: number;
-  availableYearlySearches: number;
-  endDate: number | null;
-}
+export type { AuditEntryKind } from '@rna/domain';
+export type AuditEntry = AuditEntryDto;
+export type ClientAuditHistory = AuditHistoryDto;
 
 function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSearches'> {
   const base = { at: Date.parse(event.data.at), by: event.data.by };

@@ -1,0 +1,49 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AuditEntryDto } from '@rna/domain';
+import type { Column } from '../../components/table';
+import { formatDateTime, formatInteger } from '../../lib/domain-rules';
+
+/** The lines of a history: what happened, who did it, on what, at what cost, and what was left after. */
+export function useAuditColumns(): Column<AuditEntryDto>[] {
+  const { t } = useTranslation();
+  return useMemo<Column<AuditEntryDto>[]>(
+    () => [
+      { key: 'at', header: t('audit.at'), render: (e) => formatDateTime(e.at), sortValue: (e) => e.at },
+      {
+        key: 'kind',
+        header: t('audit.kind'),
+        render: (e) => t(`audit.kinds.${e.kind}`),
+        sortValue: (e) => e.kind,
+      },
+      { key: 'by', header: t('audit.by'), render: (e) => e.by.email || e.by.userId },
+      { key: 'codes', header: t('audit.codes'), render: (e) => e.taxCodes.join(', ') || '—' },
+      {
+        key: 'results',
+        header: t('audit.results'),
+        render: (e) => (e.resultCount === null ? '—' : formatInteger(e.resultCount)),
+      },
+      {
+        key: 'cost',
+        header: t('audit.cost'),
+        render: (e) => formatInteger(e.cost),
+        sortValue: (e) => e.cost,
+      },
+      { key: 'detail', header: t('audit.detail'), render: (e) => detailOf(e, t) },
+      {
+        key: 'remaining',
+        header: t('audit.remainingAfter'),
+        render: (e) => formatInteger(e.remainingSearches),
+        sortValue: (e) => e.remainingSearches,
+      },
+    ],
+    [t],
+  );
+}
+
+function detailOf(entry: AuditEntryDto, t: (key: string) => string): string {
+  if (entry.kind === 'REFUSAL' && entry.detail) return `${entry.detail}: ${t(`errors.${entry.detail}`)}`;
+  if (entry.kind === 'DOWNLOAD' && entry.detail) return t(`audit.downloads.${entry.detail}`);
+  if (entry.kind === 'SEARCH' && entry.dataSource) return t(`audit.sources.${entry.dataSource}`);
+  return entry.detail ?? '—';
+}

@@ -93,7 +93,7 @@ async function shownCards(page: Page) {
 
 /** The table holds every aid (it renders only the rows in view), newest first. */
 async function expectTableOf(page: Page, aids: readonly TruthRecord[]): Promise<void> {
-  const table = page.locator('.documents table');
+  const table = page.getByRole('table', { name: 'Aiuti concessi' });
   expect(await table.getAttribute('aria-rowcount')).toBe(String(aids.length + 1));
   const newest = [...aids].sort((a, b) => b.dataConcessione.localeCompare(a.dataConcessione))[0];
   const firstDate = await table.locator('tbody tr td').first().textContent();

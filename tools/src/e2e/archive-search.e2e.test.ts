@@ -110,6 +110,21 @@ async function expectCardsOf(page: Page, aids: readonly TruthRecord[]): Promise<
   expect(await shownCards(page)).toEqual(expected);
 }
 
+/** What a paste from a spreadsheet column does: a paste event carrying the copied text. */
+async function paste(page: Page, label: string, text: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).evaluate((input, pasted) => {
+    // runs in the page (this workspace compiles without the DOM types)
+    const dom = globalThis as unknown as {
+      DataTransfer: new () => { setData(type: string, value: string): void };
+      ClipboardEvent: new (type: string, init: object) => unknown;
+    };
+    const data = new dom.DataTransfer();
+    data.setData('text/plain', pasted);
+    const event = new dom.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    (input as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(event);
+  }, text);
+}
+
 async function searchOne(page: Page, taxCode: string): Promise<void> {
   await page.getByLabel('Codice fiscale', { exact: true }).fill(taxCode);
   await page.getByRole('button', { name: 'Avvia ricerca' }).click();
@@ -267,16 +282,29 @@ describe('archive sync and search in a real browser', () => {
     await codes.fill('12345');
     await codes.press('Enter');
     await expectMessage(client, 'Il termine di ricerca deve avere almeno 11 caratteri');
-    await codes.fill(second);
-    await codes.press('Enter');
+    // a column copied from a spreadsheet: one chip per code, the repeated one once, never one long code
+    await paste(client, 'Codici fiscali', `${second}\r\n${heaviest}\r\n${second}\r\n`);
     await client.getByRole('button', { name: `Rimuovi ${heaviest}` }).waitFor();
     await client.getByRole('button', { name: `Rimuovi ${second}` }).waitFor();
+    expect(await client.getByRole('button', { name: /^Rimuovi / }).count()).toBe(2);
     await client.getByRole('button', { name: 'Avvia ricerca' }).click();
     await waitForResults(client, [heaviest, second]);
     const both = aidsOf(world.archive.truth, [heaviest, second]);
     await expectCardsOf(client, both);
     await expectTableOf(client, both);
+    // whose row is it: a summary per company, and the beneficiary on every row
+    const summary = client.getByRole('table', { name: 'Riepilogo per impresa' });
+    for (const code of [heaviest, second]) {
+      await summary.getByRole('row', { name: new RegExp(code) }).waitFor();
+    }
+    const aidsTable = client.getByRole('table', { name: 'Aiuti concessi' });
+    await aidsTable.getByRole('columnheader', { name: 'Beneficiario' }).waitFor();
     await captureScreen(client, 'documents-multiple', world.accessibility);
+    await client.setViewportSize(MOBILE);
+    expect(await aidsTable.locator('tbody tr .documents-table__who').first().textContent()).toMatch(
+      new RegExp(`· (${heaviest}|${second})$`),
+    );
+    await client.setViewportSize(DESKTOP);
 
     // a display filter changes the table and the totals, never the de minimis left; and the same
     // companies the same day cost nothing again
@@ -396,6 +424,11 @@ describe('archive sync and search in a real browser', () => {
     await searchOne(client, fresher);
     await expectMessage(client, 'Ricerche disponibili esaurite, contatta l’amministratore');
     await client.waitForURL((url) => url.pathname === '/');
+    // and stays there with its reason, without bouncing back to the search
+    await client.waitForTimeout(1500);
+    expect(new URL(client.url()).pathname).toBe('/');
+    await client.getByRole('alert').filter({ hasText: 'Ricerche disponibili esaurite' }).waitFor();
+    await captureScreen(client, 'home-refused', world.accessibility);
 
     // the admin gives searches back but sets the end date in the past
     const yesterday = new Date(world.now().getTime() - 86_400_000);
@@ -448,6 +481,39 @@ describe('archive sync and search in a real browser', () => {
       formatInteger(aidsOf(world.archive.truth, [heaviest]).length),
     );
     await until(async () => (await client.getByText(/^Ricerche: \d+ \/ 20$/).count()) === 1, 'counter');
+  });
+
+  it('an administrator replays the client’s searches, refusals and allowance changes on the audit screen', async () => {
+    await admin.getByRole('link', { name: 'Audit' }).click();
+    await admin.getByRole('heading', { name: 'Audit delle ricerche' }).waitFor();
+    await admin.getByLabel('Utente').selectOption({ label: invited.email });
+    const history = admin.getByRole('table', { name: 'Cronologia' });
+    await history
+      .getByRole('row', { name: /Rifiuto/ })
+      .first()
+      .waitFor();
+    await history
+      .getByRole('row', { name: /Abbonamento/ })
+      .first()
+      .waitFor();
+    expect(await history.getByRole('row', { name: /Ricerca/ }).count()).toBeGreaterThan(0);
+    await captureScreen(admin, 'audit', world.accessibility);
+  });
+
+  it('a session handed over at the same tab shows nothing of the previous user', async () => {
+    await client.goto('/');
+    await expectSignedIn(client, invited.email);
+    await client.getByRole('button', { name: 'Esci' }).click();
+    await expectSignedOut(client);
+    await signIn(client, ADMIN.email, ADMIN.password);
+    await expectSignedIn(client, ADMIN.email);
+    expect(await client.getByText(/^Ricerche: \d+ \/ 20$/).count()).toBe(0);
+    expect(await client.getByText(invited.email).count()).toBe(0);
+    expect(await client.getByText(/^Risultati per /).count()).toBe(0);
+    await client.getByRole('button', { name: 'Esci' }).click();
+    await expectSignedOut(client);
+    await signIn(client, invited.email, invited.invitationCode);
+    await expectSignedIn(client, invited.email);
   });
 
   it('in live mode a multiple search never fails because the register pauses: each code says where its rows come from', async () => {

@@ -102,7 +102,8 @@ describe('accounts in a real browser', () => {
 
     await admin.getByRole('link', { name: 'Gestione clienti' }).click();
     await admin.getByRole('heading', { name: 'Gestione clienti' }).waitFor();
-    expect(await statValue(admin, 'Clienti totali')).toBe('0');
+    // '—' while the list loads, then its count
+    await until(async () => (await statValue(admin, 'Clienti totali')) === '0', 'no client listed');
     await captureScreen(admin, 'clients', world.accessibility);
 
     await admin.getByRole('button', { name: 'Invita cliente' }).click();

@@ -91,8 +91,13 @@ export function deMinimisSeries(rows: readonly DeMinimisRow[], now: Date | numbe
 
 /** The current month's remaining allowance in euro: the first point of the series. */
 export function deMinimisRemaining(rows: readonly DeMinimisRow[], now: Date | number): number {
+  return centsToEuro(DE_MINIMIS_CEILING_CENTS - usedNow(rows, now));
+}
+
+/** Cents of de minimis used in the current month's window. */
+function usedNow(rows: readonly DeMinimisRow[], now: Date | number): number {
   const [currentMonth] = windowsFrom(romeMonth(now));
-  return centsToEuro(DE_MINIMIS_CEILING_CENTS - (currentMonth ? usedInWindow(rows, currentMonth) : 0));
+  return currentMonth ? usedInWindow(rows, currentMonth) : 0;
 }
 
 /**
@@ -151,14 +156,14 @@ export function summariesByCode(
     const code = normalizeTaxCode(taxCode);
     const own = everyByCode.get(code) ?? [];
     const totals = documentTotals(shownByCode.get(code) ?? [], now);
-    const remaining = deMinimisRemaining(own, now);
+    const used = usedNow(own, now); // in cents: used and remaining add up to the ceiling exactly
     return {
       taxCode: code,
       name: own.find((row) => row.denominazioneBeneficiario.trim() !== '')?.denominazioneBeneficiario ?? '',
       totalDocuments: totals.totalDocuments,
       totalImport: totals.totalImport,
-      deMinimisUsed: centsToEuro(DE_MINIMIS_CEILING_CENTS) - remaining,
-      remainingDeMinimis: remaining,
+      deMinimisUsed: centsToEuro(used),
+      remainingDeMinimis: centsToEuro(DE_MINIMIS_CEILING_CENTS - used),
     };
   });
 }

@@ -2,20 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { errorCodeOf } from '../lib/errors';
 
 /** A list or figure that failed to load: what the spec calls the failure, and a way to try again. */
-export function LoadError({
-  error,
-  onRetry,
-  compact,
-}: {
-  error: unknown;
-  onRetry: () => void;
-  compact?: boolean;
-}) {
+export function LoadError({ failure, compact }: { failure: LoadFailure; compact?: boolean }) {
   const { t } = useTranslation();
   return (
     <div className={`load-error${compact ? ' load-error--compact' : ''}`} role="alert">
-      <span>{t(`errors.${errorCodeOf(error)}`)}</span>
-      <button type="button" className="button button--secondary button--small" onClick={onRetry}>
+      <span>{t(`errors.${errorCodeOf(failure.error)}`)}</span>
+      <button type="button" className="button button--secondary button--small" onClick={failure.retry}>
         {t('common.retry')}
       </button>
     </div>
@@ -28,7 +20,7 @@ export interface LoadFailure {
   retry: () => void;
 }
 
-/** The failure of a query result, or null while it loads or when it succeeded. */
+/** The failure of a query result, or null while it loads (a retry included) or when it succeeded. */
 export function failureOf(result: {
   isError: boolean;
   error?: unknown;

@@ -151,7 +151,7 @@ export function Table<T>({
           {!loading && failure && (
             <tr>
               <td colSpan={columns.length} className="table__empty">
-                <LoadError error={failure.error} onRetry={failure.retry} compact />
+                <LoadError failure={failure} compact />
               </td>
             </tr>
           )}

@@ -19,7 +19,7 @@ export function VariationAlertsList({ alerts, onRemove, failure }: VariationAler
     <section className="card alerts" aria-labelledby="alerts-title">
       <h2 id="alerts-title">{t('home.alertsTitle')}</h2>
       {failure ? (
-        <LoadError error={failure.error} onRetry={failure.retry} />
+        <LoadError failure={failure} />
       ) : alerts.length === 0 ? (
         <p className="muted">{t('home.noAlerts')}</p>
       ) : (

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadError } from '../../components/load-error';
+import { failureOf, LoadError } from '../../components/load-error';
 import type { LogoDto } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { errorCodeOf } from '../../lib/errors';
@@ -21,6 +21,7 @@ export function LogosManager() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const logos = useGetLogosQuery();
+  const failure = failureOf(logos);
   const [upload, uploading] = useUploadLogoMutation();
   const [remove] = useDeleteLogoMutation();
   const [savePdf, savingPdf] = useSavePdfConfigMutation();
@@ -94,7 +95,7 @@ export function LogosManager() {
           </p>
         </div>
       </div>
-      {logos.isError && <LoadError error={logos.error} onRetry={() => void logos.refetch()} />}
+      {failure && <LoadError failure={failure} />}
       <ul className="logos__grid">
         {(logos.data ?? []).map((logo) => (
           <li key={logo.id} className="logo-card card">

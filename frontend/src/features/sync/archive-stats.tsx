@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { SyncStatusDto } from '@rna/domain';
-import { LoadError } from '../../components/load-error';
+import { failureOf, LoadError } from '../../components/load-error';
 import { StatCard } from '../../components/stat-card';
 import { formatDateTime, formatInteger } from '../../lib/domain-rules';
 import { useGetArchiveStatsQuery } from './sync-api';
@@ -9,6 +9,7 @@ import { useGetArchiveStatsQuery } from './sync-api';
 export function ArchiveStats({ status }: { status: SyncStatusDto | undefined }) {
   const { t } = useTranslation();
   const stats = useGetArchiveStatsQuery();
+  const failure = failureOf(stats);
   const unknown = t('common.unavailable');
   const run = status?.run;
   return (
@@ -29,9 +30,7 @@ export function ArchiveStats({ status }: { status: SyncStatusDto | undefined }) 
           }
         />
       </div>
-      {stats.isError && !stats.isFetching && (
-        <LoadError error={stats.error} onRetry={() => void stats.refetch()} />
-      )}
+      {failure && <LoadError failure={failure} />}
       {run && run.indexed < run.published && (
         <p className="card info-note" role="status">
           {t('sync.indexingProgress', {

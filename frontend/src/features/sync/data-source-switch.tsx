@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LoadError } from '../../components/load-error';
+import { failureOf, LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { Switch } from '../../components/switch';
 import { errorCodeOf } from '../../lib/errors';
@@ -15,12 +15,13 @@ export function DataSourceSwitch() {
   const [setDataSource, toggling] = useSetDataSourceMutation();
   const useLive = dataSource.data?.useLiveData ?? false;
   const busy = toggling.isLoading || dataSource.isFetching;
+  const failure = failureOf(dataSource);
 
   return (
     <div className="data-source">
       <span className="muted">{t('sync.dataSource')}</span>
-      {dataSource.isError && !dataSource.isFetching ? (
-        <LoadError error={dataSource.error} onRetry={() => void dataSource.refetch()} compact />
+      {failure ? (
+        <LoadError failure={failure} compact />
       ) : (
         <Switch
           label={useLive ? t('sync.live') : t('sync.archived')}

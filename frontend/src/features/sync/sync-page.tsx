@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SyncScope } from '@rna/domain';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dropdown } from '../../components/dropdown';
-import { LoadError } from '../../components/load-error';
+import { failureOf, LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { Tabs } from '../../components/tabs';
 import { api } from '../../lib/api';
@@ -27,6 +27,7 @@ export default function SyncPage() {
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState<SyncRequest | null>(null);
   const files = useGetArchiveFilesQuery();
+  const filesFailure = failureOf(files);
   const [startSync, starting] = useStartSyncMutation();
   const { status, running, unreadable, follow } = useSyncTracking();
 
@@ -120,8 +121,8 @@ export default function SyncPage() {
         {tab === 0 ? (
           files.isLoading ? (
             <Spinner />
-          ) : files.isError && !files.isFetching ? (
-            <LoadError error={files.error} onRetry={() => void files.refetch()} />
+          ) : filesFailure ? (
+            <LoadError failure={filesFailure} />
           ) : (
             <ArchiveGrid
               files={shownFiles}

@@ -6,6 +6,7 @@ import type { AidRowDto, SearchResultDto, UserDto } from '@rna/domain';
 import { AppRoutes } from '../app/router';
 import { createStore, type AppStore } from '../app/store';
 import { restoreSession } from '../lib/session/session-actions';
+import { userResolved } from '../lib/session/user-slice';
 import { storage } from '../lib/storage';
 import { installFakeServer, type FakeRoutes } from './fake-server';
 
@@ -123,6 +124,21 @@ export async function startRememberedApp(
     </Provider>,
   );
   await act(() => restoreSession(store.dispatch));
+  return { store, calls };
+}
+
+/** The app with nobody signed in: the login screen and the other signed-out routes. */
+export function startSignedOutApp(routes: FakeRoutes = {}): { store: AppStore; calls: string[] } {
+  const calls = installFakeServer(routes);
+  const store = createStore();
+  store.dispatch(userResolved(null));
+  render(
+    <Provider store={store}>
+      <MemoryRouter>
+        <AppRoutes />
+      </MemoryRouter>
+    </Provider>,
+  );
   return { store, calls };
 }
 

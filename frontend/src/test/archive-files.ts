@@ -1,4 +1,4 @@
-import type { ArchiveFileDto } from '@rna/domain';
+import type { ArchiveFileDto, SyncStatusDto } from '@rna/domain';
 
 /** An archive file as the API lists it, never imported unless the test says otherwise. */
 export const archiveFile = (name: string, over: Partial<ArchiveFileDto> = {}): ArchiveFileDto => ({
@@ -11,3 +11,24 @@ export const archiveFile = (name: string, over: Partial<ArchiveFileDto> = {}): A
   error: null,
   ...over,
 });
+
+/** The status of a run of two files going on, with these files (those SUCCESS counted as done). */
+export function runningStatus(files: ArchiveFileDto[]): SyncStatusDto {
+  return {
+    running: true,
+    run: {
+      id: 'r1',
+      type: 'LAST_YEAR',
+      start: 1,
+      end: null,
+      status: 'RUNNING',
+      files,
+      done: files.filter((f) => f.status === 'SUCCESS').length,
+      total: 2,
+      records: 0,
+      published: 0,
+      indexed: 0,
+    },
+    indexing: false,
+  };
+}

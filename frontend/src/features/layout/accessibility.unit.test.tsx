@@ -1,14 +1,8 @@
 /** Accessibility beyond axe: titles, focus after navigation, the skip link, the chart's data, field errors. */
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { MemoryRouter } from 'react-router-dom';
-import { createStore } from '../../app/store';
-import { AppRoutes } from '../../app/router';
 import { pageTitleKey } from '../../lib/page-title';
 import DeMinimisChart from '../documents/de-minimis-chart';
-import { userResolved } from '../../lib/session/user-slice';
-import { installFakeServer } from '../../test/fake-server';
 import {
   aidRow,
   clientUser,
@@ -16,6 +10,7 @@ import {
   searchResult,
   signedInRoutes,
   startRememberedApp,
+  startSignedOutApp,
 } from '../../test/app';
 
 const CODE = '01234567897';
@@ -54,16 +49,7 @@ describe('page titles', () => {
   });
 
   it('the login screen has its own', async () => {
-    installFakeServer({});
-    const store = createStore();
-    store.dispatch(userResolved(null));
-    render(
-      <Provider store={store}>
-        <MemoryRouter>
-          <AppRoutes />
-        </MemoryRouter>
-      </Provider>,
-    );
+    startSignedOutApp();
     await screen.findByRole('heading', { name: 'Accedi' });
     expect(document.title).toBe('Accedi – Portale Aiuti di Stato');
   });
@@ -89,16 +75,7 @@ describe('the de minimis chart', () => {
 
 describe('form errors', () => {
   it('point from the field they are about to their message', async () => {
-    installFakeServer({});
-    const store = createStore();
-    store.dispatch(userResolved(null));
-    render(
-      <Provider store={store}>
-        <MemoryRouter>
-          <AppRoutes />
-        </MemoryRouter>
-      </Provider>,
-    );
+    startSignedOutApp();
     await userEvent.click(await screen.findByRole('button', { name: 'Accedi' }));
     const email = screen.getByLabelText('Email');
     expect(email).toHaveAttribute('aria-invalid', 'true');

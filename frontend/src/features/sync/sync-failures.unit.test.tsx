@@ -2,8 +2,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import type { SyncStatusDto } from '@rna/domain';
 import { createStore } from '../../app/store';
+import { runningStatus } from '../../test/archive-files';
 import { installFakeServer, type FakeRoutes } from '../../test/fake-server';
 import { StatusToasts } from '../layout/status-toasts';
 import { SYNC_POLL_MAX_MS, SYNC_POLL_MS, syncPollDelay } from './sync-poll';
@@ -13,23 +13,7 @@ const G001 = { status: 500, body: { code: 'G001', message: 'x' } };
 const G001_TEXT = 'Errore interno del server, riprova più tardi';
 const WAIT = { timeout: 6000 };
 
-const runningStatus: SyncStatusDto = {
-  running: true,
-  run: {
-    id: 'r1',
-    type: 'LAST_YEAR',
-    start: 1,
-    end: null,
-    status: 'RUNNING',
-    files: [],
-    done: 0,
-    total: 2,
-    records: 0,
-    published: 0,
-    indexed: 0,
-  },
-  indexing: false,
-};
+const running = runningStatus([]);
 
 function routesOf(overrides: FakeRoutes = {}): FakeRoutes {
   return {
@@ -62,14 +46,14 @@ describe('polling the sync status', () => {
   });
 
   it('keeps reading a status that failed: a run that ended meanwhile stops showing as running', async () => {
-    const routes = routesOf({ 'GET /api/sync/status': { status: 200, body: runningStatus } });
+    const routes = routesOf({ 'GET /api/sync/status': { status: 200, body: running } });
     renderPage(routes);
     await screen.findByRole('button', { name: /Sincronizzazione in corso/ });
     routes['GET /api/sync/status'] = G001;
     await screen.findByText(/Impossibile leggere lo stato della sincronizzazione/, undefined, WAIT);
     routes['GET /api/sync/status'] = {
       status: 200,
-      body: { running: false, run: { ...runningStatus.run!, status: 'SUCCESS', end: 2 }, indexing: false },
+      body: { running: false, run: { ...running.run!, status: 'SUCCESS', end: 2 }, indexing: false },
     };
     await screen.findByText('Sync completata', undefined, WAIT);
     expect(screen.queryByRole('button', { name: /Sincronizzazione in corso/ })).not.toBeInTheDocument();

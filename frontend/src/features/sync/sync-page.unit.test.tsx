@@ -1,42 +1,21 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import type { ArchiveFileDto, SyncStatusDto } from '@rna/domain';
+import type { SyncStatusDto } from '@rna/domain';
 import { createStore } from '../../app/store';
 import { formatDateTime } from '../../lib/domain-rules';
 import { installFakeServer, type FakeRoutes } from '../../test/fake-server';
 import { StatusToasts } from '../layout/status-toasts';
 import SyncPage from './sync-page';
-import { archiveFile } from '../../test/archive-files';
+import { archiveFile, runningStatus } from '../../test/archive-files';
 
 const IMPORTED = new Date(2024, 3, 2, 9, 15).getTime();
-
-function running(files: ArchiveFileDto[]): SyncStatusDto {
-  const done = files.filter((f) => f.status === 'SUCCESS').length;
-  return {
-    running: true,
-    run: {
-      id: 'r1',
-      type: 'LAST_YEAR',
-      start: 1,
-      end: null,
-      status: 'RUNNING',
-      files,
-      done,
-      total: 2,
-      records: 0,
-      published: 0,
-      indexed: 0,
-    },
-    indexing: false,
-  };
-}
 
 /** The first sync of an empty archive: the list answers [] until a file is imported. */
 function firstSyncRoutes(): FakeRoutes {
   return {
     'GET /api/sync/status': {
       status: 200,
-      body: running([
+      body: runningStatus([
         archiveFile('2024_02', { status: 'DOWNLOADING', progress: 12.5 }),
         archiveFile('2024_01', { status: 'PENDING' }),
       ]),
@@ -75,7 +54,7 @@ describe('archive screen during a first sync', () => {
     const imported = archiveFile('2024_02', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED });
     routes['GET /api/sync/status'] = {
       status: 200,
-      body: running([imported, archiveFile('2024_01', { status: 'PARSING' })]),
+      body: runningStatus([imported, archiveFile('2024_01', { status: 'PARSING' })]),
     };
     routes['GET /api/sync/documents-update'] = { status: 200, body: [imported] };
     const card = await screen.findByRole(
@@ -93,7 +72,7 @@ describe('archive screen during a first sync', () => {
     const second = archiveFile('2024_01', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED + 1000 });
     routes['GET /api/sync/status'] = {
       status: 200,
-      body: { running: false, run: { ...running([imported, second]).run!, status: 'SUCCESS', end: 2 } },
+      body: { running: false, run: { ...runningStatus([imported, second]).run!, status: 'SUCCESS', end: 2 } },
     };
     routes['GET /api/sync/documents-update'] = { status: 200, body: [imported, second] };
     await screen.findByText('Sync completata', undefined, POLL_WAIT);
@@ -129,7 +108,7 @@ describe('archive screen while the index catches up', () => {
     const finished = (indexed: number): SyncStatusDto => ({
       running: false,
       indexing: indexed < 240_025,
-      run: { ...running([file]).run!, status: 'SUCCESS', end: 2, published: 240_025, indexed },
+      run: { ...runningStatus([file]).run!, status: 'SUCCESS', end: 2, published: 240_025, indexed },
     });
     routes['GET /api/sync/status'] = { status: 200, body: finished(26_028) };
     routes['GET /api/sync/archive-stats'] = {

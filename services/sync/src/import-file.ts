@@ -146,7 +146,7 @@ async function importOnce(
       key: batch.taxCodes[i]!,
       json: encodeAidRecorded(aidJson),
     }));
-    await deps.messageLog.publish(AIDS_TOPIC, messages);
+    await ctx.publish(AIDS_TOPIC, messages);
   };
   let report;
   try {
@@ -172,7 +172,8 @@ async function importOnce(
     runId,
     records: report.records,
   };
-  await deps.messageLog.publish(AIDS_TOPIC, [{ key: `file:${file.name}`, value: marker }]);
+  // After the file's last batch: this import's publishes are awaited one by one, so none is behind it.
+  await ctx.publish(AIDS_TOPIC, [{ key: `file:${file.name}`, value: marker }]);
   if (deps.awaitIndexed) await deps.awaitIndexed();
   checkStopped();
   if (report.controlBytesRemoved > 0 || report.truncatedTags.length > 0) {

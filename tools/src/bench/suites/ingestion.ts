@@ -5,11 +5,13 @@
  * parse-only throughput of the same files in the same run. Size: BENCH_INGEST_AIDS components
  * (default 1,000,000).
  * Targets: all threads ≥ 1.6 × one thread; one thread ≥ 70 % of parse-only; peak RSS < 400 MB.
- * Each side runs SAMPLES times, rotating which goes first; the figures are medians with their
- * spread. A figure counts only when every record arrived: records in the files = records parsed =
+ * Each side runs SAMPLES times, rotating which goes first, each sample in a fresh process; the
+ * figures are medians with their spread. A figure counts only when every record arrived: records in the files = records parsed =
  * aids indexed, else the row says INCOMPLETE.
  * Standalone: node tools/dist/bench/suites/ingestion.js
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -232,6 +234,42 @@ async function endToEnd(dir: string, xmlBytes: number, parserThreads: number): P
   }
 }
 
+type SampleRequest =
+  | { kind: 'parse'; files: string[]; xmlBytes: number }
+  | { kind: 'e2e'; dir: string; xmlBytes: number; threads: number };
+
+const SAMPLE_FLAG = '--ingestion-sample';
+
+/**
+ * One sample in a process of its own: its peak RSS is that run's, not the highest of every run
+ * before it in one process (memory a run took is seldom given back to the system).
+ */
+async function sampleInChild(request: SampleRequest): Promise<IngestionMeasure> {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, __filename, SAMPLE_FLAG, JSON.stringify(request)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const last = output.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !last.startsWith('{'))
+    throw new Error(`ingestion sample ${request.kind} exited with ${code}`);
+  return JSON.parse(last) as IngestionMeasure;
+}
+
+async function runSample(request: SampleRequest): Promise<IngestionMeasure> {
+  // The process carries the code `npm start` runs (API, reports, every engine's client), so the
+  // peak RSS measured is the standalone portal's during a sync, not a slimmer process's.
+  await import('@rna/standalone');
+  return request.kind === 'parse'
+    ? parseOnly(request.files, request.xmlBytes)
+    : endToEnd(request.dir, request.xmlBytes, request.threads);
+}
+
 const medianSample = (samples: IngestionMeasure[]): IngestionMeasure =>
   [...samples].sort((a, b) => a.recordsPerSecond - b.recordsPerSecond)[Math.floor(samples.length / 2)]!;
 
@@ -241,13 +279,10 @@ export async function runIngestionBench(
   samples = SAMPLES,
 ): Promise<IngestionResult> {
   const prepared = await prepareFiles(aids);
-  // The process carries the code `npm start` runs (API, reports, every engine's client), so the
-  // peak RSS measured is the standalone portal's during a sync, not a slimmer process's.
-  await import('@rna/standalone');
   const [parseRuns, oneRuns, allRuns] = await rotating(samples, [
-    () => parseOnly(prepared.files, prepared.xmlBytes),
-    () => endToEnd(prepared.dir, prepared.xmlBytes, 1),
-    () => endToEnd(prepared.dir, prepared.xmlBytes, threads),
+    () => sampleInChild({ kind: 'parse', files: prepared.files, xmlBytes: prepared.xmlBytes }),
+    () => sampleInChild({ kind: 'e2e', dir: prepared.dir, xmlBytes: prepared.xmlBytes, threads: 1 }),
+    () => sampleInChild({ kind: 'e2e', dir: prepared.dir, xmlBytes: prepared.xmlBytes, threads }),
   ]);
   const every = [...parseRuns!, ...oneRuns!, ...allRuns!];
   const incomplete = every
@@ -389,7 +424,18 @@ export const ingestionSuite: BenchSuite = {
   },
 };
 
-if (require.main === module) {
+const sampleArg = process.argv.indexOf(SAMPLE_FLAG);
+if (require.main === module && sampleArg > 0) {
+  runSample(JSON.parse(process.argv[sampleArg + 1] ?? '{}') as SampleRequest)
+    .then((measured) => {
+      console.log(JSON.stringify(measured));
+      process.exit(0); // the stores' and the mirror's timers are closed; do not wait for stray handles
+    })
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
+} else if (require.main === module) {
   runIngestionBench()
     .then((result) => console.log(formatIngestionTable(result)))
     .catch((error: unknown) => {

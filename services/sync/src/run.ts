@@ -95,7 +95,12 @@ async function withdrawFilesGone(
  * ends the run: no file is started after it, the ones under way stop at their next batch, and the
  * first such error is thrown once they all have.
  */
-async function importFiles(ctx: RunContext, runId: string, files: RegisterFileInfo[]): Promise<void> {
+export async function importFiles(
+  ctx: RunContext,
+  runId: string,
+  files: RegisterFileInfo[],
+  importOne: typeof importFile = importFile,
+): Promise<void> {
   let next = 0;
   let ended = false;
   let endedBy: unknown = null;
@@ -111,7 +116,7 @@ async function importFiles(ctx: RunContext, runId: string, files: RegisterFileIn
       const file = files[next++]!;
       try {
         lane.checkStopped();
-        await importFile(lane, runId, file);
+        await importOne(lane, runId, file);
       } catch (error) {
         if (!ended) endedBy = error;
         ended = true;

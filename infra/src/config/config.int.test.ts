@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnTsChild, waitForExit, waitForLine } from '../embedded/test-children/spawn-ts-child';
 import { ConfigError, loadConfig } from './config';
@@ -74,5 +74,13 @@ describe('configuration', () => {
     expect(loadConfig({ LIVE_BUDGET_MS: '5000' }, dir).liveBudgetMs).toBe(5_000);
     expect(() => loadConfig({ LIVE_BUDGET_MS: '60000' }, dir)).toThrow('LIVE_BUDGET_MS');
     expect(() => loadConfig({ LIVE_BUDGET_MS: 'soon' }, dir)).toThrow('LIVE_BUDGET_MS');
+  });
+
+  it('parses register files on one thread per core unless SYNC_PARSER_THREADS says otherwise', () => {
+    expect(loadConfig({}, dir).syncParserThreads).toBe(os.availableParallelism());
+    expect(loadConfig({ SYNC_PARSER_THREADS: '1' }, dir).syncParserThreads).toBe(1);
+    expect(loadConfig({ SYNC_PARSER_THREADS: '3' }, dir).syncParserThreads).toBe(3);
+    expect(() => loadConfig({ SYNC_PARSER_THREADS: '0' }, dir)).toThrow('SYNC_PARSER_THREADS');
+    expect(() => loadConfig({ SYNC_PARSER_THREADS: 'all' }, dir)).toThrow('SYNC_PARSER_THREADS');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface EngineUrls {
@@ -27,6 +28,8 @@ export interface PortalConfig {
   liveBudgetMs: number;
   /** Scale-out: how long single work (a projection, the sync worker) stays undone after its process died. */
   leaseTtlMs: number;
+  /** How many register files the sync worker parses at once, each on a thread of its own (1 = one after another). */
+  syncParserThreads: number;
   adminEmail: string;
   adminPassword: string | null;
   publicUrl: string;
@@ -166,6 +169,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
     rnaBaseUrl: parseUrl('RNA_BASE_URL', optional(env, 'RNA_BASE_URL') ?? 'https://www.rna.gov.it'),
     liveBudgetMs: parseLiveBudget(optional(env, 'LIVE_BUDGET_MS')),
     leaseTtlMs: parseLeaseTtl(optional(env, 'LEASE_TTL_MS')),
+    // One parser per core: the main thread's publishing mostly waits on the stores' I/O.
+    syncParserThreads:
+      parseCount('SYNC_PARSER_THREADS', optional(env, 'SYNC_PARSER_THREADS'), 64) ??
+      os.availableParallelism(),
     adminEmail: (optional(env, 'ADMIN_EMAIL') ?? 'admin@portale.local').toLowerCase(),
     adminPassword: optional(env, 'ADMIN_PASSWORD'),
     publicUrl: parseUrl('PUBLIC_URL', optional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`),

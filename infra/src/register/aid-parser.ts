@@ -3,7 +3,7 @@
  * COMPONENTE_AIUTO, with the concession's fields and the sum of its instruments' amounts.
  * Parsing runs in a worker thread (its own core) fed with the raw bytes, while this thread
  * keeps downloading, unzipping and handling batches. Memory stays flat: at most 4 MB of XML
- * are in flight to the worker, and the stream is read on only while the batch handler keeps up.
+ * (by default) are in flight to the worker, and the stream is read on only while the batch handler keeps up.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
@@ -22,7 +22,7 @@ export { decimalToCents, RegisterFileFormatError } from './aid-extractor';
 export type { EncodedAidBatch } from './aid-parse-protocol';
 
 /** XML bytes handed to the worker and not parsed yet: bounds memory and how far it runs ahead. */
-const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
+export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 interface CommonParseOptions {
   sourceFile: string;
@@ -30,6 +30,11 @@ interface CommonParseOptions {
   batchSize?: number;
   /** Parse on this thread instead of a worker thread (default: worker when available). */
   inline?: boolean;
+  /**
+   * XML bytes that may wait in the worker (default MAX_IN_FLIGHT_BYTES). Streams parsed at once
+   * share the default between them: each one's parsed batches wait on this thread as well.
+   */
+  maxInFlightBytes?: number;
 }
 
 /** Batches as records, or already encoded as JSON (what a publisher stores); awaited before the parser reads on. */
@@ -135,6 +140,7 @@ async function parseInWorker(
   const inbox = new Inbox(worker);
   const send = (message: ToParseWorker, transfer: ArrayBuffer[] = []) =>
     worker.postMessage(message, transfer);
+  const maxInFlightBytes = options.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
   let inFlightBytes = 0;
   let report: ParseReport | null = null;
   const handle = async (message: FromParseWorker): Promise<void> => {
@@ -153,7 +159,7 @@ async function parseInWorker(
       const bytes = new Uint8Array(toBytes(chunk));
       inFlightBytes += bytes.length;
       send({ type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
-      while (inbox.ready || inFlightBytes > MAX_IN_FLIGHT_BYTES) await handle(await inbox.next());
+      while (inbox.ready || inFlightBytes > maxInFlightBytes) await handle(await inbox.next());
     }
     send({ type: 'end' });
     while (report === null) await handle(await inbox.next());

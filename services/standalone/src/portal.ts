@@ -72,6 +72,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       logger: logger.child({ service: 'sync' }),
       clock: { now: clock },
       awaitIndexed: () => aidIndexProjection.caughtUp(),
+      parserThreads: config.syncParserThreads,
     });
     api = await composeApi({
       config,

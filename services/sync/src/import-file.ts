@@ -12,6 +12,7 @@ import {
   type IndexingGapDoc,
 } from '@rna/read-models';
 import {
+  MAX_IN_FLIGHT_BYTES,
   parseAidStream,
   RegisterFileFormatError,
   type EncodedAidBatch,
@@ -86,7 +87,7 @@ async function importOnce(
   file: RegisterFileInfo,
   last: FileState | null,
 ): Promise<void> {
-  const { deps, progress, batchSize, logger, fileStates, append, at, checkStopped } = ctx;
+  const { deps, progress, batchSize, parserThreads, logger, fileStates, append, at, checkStopped } = ctx;
   const importId = `${runId}:${file.name}:${randomUUID().slice(0, 8)}`;
   let received = 0;
   let total: number | null = null;
@@ -146,7 +147,7 @@ async function importOnce(
       key: batch.taxCodes[i]!,
       json: encodeAidRecorded(aidJson),
     }));
-    await deps.messageLog.publish(AIDS_TOPIC, messages);
+    await ctx.publish(AIDS_TOPIC, messages);
   };
   let report;
   try {
@@ -154,6 +155,8 @@ async function importOnce(
       sourceFile: file.name,
       importId,
       batchSize,
+      // The files parsed at once share one budget: the peak memory stays that of one file.
+      maxInFlightBytes: Math.floor(MAX_IN_FLIGHT_BYTES / parserThreads),
       onEncodedBatch: async (batch) => {
         checkStopped();
         if (downloaded) await markParsing();
@@ -172,7 +175,8 @@ async function importOnce(
     runId,
     records: report.records,
   };
-  await deps.messageLog.publish(AIDS_TOPIC, [{ key: `file:${file.name}`, value: marker }]);
+  // After the file's last batch: this import's publishes are awaited one by one, so none is behind it.
+  await ctx.publish(AIDS_TOPIC, [{ key: `file:${file.name}`, value: marker }]);
   if (deps.awaitIndexed) await deps.awaitIndexed();
   checkStopped();
   if (report.controlBytesRemoved > 0 || report.truncatedTags.length > 0) {

@@ -13,7 +13,7 @@ import { startSyncWorker } from './worker';
 
 async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'sync' });
-  const { dataDir, rnaBaseUrl: baseUrl, engines, leaseTtlMs } = loadConfig();
+  const { dataDir, rnaBaseUrl: baseUrl, engines, leaseTtlMs, syncParserThreads } = loadConfig();
   const stores = openStores({ dataDir, engines });
   // Engines may still be starting (a cluster restart, compose): wait for them, do not crash.
   await waitForEngines(engineProbes(stores), { log: logger });
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
         register: new HttpRegisterClient({ baseUrl }),
         logger,
         clock: { now: processClock() },
+        parserThreads: syncParserThreads,
       }),
   );
   const heartbeat = startHeartbeat(process.env.HEARTBEAT_FILE ?? null, () =>

@@ -31,6 +31,11 @@ export interface SyncWorkerDeps {
   /** Prefer the zip flow (default true). */
   preferZip?: boolean;
   /**
+   * Files imported at once, each parsed on a thread of its own (default 1: one after another).
+   * Whatever the number, this thread alone publishes, one batch at a time.
+   */
+  parserThreads?: number;
+  /**
    * Resolves once the aid index has applied everything published so far. When given (the
    * standalone passes its index consumer's caughtUp), a file is SUCCESS only once it is searchable.
    */
@@ -51,6 +56,7 @@ export interface RunContext {
   batchSize: number;
   fileAttempts: number;
   retryDelayMs: number;
+  parserThreads: number;
   progress: ProgressTracker;
   fileStates: Collection<FileState>;
   registerFiles: Collection<RegisterFileDoc>;
@@ -62,6 +68,21 @@ export interface RunContext {
   appendControl(event: SyncEvent): Promise<unknown>;
   /** Throws StoppedError once the worker was asked to stop. */
   checkStopped(): void;
+  /**
+   * The one writer to the message log: publishes in call order, each after the previous one
+   * settled, whichever file's import calls it.
+   */
+  publish: MessageLog['publish'];
+}
+
+/** Chains publishes so that concurrent imports never have two of them in flight at once. */
+function singleWriter(messageLog: MessageLog): MessageLog['publish'] {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (topic, messages) => {
+    const published = tail.then(() => messageLog.publish(topic, messages));
+    tail = published.catch(() => undefined); // one failed publish must not fail the next ones
+    return published;
+  };
 }
 
 export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean): RunContext {
@@ -73,6 +94,7 @@ export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean)
     batchSize: deps.batchSize ?? 2000,
     fileAttempts: deps.fileAttempts ?? 3,
     retryDelayMs: deps.retryDelayMs ?? 2000,
+    parserThreads: Math.max(1, Math.floor(deps.parserThreads ?? 1)),
     progress: new ProgressTracker(deps.documents, () => clock.now().getTime()),
     fileStates: deps.documents.collection<FileState>(FILE_STATE_COLLECTION),
     registerFiles: deps.documents.collection<RegisterFileDoc>(REGISTER_FILES_COLLECTION),
@@ -84,5 +106,6 @@ export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean)
     checkStopped: () => {
       if (isStopped()) throw new StoppedError();
     },
+    publish: singleWriter(deps.messageLog),
   };
 }

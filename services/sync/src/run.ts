@@ -7,7 +7,7 @@ import { AIDS_TOPIC, streams, type AidMessage, type SyncEvent } from '@rna/domai
 import type { RegisterFileInfo } from '@rna/infra/register';
 import { describeError, importFile } from './import-file';
 import { filesGoneFromRegister, planFiles } from './plan';
-import type { RunContext } from './run-context';
+import { StoppedError, type RunContext } from './run-context';
 import type { SyncRequest } from './sync-control';
 
 interface RunTally {
@@ -65,7 +65,7 @@ async function withdrawFilesGone(
   runId: string,
   listing: RegisterFileInfo[],
 ): Promise<boolean> {
-  const { deps, clock, logger, fileStates, append, appendControl, at, checkStopped } = ctx;
+  const { clock, logger, fileStates, append, appendControl, at, checkStopped, publish } = ctx;
   const imported = (await fileStates.find()).map((state) => state.id);
   const verdict = filesGoneFromRegister(
     listing.map((file) => file.name),
@@ -81,12 +81,50 @@ async function withdrawFilesGone(
   for (const name of verdict.gone) {
     checkStopped();
     const withdrawn: AidMessage = { type: 'SourceFileWithdrawn', sourceFile: name, runId };
-    await deps.messageLog.publish(AIDS_TOPIC, [{ key: `file:${name}`, value: withdrawn }]);
+    await publish(AIDS_TOPIC, [{ key: `file:${name}`, value: withdrawn }]);
     await append(runId, { type: 'RegisterFileWithdrawn', data: { runId, name, at: at() } });
     await fileStates.delete(name);
     logger.info({ runId, file: name }, 'file non più nel registro: aiuti ritirati');
   }
   return true;
+}
+
+/**
+ * Imports the files, up to `parserThreads` at once, taken in plan order. A file's own failure is
+ * its RegisterFileFailed (importFile); anything else that escapes an import (a stop, a store down)
+ * ends the run: no file is started after it, the ones under way stop at their next batch, and the
+ * first such error is thrown once they all have.
+ */
+export async function importFiles(
+  ctx: RunContext,
+  runId: string,
+  files: RegisterFileInfo[],
+  importOne: typeof importFile = importFile,
+): Promise<void> {
+  let next = 0;
+  let ended = false;
+  let endedBy: unknown = null;
+  const lane: RunContext = {
+    ...ctx,
+    checkStopped: () => {
+      ctx.checkStopped();
+      if (ended) throw new StoppedError();
+    },
+  };
+  const work = async () => {
+    while (!ended && next < files.length) {
+      const file = files[next++]!;
+      try {
+        lane.checkStopped();
+        await importOne(lane, runId, file);
+      } catch (error) {
+        if (!ended) endedBy = error;
+        ended = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ctx.parserThreads, files.length) }, work));
+  if (ended) throw endedBy;
 }
 
 export async function executeRun(ctx: RunContext, request: SyncRequest): Promise<void> {
@@ -130,11 +168,11 @@ export async function executeRun(ctx: RunContext, request: SyncRequest): Promise
     );
     logger.info({ runId, scope: request.scope, files: files.length }, 'sincronizzazione avviata');
   }
-  for (const file of planned) {
-    if (before.done.has(file.name)) continue;
-    checkStopped();
-    await importFile(ctx, runId, file);
-  }
+  await importFiles(
+    ctx,
+    runId,
+    planned.filter((file) => !before.done.has(file.name)),
+  );
   await progress.clear();
   const tally = tallyRun((await deps.eventStore.readStream(streams.sync(runId))).events);
   await appendControl({

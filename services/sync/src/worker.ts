@@ -1,6 +1,7 @@
 /**
- * The register sync worker. Reacts to SyncRequested, plans the scope's files and imports them
- * one by one: download (stream) → remove control bytes → parse (stream) → publish AidRecorded
+ * The register sync worker. Reacts to SyncRequested, plans the scope's files and imports them,
+ * up to `parserThreads` at once (each parsed on a thread of its own, this thread the one writer to
+ * the log): download (stream) → remove control bytes → parse (stream) → publish AidRecorded
  * batches → SourceFileImported marker. Every step is an event on `sync-<runId>`, so a restarted
  * worker resumes the run where it stopped: finished files stay finished, the interrupted one
  * starts again with a new import id (the marker makes the projector drop its partial leftovers).

@@ -94,3 +94,21 @@ export async function alternating<B, S>(
   }
   return result;
 }
+
+/**
+ * Runs each side `samples` times; sample i starts with side i (mod the number of sides) and goes
+ * round from there, so that no side always runs first or always right after the same other one.
+ */
+export async function rotating<T>(
+  samples: number,
+  sides: readonly ((sample: number) => Promise<T>)[],
+): Promise<T[][]> {
+  const result = sides.map(() => [] as T[]);
+  for (let i = 0; i < samples; i++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = (i + k) % sides.length;
+      result[side]!.push(await sides[side]!(i));
+    }
+  }
+  return result;
+}

@@ -1,4 +1,4 @@
-import { alternating, describeSpread, spread } from './bench-suite';
+import { alternating, describeSpread, rotating, spread } from './bench-suite';
 
 describe('bench sampling', () => {
   it('summarises samples as min / median / max', () => {
@@ -21,5 +21,20 @@ describe('bench sampling', () => {
     );
     expect(order).toEqual(['baseline 0', 'subject 0', 'subject 1', 'baseline 1', 'baseline 2', 'subject 2']);
     expect(result).toEqual({ baseline: [0, 1, 2], subject: [0, 10, 20] });
+  });
+
+  it('rotates which of several sides runs first, keeping the samples of each side apart', async () => {
+    const order: string[] = [];
+    const side = (name: string) => async (i: number) => {
+      order.push(`${name}${i}`);
+      return `${name}${i}`;
+    };
+    const result = await rotating(4, [side('a'), side('b'), side('c')]);
+    expect(order).toEqual(['a0', 'b0', 'c0', 'b1', 'c1', 'a1', 'c2', 'a2', 'b2', 'a3', 'b3', 'c3']);
+    expect(result).toEqual([
+      ['a0', 'a1', 'a2', 'a3'],
+      ['b0', 'b1', 'b2', 'b3'],
+      ['c0', 'c1', 'c2', 'c3'],
+    ]);
   });
 });

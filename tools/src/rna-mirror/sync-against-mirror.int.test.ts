@@ -4,23 +4,10 @@
  * record against the generator's ground truth. (Lives in tools because it needs the mirror and
  * the generator, which the services must not depend on.)
  */
-import { readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  DomainError,
-  streams,
-  type Actor,
-  type AidRecord,
-  type SyncEvent,
-  type SyncScope,
-} from '@rna/domain';
-import { HttpRegisterClient, type RegisterClient } from '@rna/infra/register';
-import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
-import { startProjections, type RunningProjections } from '@rna/read-models';
-import { startAidIndexProjection } from '@rna/projector/aids';
+import { DomainError, type AidRecord } from '@rna/domain';
 import { AID_CHANGES_COLLECTION } from '@rna/read-models';
-import { archiveProjections } from '@rna/read-models/archive';
 import {
   ARCHIVE_FILES_COLLECTION,
   INDEXING_GAPS_COLLECTION,
@@ -31,131 +18,22 @@ import {
   type SyncHistoryDoc,
 } from '@rna/read-models';
 import { requestSync } from '@rna/api';
-import { startSyncWorker, type SyncWorker } from '@rna/sync';
-import type { AidIndex, Consumer, DocumentStore, EventStore, MessageLog } from '@rna/infra';
-import { generateArchive, type GenerateOptions, type TruthRecord } from '../generator/generate';
-import { startMirror, type RunningMirror } from './server';
+import {
+  admin,
+  ALL_FILES,
+  clock,
+  controlEvents,
+  disposeHarness,
+  expectIndexMatches,
+  readTruth,
+  runEvents,
+  startHarness,
+  type Harness,
+} from './sync-harness';
 
-const admin: Actor = { userId: 'u-admin', email: 'admin@example.it', role: 'ADMIN' };
-const clock = { now: () => new Date('2024-03-15T10:00:00Z') };
-
-interface Harness {
-  dir: string;
-  mirror: RunningMirror;
-  stores: TemporaryStores;
-  eventStore: EventStore;
-  messageLog: MessageLog;
-  aidIndex: AidIndex;
-  documents: DocumentStore;
-  /** Aid messages published on the topic so far. */
-  published(): number;
-  register: RegisterClient;
-  worker: SyncWorker;
-  consumer: Consumer;
-  projections: RunningProjections;
-  generate(options?: Partial<GenerateOptions>): Promise<string>;
-  sync(scope?: SyncScope, onlyDocuments?: string[]): Promise<string>;
-  settle(): Promise<void>;
-  newWorker(): SyncWorker;
-}
-
-const baseGeneration = { months: ['2024_01', '2024_02'], aids: 160, partSize: 60, seed: 42, zip: true };
-/** 80 components a month in parts of 60 (a part closes after the concession that reaches 60). */
-const ALL_FILES = ['2024_01', '2024_01_002', '2024_02', '2024_02_002'];
 let harness: Harness;
 
-async function startHarness(options: { preferZip?: boolean; batchSize?: number } = {}): Promise<Harness> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'sync-e2e-'));
-  const mirror = await startMirror({ dir });
-  // the embedded SQLite adapters, as the portal runs them (held to every contract suite)
-  const stores = openTemporaryStores('sync-e2e-stores-');
-  const { eventStore, messageLog, aidIndex, documents } = stores;
-  let published = 0;
-  const publish = messageLog.publish.bind(messageLog);
-  messageLog.publish = async (topic, messages) => {
-    published += messages.length;
-    return publish(topic, messages);
-  };
-  const register = new HttpRegisterClient({ baseUrl: mirror.url, attempts: 2, backoffMs: 5 });
-  const newWorker = () =>
-    startSyncWorker({
-      eventStore,
-      messageLog,
-      aidIndex,
-      documents,
-      register,
-      clock,
-      batchSize: options.batchSize ?? 25,
-      retryDelayMs: 5,
-      preferZip: options.preferZip,
-    });
-  const h: Harness = {
-    dir,
-    mirror,
-    stores,
-    published: () => published,
-    eventStore,
-    messageLog,
-    aidIndex,
-    documents,
-    register,
-    worker: newWorker(),
-    consumer: startAidIndexProjection({ messageLog, aidIndex, documents }),
-    projections: startProjections(archiveProjections, eventStore, { documents, aidIndex }),
-    async generate(extra = {}) {
-      const result = await generateArchive({ ...baseGeneration, outDir: dir, ...extra });
-      return result.truthFile as string;
-    },
-    async settle() {
-      await h.consumer.caughtUp();
-      await h.projections.caughtUp();
-    },
-    async sync(scope = 'LAST_YEAR', onlyDocuments = []) {
-      const request = await requestSync(eventStore, { scope, onlyDocuments, by: admin, now: clock.now() });
-      await h.worker.runPending();
-      await h.settle();
-      return request.runId;
-    },
-    newWorker,
-  };
-  return h;
-}
-
-async function readTruth(file: string): Promise<TruthRecord[]> {
-  const text = await readFile(file, 'utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as TruthRecord);
-}
-
-/** Every indexed aid equals its ground-truth record, and nothing else is indexed. */
-async function expectIndexMatches(index: AidIndex, truth: TruthRecord[]): Promise<void> {
-  const taxCodes = [...new Set(truth.map((aid) => aid.codiceFiscaleBeneficiario))];
-  const found = taxCodes.length > 0 ? await index.search({ taxCodes }) : [];
-  const indexed = found.map(({ importId: _importId, ...rest }) => rest);
-  const byId = (a: { idComponenteAiuto: string }, b: { idComponenteAiuto: string }) =>
-    a.idComponenteAiuto.localeCompare(b.idComponenteAiuto);
-  expect(await index.count()).toBe(truth.length);
-  expect(indexed.sort(byId)).toEqual([...truth].sort(byId));
-}
-
-async function runEvents(h: Harness, runId: string): Promise<SyncEvent[]> {
-  return (await h.eventStore.readStream(streams.sync(runId))).events as unknown as SyncEvent[];
-}
-
-async function controlEvents(h: Harness): Promise<SyncEvent[]> {
-  return (await h.eventStore.readStream(streams.syncControl)).events as unknown as SyncEvent[];
-}
-
-afterEach(async () => {
-  await harness.worker.stop();
-  await harness.consumer.stop();
-  await harness.projections.stop();
-  await harness.mirror.close();
-  await harness.stores.dispose();
-  await rm(harness.dir, { recursive: true, force: true });
-});
+afterEach(() => disposeHarness(harness));
 
 describe('sync against the register mirror', () => {
   it('imports every file of the scope over the zip flow; the index equals the ground truth', async () => {

@@ -26,6 +26,13 @@ export const ERROR_CATALOGUE = {
   S001: { status: 409, message: 'Una sincronizzazione è già in corso' },
   Q001: { status: 429, message: 'Troppe richieste in poco tempo: riprovare tra qualche secondo' },
   V001: { status: 409, message: 'Raggiunto il numero massimo di avvisi di variazione' },
+  B001: { status: 415, message: 'Il file non è un foglio Excel (.xlsx) o un file CSV' },
+  B002: { status: 400, message: 'Il file è protetto da password o danneggiato' },
+  B003: { status: 400, message: 'L’elenco supera i 5.000 codici fiscali' },
+  B004: { status: 413, message: 'Il file supera i 5 MB' },
+  B005: { status: 400, message: 'Nessun codice fiscale trovato nell’elenco' },
+  B006: { status: 410, message: 'Il risultato della ricerca massiva non è più disponibile' },
+  B007: { status: 404, message: 'Ricerca massiva non trovata' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

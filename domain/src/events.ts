@@ -3,6 +3,7 @@
  * Secrets (password hashes, tokens, reset and invitation codes) are never part of an event.
  */
 import type { SyncScope } from './archive-files';
+import type { BulkSearchEvent } from './bulk-searches';
 import type { QuotaState } from './quotas';
 
 /** Any event: a type and a JSON payload. Each stream category narrows it to a union below. */
@@ -185,7 +186,8 @@ export type SettingsEvent = {
   data: { useLiveData: boolean; at: string; by: Actor };
 };
 
-export type DomainEvent = ClientEvent | QuotaEvent | UserEvent | LogoEvent | SyncEvent | SettingsEvent;
+export type DomainEvent =
+  ClientEvent | QuotaEvent | UserEvent | LogoEvent | SyncEvent | SettingsEvent | BulkSearchEvent;
 export type DomainEventType = DomainEvent['type'];
 /** The domain events of the given types, e.g. `EventOfType<'UserRegistered' | 'ClientRemoved'>`. */
 export type EventOfType<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
@@ -205,6 +207,7 @@ export interface EventsByCategory {
   logo: LogoEvent;
   sync: SyncEvent;
   settings: SettingsEvent;
+  bulk: BulkSearchEvent;
 }
 
 const stream = <E extends EventShape>(name: string) => name as StreamName<E>;
@@ -222,6 +225,8 @@ export const streams = {
   sync: (runId: string) => stream<SyncEvent>(`sync-${runId}`),
   syncControl: stream<SyncEvent>('sync-control'),
   settings: stream<SettingsEvent>('settings'),
+  /** One bulk search job (Ricerca massiva): requested, progressed, completed or failed, downloads. */
+  bulk: (jobId: string) => stream<BulkSearchEvent>(`bulk-${jobId}`),
 } as const;
 
 /** Every event type of a category, so that a subscriber of all events can tell them apart at run time. */
@@ -265,6 +270,13 @@ const EVENT_TYPES: { [C in keyof EventsByCategory]: Record<EventsByCategory[C]['
     SyncFailed: true,
   },
   settings: { DataSourceSwitched: true },
+  bulk: {
+    BulkSearchRequested: true,
+    BulkSearchProgressed: true,
+    BulkSearchCompleted: true,
+    BulkSearchFailed: true,
+    BulkResultDownloaded: true,
+  },
 };
 
 /**

@@ -12,3 +12,4 @@ export * from './quotas';
 export * from './aid-records';
 export * from './sync-control';
 export * from './decider';
+export * from './bulk-searches';

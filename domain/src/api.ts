@@ -129,7 +129,10 @@ export interface DeMinimisPointDto {
   remaining: number;
 }
 
-/** GET /documents?taxCodes=A,B&deMinimis=..&last3Years=.. */
+/**
+ * A search as the server computes it, every row in full: what the Excel and PDF reports are made of.
+ * GET /documents answers the lighter SearchAnswerDto built from it.
+ */
 export interface SearchResultDto {
   taxCodes: string[];
   deMinimis: boolean;
@@ -146,6 +149,43 @@ export interface SearchResultDto {
   deMinimisSeries: DeMinimisPointDto[];
   /** CLIENT: remaining searches after this one */
   remainingSearches?: number;
+}
+
+/**
+ * One row of GET /documents as the screen shows it: the grant day, the procedure (or "De minimis"), the
+ * aid element, and indexes into the answer's lists of measure titles, procedures and beneficiaries,
+ * which repeat across thousands of rows and so are sent once.
+ */
+export interface AidListRowDto {
+  /** the aid component's id */
+  id: string;
+  /** dd-mm-yyyy */
+  dataConcessione: string;
+  /** numeric string ("1234.56") */
+  elementoDiAiuto: string;
+  isDeMinimis: boolean;
+  /** index into SearchAnswerDto.measures (the measure's title) */
+  measure: number;
+  /** index into SearchAnswerDto.procedures */
+  procedure: number;
+  /** index into SearchAnswerDto.beneficiaries */
+  beneficiary: number;
+}
+
+export interface BeneficiaryDto {
+  taxCode: string;
+  name: string;
+}
+
+/**
+ * GET /documents?taxCodes=A,B&deMinimis=..&last3Years=..: the search without what the screen does not
+ * show, each repeated text once (a 7,888-aid answer is about a quarter of its full rows' size).
+ */
+export interface SearchAnswerDto extends Omit<SearchResultDto, 'rows'> {
+  rows: AidListRowDto[];
+  measures: string[];
+  procedures: string[];
+  beneficiaries: BeneficiaryDto[];
 }
 
 /**

@@ -2,7 +2,7 @@
 import { act, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
-import type { AidRowDto, SearchResultDto, UserDto } from '@rna/domain';
+import { searchAnswer, type AidRowDto, type SearchAnswerDto, type UserDto } from '@rna/domain';
 import { AppRoutes } from '../app/router';
 import { createStore, type AppStore } from '../app/store';
 import { restoreSession } from '../lib/session/session-actions';
@@ -48,9 +48,10 @@ export function aidRow(code: string, name: string, procedure: string, amount = '
   };
 }
 
-export function searchResult(taxCodes: string[], rows: AidRowDto[]): SearchResultDto {
+/** GET /documents' answer for these rows, encoded as the API encodes it. */
+export function searchResult(taxCodes: string[], rows: AidRowDto[]): SearchAnswerDto {
   const total = rows.reduce((sum, row) => sum + Number(row.elementoDiAiuto), 0);
-  return {
+  return searchAnswer({
     taxCodes,
     deMinimis: false,
     last3Years: false,
@@ -76,7 +77,7 @@ export function searchResult(taxCodes: string[], rows: AidRowDto[]): SearchResul
       };
     }),
     deMinimisSeries: [],
-  };
+  });
 }
 
 /** What the portal answers while `user` is signed in, before any search. */

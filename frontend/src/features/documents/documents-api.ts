@@ -1,4 +1,4 @@
-import type { SearchResultDto } from '@rna/domain';
+import type { SearchAnswerDto } from '@rna/domain';
 import { api } from '../../lib/api';
 import { saveAs } from '../../lib/download';
 import { announceSearchUsed } from '../../lib/session/session-actions';
@@ -25,7 +25,7 @@ async function afterCharge(
 
 export const documentsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    searchDocuments: build.query<SearchResultDto, DocumentsQuery>({
+    searchDocuments: build.query<SearchAnswerDto, DocumentsQuery>({
       query: (q) => `/documents?${toQueryString(q)}`,
       // read again when the archive is synchronised or the data source switched (same day: no charge)
       providesTags: ['SearchResult'],

@@ -101,7 +101,7 @@ export default function DocumentsPage() {
                 <DeMinimisChart points={result.data.deMinimisSeries} />
               </Suspense>
               {query.taxCodes.length > 1 && <CodeSummaries summaries={result.data.perCode} />}
-              <DocumentsTable rows={result.data.rows} showBeneficiary={query.taxCodes.length > 1} />
+              <DocumentsTable answer={result.data} showBeneficiary={query.taxCodes.length > 1} />
               <aside className="note card">
                 <h2>{t('documents.noteTitle')}</h2>
                 <p>{t('documents.note')}</p>

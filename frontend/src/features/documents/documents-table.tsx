@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AidRowDto } from '@rna/domain';
+import type { SearchAnswerDto } from '@rna/domain';
 import { formatEuro } from '../../lib/domain-rules';
 import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 
@@ -23,7 +23,8 @@ export function visibleWindow(
 }
 
 interface DocumentsTableProps {
-  rows: AidRowDto[];
+  /** the rows, and the measure titles, procedures and beneficiaries they point at */
+  answer: Pick<SearchAnswerDto, 'rows' | 'measures' | 'procedures' | 'beneficiaries'>;
   /** several companies searched: every row says whose it is (a column, or a label on narrow screens) */
   showBeneficiary?: boolean;
 }
@@ -32,8 +33,9 @@ interface DocumentsTableProps {
  * All documents, no pagination (SPEC §2). Only the rows in view are in the DOM, with spacer rows keeping the
  * scroll height, so thousands of rows scroll smoothly.
  */
-export function DocumentsTable({ rows, showBeneficiary = false }: DocumentsTableProps) {
+export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTableProps) {
   const { t } = useTranslation();
+  const { rows, measures, procedures, beneficiaries } = answer;
   const narrow = useMediaQuery(NARROW_QUERY);
   const [scrollTop, setScrollTop] = useState(0);
   const frame = useRef<number | null>(null);
@@ -79,29 +81,34 @@ export function DocumentsTable({ rows, showBeneficiary = false }: DocumentsTable
           </thead>
           <tbody>
             {start > 0 && <tr aria-hidden="true" style={{ height: start * rowHeight }} />}
-            {rows.slice(start, end).map((row, i) => (
-              <tr key={row.id} style={{ height: rowHeight }} aria-rowindex={start + i + 2}>
-                <td>{row.dataConcessione}</td>
-                {beneficiaryColumn && (
-                  <td className="ellipsis" title={row.denominazioneBeneficiario}>
-                    {row.denominazioneBeneficiario}
-                    <span className="documents-table__who">{row.codiceFiscaleBeneficiario}</span>
-                  </td>
-                )}
-                <td className="ellipsis" title={row.titoloMisura}>
-                  {beneficiaryLabel && (
-                    <span className="documents-table__who">
-                      {t('documents.rowOf', {
-                        name: row.denominazioneBeneficiario,
-                        code: row.codiceFiscaleBeneficiario,
-                      })}
-                    </span>
+            {rows.slice(start, end).map((row, i) => {
+              const title = measures[row.measure] ?? '';
+              const beneficiary = beneficiaries[row.beneficiary] ?? { taxCode: '', name: '' };
+              return (
+                <tr
+                  key={`${row.id}-${start + i}`}
+                  style={{ height: rowHeight }}
+                  aria-rowindex={start + i + 2}
+                >
+                  <td>{row.dataConcessione}</td>
+                  {beneficiaryColumn && (
+                    <td className="ellipsis" title={beneficiary.name}>
+                      {beneficiary.name}
+                      <span className="documents-table__who">{beneficiary.taxCode}</span>
+                    </td>
                   )}
-                  {row.isDeMinimis ? t('documents.deMinimisProcedure') : row.desProcedimento}
-                </td>
-                <td className="numeric">{formatEuro(row.elementoDiAiuto)}</td>
-              </tr>
-            ))}
+                  <td className="ellipsis" title={title}>
+                    {beneficiaryLabel && (
+                      <span className="documents-table__who">
+                        {t('documents.rowOf', { name: beneficiary.name, code: beneficiary.taxCode })}
+                      </span>
+                    )}
+                    {row.isDeMinimis ? t('documents.deMinimisProcedure') : (procedures[row.procedure] ?? '')}
+                  </td>
+                  <td className="numeric">{formatEuro(row.elementoDiAiuto)}</td>
+                </tr>
+              );
+            })}
             {end < rows.length && (
               <tr aria-hidden="true" style={{ height: (rows.length - end) * rowHeight }} />
             )}

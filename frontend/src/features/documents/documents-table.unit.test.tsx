@@ -1,6 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import type { AidRowDto } from '@rna/domain';
+import { searchResult } from '../../test/app';
 import { DocumentsTable, visibleWindow } from './documents-table';
+
+const answerOf = (rows: AidRowDto[]) => searchResult(['01234567890'], rows);
 
 const row = (i: number): AidRowDto => ({
   id: `aid-${i}`,
@@ -21,7 +24,7 @@ const row = (i: number): AidRowDto => ({
 describe('documents table', () => {
   it('keeps only the rows in view in the DOM, however many there are', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => row(i));
-    render(<DocumentsTable rows={rows} />);
+    render(<DocumentsTable answer={answerOf(rows)} />);
     const rendered = screen.getAllByRole('row').filter((r) => r.getAttribute('aria-hidden') !== 'true');
     expect(rendered.length).toBeLessThan(60);
     expect(screen.getByText('Procedimento 0')).toBeInTheDocument();
@@ -33,7 +36,7 @@ describe('documents table', () => {
       row(1),
       { ...row(2), codiceFiscaleBeneficiario: 'RSSMRA80A01H501U', denominazioneBeneficiario: 'Mario Rossi' },
     ];
-    render(<DocumentsTable rows={rows} showBeneficiary />);
+    render(<DocumentsTable answer={answerOf(rows)} showBeneficiary />);
     expect(screen.getByRole('columnheader', { name: 'Beneficiario' })).toBeInTheDocument();
     const [, first, second] = screen.getAllByRole('row');
     expect(first).toHaveTextContent('ACME01234567890');
@@ -47,7 +50,7 @@ describe('documents table', () => {
       matches: true,
     })) as typeof window.matchMedia;
     try {
-      render(<DocumentsTable rows={[row(1)]} showBeneficiary />);
+      render(<DocumentsTable answer={answerOf([row(1)])} showBeneficiary />);
       expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
       expect(screen.getAllByRole('row')[1]).toHaveTextContent('ACME · 01234567890');
     } finally {
@@ -56,7 +59,7 @@ describe('documents table', () => {
   });
 
   it('shows no beneficiary for a single company', () => {
-    render(<DocumentsTable rows={[row(1)]} />);
+    render(<DocumentsTable answer={answerOf([row(1)])} />);
     expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
     expect(screen.queryByText('ACME', { exact: false })).not.toBeInTheDocument();
   });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { streams, type AidRowDto, type SearchResultDto } from '@rna/domain';
+import { streams, type AidListRowDto, type SearchAnswerDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from './testing';
 import { anAid } from './testing';
 
@@ -37,17 +37,20 @@ describe('GET /api/documents', () => {
     const response = await search(client.token, `taxCodes=${CODE}&deMinimis=false&last3Years=false`).expect(
       200,
     );
-    const body = response.body as SearchResultDto;
-    expect(body.rows.map((r) => r.idComponenteAiuto)).toEqual(['102', '101', '103']);
-    const [first, second] = body.rows as [AidRowDto, AidRowDto];
-    expect(first.id).toBe('102-0');
+    const body = response.body as SearchAnswerDto;
+    expect(body.rows.map((r) => r.id)).toEqual(['102', '101', '103']);
+    const [, second] = body.rows as [AidListRowDto, AidListRowDto];
     expect(second).toMatchObject({
-      id: '101-1',
+      id: '101',
       dataConcessione: `01-02-${api.now().getUTCFullYear() - 1}`,
       elementoDiAiuto: '1234.56',
-      importoNominale: '20000.00',
       isDeMinimis: true,
     });
+    // texts that repeat across rows are sent once and pointed at
+    expect(body.beneficiaries[second.beneficiary]).toEqual({ taxCode: CODE, name: expect.any(String) });
+    expect(typeof body.measures[second.measure]).toBe('string');
+    expect(typeof body.procedures[second.procedure]).toBe('string');
+    expect(second).not.toHaveProperty('importoNominale');
     // the 2015 aid is listed but counts neither in the totals nor in the de minimis window
     expect(body.stats).toEqual({
       totalDocuments: 2,
@@ -64,8 +67,8 @@ describe('GET /api/documents', () => {
     const response = await search(api.adminToken, `taxCodes=${CODE}&deMinimis=true&last3Years=true`).expect(
       200,
     );
-    expect((response.body as SearchResultDto).rows.map((r) => r.idComponenteAiuto)).toEqual(['101']);
-    expect((response.body as SearchResultDto).remainingSearches).toBeUndefined();
+    expect((response.body as SearchAnswerDto).rows.map((r) => r.id)).toEqual(['101']);
+    expect((response.body as SearchAnswerDto).remainingSearches).toBeUndefined();
   });
 
   it('answers T001 without a tax code, T002 for a short one, 401 without a token', async () => {
@@ -119,11 +122,55 @@ describe('GET /api/documents', () => {
       }),
     );
     await api.indexAids(many);
-    const body = (await search(api.adminToken, 'taxCodes=55555555555').expect(200)).body as SearchResultDto;
+    const body = (await search(api.adminToken, 'taxCodes=55555555555').expect(200)).body as SearchAnswerDto;
     expect(body.rows).toHaveLength(5000);
     const dates = body.rows.map((r) => r.dataConcessione.split('-').reverse().join('-'));
     expect(dates).toEqual([...dates].sort().reverse());
     expect(new Set(body.rows.map((r) => r.id)).size).toBe(5000);
+  });
+});
+
+describe('a company with thousands of aids', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness();
+  });
+  afterAll(() => api.close());
+
+  it('answers its 7,888 aids in under 2 MB of JSON, with every row still telling its measure and procedure', async () => {
+    // register-like texts: a few hundred measures with long titles, several grantors and procedures
+    const measures = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `Misura ${i}: contributi a fondo perduto per investimenti in digitalizzazione, transizione ecologica e formazione del personale delle micro, piccole e medie imprese del territorio`,
+    );
+    const aids = Array.from({ length: 7_888 }, (_, i) =>
+      anAid({
+        idComponenteAiuto: String(20_000_000 + i),
+        codiceFiscaleBeneficiario: '77777777777',
+        denominazioneBeneficiario: 'GRANDE IMPRESA DI COSTRUZIONI E SERVIZI INTEGRATI SOCIETA PER AZIONI',
+        titoloMisura: measures[i % measures.length]!,
+        titoloProgetto: `Progetto ${i} di ammodernamento degli impianti produttivi e della rete commerciale`,
+        soggettoConcedente: `Agenzia regionale per lo sviluppo economico ${i % 20}`,
+        codProcedimento: i % 3 === 0 ? '3' : '1',
+        desProcedimento: i % 3 === 0 ? 'Regolamento di esenzione per categoria' : 'De Minimis',
+        dataConcessione: `20${String(15 + (i % 10)).padStart(2, '0')}-0${1 + (i % 9)}-1${i % 10}`,
+        elementoDiAiutoCents: 123_456 + i,
+      }),
+    );
+    await api.indexAids(aids);
+    const response = await request(api.app)
+      .get('/api/documents?taxCodes=77777777777')
+      .set('Authorization', `Bearer ${api.adminToken}`)
+      .expect(200);
+    expect(Buffer.byteLength(response.text)).toBeLessThan(2_000_000);
+    const body = response.body as SearchAnswerDto;
+    expect(body.rows).toHaveLength(7_888);
+    expect(body.measures).toHaveLength(400);
+    const row = body.rows.find((r) => r.id === '20000003')!;
+    expect(body.measures[row.measure]).toBe(measures[3]);
+    expect(body.procedures[row.procedure]).toBe('Regolamento di esenzione per categoria');
+    expect(row).toMatchObject({ isDeMinimis: false, elementoDiAiuto: '1234.59' });
   });
 });
 
@@ -186,7 +233,7 @@ describe('what a client is charged', () => {
     const both = await get(client.token, '/api/documents', `taxCodes=${CODE},${OTHER}&deMinimis=true`).expect(
       200,
     );
-    expect((both.body as SearchResultDto).remainingSearches).toBe(7);
+    expect((both.body as SearchAnswerDto).remainingSearches).toBe(7);
     // every search and download left its audit event, free ones with cost 0
     const { events } = await api.deps.eventStore.readStream(streams.quota(client.id));
     expect(
@@ -270,7 +317,7 @@ describe('the de minimis allowance left is the company’s, not the filter’s',
   afterAll(() => api.close());
 
   it('gives the same remaining figure and series whatever filter is ticked; the table and totals follow the filters', async () => {
-    const answers: SearchResultDto[] = [];
+    const answers: SearchAnswerDto[] = [];
     for (const flags of ['', '&deMinimis=true', '&last3Years=true', '&deMinimis=true&last3Years=true'])
       answers.push(
         (
@@ -278,13 +325,13 @@ describe('the de minimis allowance left is the company’s, not the filter’s',
             .get(`/api/documents?taxCodes=${COMPANY}${flags}`)
             .set('Authorization', `Bearer ${api.adminToken}`)
             .expect(200)
-        ).body as SearchResultDto,
+        ).body as SearchAnswerDto,
       );
     for (const answer of answers) {
       expect(answer.stats.remainingDeMinimis).toBe(150_000);
       expect(answer.deMinimisSeries).toEqual(answers[0]!.deMinimisSeries);
     }
-    expect(answers.map((a) => a.rows.map((r) => r.idComponenteAiuto))).toEqual([
+    expect(answers.map((a) => a.rows.map((r) => r.id))).toEqual([
       ['701', '602', '601'],
       ['602', '601'],
       ['701', '602'],

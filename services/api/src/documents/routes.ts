@@ -1,4 +1,5 @@
 /** GET /documents: the look-up by tax code (SearchResultDto). */
+import { searchAnswer } from '@rna/domain';
 import { z } from 'zod';
 import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
 import { searchProfile } from './profile';
@@ -13,8 +14,19 @@ const searchResultSchema = z.object({
   dataSource: z.enum(['ARCHIVE', 'LIVE']),
   lastUpdate: z.number().nullable(),
   rows: z.array(
-    z.object({ id: z.string(), idComponenteAiuto: z.string(), dataConcessione: z.string() }).loose(),
+    z.object({
+      id: z.string(),
+      dataConcessione: z.string(),
+      elementoDiAiuto: z.string(),
+      isDeMinimis: z.boolean(),
+      measure: z.number().int(),
+      procedure: z.number().int(),
+      beneficiary: z.number().int(),
+    }),
   ),
+  measures: z.array(z.string()),
+  procedures: z.array(z.string()),
+  beneficiaries: z.array(z.object({ taxCode: z.string(), name: z.string() })),
   stats: z.object({
     totalDocuments: z.number(),
     totalImport: z.number(),
@@ -40,7 +52,7 @@ export const documentsRoutes: AnyRoute[] = [
       const request = searchRequestFrom(ctx.query);
       await countPaidRequest(ctx.deps, signedIn(ctx).userId);
       const profile = await searchProfile(ctx.deps, signedIn(ctx));
-      return reply.json(await performSearch(ctx.deps, profile, request));
+      return reply.json(searchAnswer(await performSearch(ctx.deps, profile, request)));
     },
   }),
 ];

@@ -11,10 +11,12 @@
  * its peak RSS is that report's alone: the portal's process, Chromium's own processes not included.
  * SAMPLES reports per figure (the median, with its spread), one for a single render above 1,000 rows.
  * Targets: PDF 100 rows < 400 ms, 10,000 < 3 s, 50,000 < 30 s with RSS < 600 MB; Excel 50,000 < 3 s.
+ * Then the screen's answer of the same search (answer-size.ts): JSON of 7,888 aids < 2 MB.
  */
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { describeSpread, envInt, SAMPLES, spread, type BenchRow, type BenchSuite } from '../bench-suite';
+import { ANSWER_SIZES, answerSizeRows } from './answer-size';
 import type { ReportMeasure, ReportVariant } from './reports.worker';
 
 const DEFAULT_SIZES = [100, 1_000, 10_000, 50_000] as const;
@@ -114,6 +116,7 @@ export const reportsSuite: BenchSuite = {
       });
       ctx.log(`Excel of ${label} rows: ${Math.round(excelTime.median)} ms, peak RSS ${mb(excel.peakRssMb)}`);
     }
+    for (const size of ANSWER_SIZES) rows.push(...answerSizeRows(size, new Date()));
     return rows;
   },
 };

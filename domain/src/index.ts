@@ -13,3 +13,4 @@ export * from './aid-records';
 export * from './sync-control';
 export * from './decider';
 export * from './bulk-searches';
+export * from './bulk-summary';

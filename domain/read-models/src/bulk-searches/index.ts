@@ -4,12 +4,7 @@
  * runner find the jobs still to run. Idempotent: an event at or below the stored stream version is
  * one already applied.
  */
-import {
-  evolveBulkJob,
-  initialBulkJobState,
-  type BulkJobState,
-  type BulkSearchEvent,
-} from '@rna/domain';
+import { evolveBulkJob, initialBulkJobState, type BulkJobState, type BulkSearchEvent } from '@rna/domain';
 import { updateDocument, type Doc } from '@rna/infra';
 import type { Projection } from '../projection';
 
@@ -38,7 +33,12 @@ export const bulkSearchesProjection: Projection<BulkSearchEvent> = {
     const jobEvent = { type: event.type, data: event.data } as BulkSearchEvent;
     await updateDocument(collection, jobEvent.data.jobId, (current) => {
       if (current && current.version >= event.streamVersion) return current;
-      const { id: _id, version: _version, open: _open, ...state } = current ?? {
+      const {
+        id: _id,
+        version: _version,
+        open: _open,
+        ...state
+      } = current ?? {
         id: '',
         version: -1,
         open: false,

@@ -112,7 +112,11 @@ export function decodeText(bytes: Buffer): string {
 
 /** The delimiter found most often, outside quotes, in the first lines; none → one column. */
 export function detectDelimiter(text: string): string {
-  const sample = text.slice(0, 16_384).split(/\r\n|\r|\n/).slice(0, 20).join('\n');
+  const sample = text
+    .slice(0, 16_384)
+    .split(/\r\n|\r|\n/)
+    .slice(0, 20)
+    .join('\n');
   const counts = new Map<string, number>([
     [';', 0],
     [',', 0],

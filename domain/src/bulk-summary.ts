@@ -14,7 +14,13 @@ import {
 } from './bulk-searches';
 import { addMonths, romeDay, romeNoonEpochMs, threeYearsAgo } from './dates';
 import type { Decider } from './decider';
-import { deMinimisRemaining, isDeMinimisProcedure, summariesByCode, type BeneficiaryRow } from './de-minimis';
+import {
+  deMinimisRemaining,
+  isDeMinimisProcedure,
+  rowsByTaxCode,
+  summariesByCode,
+  type BeneficiaryRow,
+} from './de-minimis';
 import { DomainError } from './errors';
 import type { Actor, AidRecord, DataSource } from './events';
 import { centsToEuro, euroToCents } from './money';
@@ -220,13 +226,7 @@ export function bulkCompanySummaries(
   warningsOf: (taxCode: string) => readonly BulkRowWarning[] = () => [],
 ): BulkCompanySummary[] {
   const rows = aids.map(beneficiaryRow);
-  const byCode = new Map<string, BeneficiaryRow[]>();
-  for (const row of rows) {
-    const code = normalizeTaxCode(row.codiceFiscaleBeneficiario);
-    const group = byCode.get(code);
-    if (group) group.push(row);
-    else byCode.set(code, [row]);
-  }
+  const byCode = rowsByTaxCode(rows);
   const summaries = summariesByCode(taxCodes, rows, rows, now);
   // one later instant at a time over every company: the rule's windows are built once per month
   const remainingAt = (instant: number) =>
@@ -277,26 +277,13 @@ export function bulkTotals(summaries: readonly BulkCompanySummary[]): {
 // ---- a job's stream ----
 
 /** A job's state, folded from its stream (the codes stay on the stream: the runner reads them there). */
-export interface BulkJobState {
-  jobId: string;
+export interface BulkJobState extends Omit<BulkJobDto, 'status'> {
   userId: string;
   clientId: string | null;
   by: Actor | null;
-  sourceName: string;
   dataSource: DataSource;
   /** QUEUED until the first progress, then RUNNING, then COMPLETED or FAILED (EXPIRED is a view of time) */
   status: Exclude<BulkJobStatus, 'EXPIRED'> | 'NONE';
-  totalCodes: number;
-  doneCodes: number;
-  cost: number;
-  requestedAt: string;
-  completedAt: string | null;
-  expiresAt: string | null;
-  companiesWithAids: number | null;
-  aids: number | null;
-  overCeiling: number | null;
-  failureCode: string | null;
-  downloaded: boolean;
 }
 
 export const initialBulkJobState: BulkJobState = {

@@ -129,6 +129,18 @@ export interface BeneficiaryRow extends DeMinimisRow {
   denominazioneBeneficiario: string;
 }
 
+/** Rows grouped by their beneficiary's normalised tax code, in the order met. */
+export function rowsByTaxCode<T extends BeneficiaryRow>(rows: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const code = normalizeTaxCode(row.codiceFiscaleBeneficiario);
+    const group = groups.get(code);
+    if (group) group.push(row);
+    else groups.set(code, [row]);
+  }
+  return groups;
+}
+
 /**
  * One summary per searched code, in the order searched: its own shown aids and totals (the display
  * filters apply, as on the cards) and its own de minimis used and left now (they never do). A search
@@ -140,16 +152,7 @@ export function summariesByCode(
   every: readonly BeneficiaryRow[],
   now: Date | number,
 ): CodeSummaryDto[] {
-  const byCode = <T extends BeneficiaryRow>(rows: readonly T[]) => {
-    const groups = new Map<string, T[]>();
-    for (const row of rows) {
-      const code = normalizeTaxCode(row.codiceFiscaleBeneficiario);
-      const group = groups.get(code);
-      if (group) group.push(row);
-      else groups.set(code, [row]);
-    }
-    return groups;
-  };
+  const byCode = rowsByTaxCode;
   const shownByCode = byCode(shown);
   const everyByCode = byCode(every);
   return taxCodes.map((taxCode) => {

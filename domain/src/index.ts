@@ -14,3 +14,4 @@ export * from './sync-control';
 export * from './decider';
 export * from './bulk-searches';
 export * from './search-answer';
+export * from './bulk-summary';

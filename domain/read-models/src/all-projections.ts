@@ -2,6 +2,7 @@
 import { accountProjections } from './accounts';
 import { variationAlertsProjection } from './alerts';
 import { archiveProjections } from './archive';
+import { bulkSearchesProjection } from './bulk-searches';
 import { subscriberIdOf, type Projection } from './projection';
 import { savedSearchesProjection } from './searches';
 
@@ -10,6 +11,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   ...archiveProjections,
   savedSearchesProjection,
   variationAlertsProjection,
+  bulkSearchesProjection,
 ];
 
 /** The checkpoint names of every projection (read-your-writes waits for them). */

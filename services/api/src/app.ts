@@ -7,6 +7,7 @@ import type { Router } from 'express';
 import { alertsRoutes } from './alerts/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
+import { bulkSearchesRoutes } from './bulk-searches/routes';
 import { clientsRoutes } from './clients/routes';
 import { dataSourceRoutes } from './data-source/routes';
 import { documentsRoutes } from './documents/routes';
@@ -33,6 +34,7 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   documentsRoutes,
   savedSearchesRoutes,
   alertsRoutes,
+  bulkSearchesRoutes,
   auditRoutes,
   syncRoutes,
 ];

@@ -13,6 +13,7 @@ import { createMailer, type Mailer } from '@rna/infra/mail';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { HttpLiveRegister } from '@rna/infra/register-live';
 import { startVariationAlertNotifier } from './alerts/notifier';
+import { BULK_RUNNER_LEASE, startBulkSearchRunner } from './bulk-searches/runner';
 import { createApiRouter } from './app';
 import { ensureFirstAdmin } from './auth/first-admin';
 import type { ApiDeps } from './http/deps';
@@ -38,6 +39,11 @@ export interface ComposeApiOptions {
    * several API processes run, the one holding the 'alert-notifier' lease; 'off' (ALERT_NOTIFIER=off).
    */
   alertNotifier?: 'here' | 'lease' | 'off';
+  /**
+   * Bulk search jobs run in one process at a time, chosen as the alert notifier is: 'here', 'lease'
+   * (default: the holder of the 'bulk-search-runner' lease) or 'off' (BULK_SEARCH_RUNNER=off).
+   */
+  bulkSearchRunner?: 'here' | 'lease' | 'off';
   /** Where the built front end is; defaults to frontend/dist of this repository. */
   frontendDir?: string;
   host?: string;
@@ -83,6 +89,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
   };
   let server: RunningWebServer | null = null;
   let notifier: { stop(): Promise<void> } | null = null;
+  let bulkRunner: { stop(): Promise<void> } | null = null;
   try {
     // The admin check reads a read model: the projections catch up first.
     await options.awaitProjections();
@@ -104,6 +111,22 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
               },
               () => startAlertNotifier(deps, config),
             );
+    const bulk = options.bulkSearchRunner ?? 'lease';
+    bulkRunner =
+      bulk === 'off'
+        ? null
+        : bulk === 'here'
+          ? startBulkSearchRunner(deps)
+          : runWhileHoldingLease(
+              deps.documents,
+              {
+                name: BULK_RUNNER_LEASE,
+                ttlMs: config.leaseTtlMs,
+                onChange: (holding) =>
+                  logger.info(holding ? 'bulk search runner lease taken' : 'bulk search runner lease lost'),
+              },
+              () => startBulkSearchRunner(deps),
+            );
     server = await startWebServer({
       apiRouter: createApiRouter(deps),
       frontendDir: options.frontendDir ?? path.join(REPOSITORY_ROOT, 'frontend', 'dist'),
@@ -121,6 +144,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
     });
     const running = server;
     const runningNotifier = notifier;
+    const runningBulkRunner = bulkRunner;
     let stopping: Promise<void> | null = null;
     return {
       url: running.url,
@@ -131,12 +155,14 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
         (stopping ??= (async () => {
           await running.close();
           await runningNotifier?.stop();
+          await runningBulkRunner?.stop();
           await pdfRenderer.close();
         })()),
     };
   } catch (error) {
     await server?.close(0);
     await notifier?.stop();
+    await bulkRunner?.stop();
     await pdfRenderer.close();
     throw error;
   }

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     // The projector is another process, maybe not up yet: read-your-writes waits a bounded time.
     awaitProjections: awaitProjectorCheckpoints(stores, Number(process.env.PROJECTION_WAIT_MS ?? 5000)),
     alertNotifier: process.env.ALERT_NOTIFIER === 'off' ? 'off' : 'lease',
+    bulkSearchRunner: process.env.BULK_SEARCH_RUNNER === 'off' ? 'off' : 'lease',
   });
   if (api.generatedAdminPassword) {
     // Printed once, on the terminal only: never logged as a JSON line.

@@ -83,6 +83,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       awaitProjections: () => projections.caughtUp(),
       // this process holds the data directory's lock: nobody else could send the alerts
       alertNotifier: 'here',
+      bulkSearchRunner: 'here',
       frontendDir: options.frontendDir,
       host: options.host,
     });

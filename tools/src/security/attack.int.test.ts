@@ -132,6 +132,7 @@ function sampleRequest(route: { method: string; path: string }): { url: string; 
   if (key.startsWith('GET /documents') && !key.includes('data-source'))
     return { url: `${url}?taxCodes=${OTHER_CODE}` };
   if (key === 'POST /variation-alerts') return { url, body: json({ taxCodes: [OTHER_CODE] }) };
+  if (key === 'POST /bulk-searches') return { url, body: json({ taxCodes: [OTHER_CODE], sourceName: '' }) };
   if (route.method === 'get' || route.method === 'delete') return { url };
   return { url, body: '{}' };
 }

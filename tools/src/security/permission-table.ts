@@ -79,6 +79,14 @@ export const PERMISSIONS: Record<string, PermissionRow> = {
   'POST /variation-alerts': LOOK_UP,
   'DELETE /variation-alerts/:id': SIGNED_IN,
   'GET /sync/last-rna-sync': SIGNED_IN,
+  // Ricerca massiva: a preview charges nothing; running a list is a look-up (the probe runs another
+  // company's code); every user reads and downloads only their own jobs
+  'POST /bulk-searches/preview': SIGNED_IN,
+  'POST /bulk-searches': LOOK_UP,
+  'GET /bulk-searches': SIGNED_IN,
+  'GET /bulk-searches/:jobId': SIGNED_IN,
+  'GET /bulk-searches/:jobId/sheet': SIGNED_IN,
+  'GET /bulk-searches/:jobId/pdf': SIGNED_IN,
 
   'GET /clients': ADMIN_ONLY,
   'GET /clients/export': ADMIN_ONLY,

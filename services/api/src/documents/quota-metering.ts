@@ -116,6 +116,8 @@ export interface MeteringContext {
 export interface Metered<T> {
   result: T;
   remainingSearches: number;
+  /** searches charged (0 when every code was looked up earlier that day) */
+  cost: number;
 }
 
 /** The look-up the context describes, as the quota rules record it. */
@@ -168,7 +170,11 @@ export async function metered<T>(
       const decided = quotaDecider.decide(charge(shownOf(outcome.value)), state);
       await ctx.eventStore.appendToStream(stream, decided, { expectedVersion });
       const cost = decided.reduce((sum, e) => sum + (e.type === 'SearchPerformed' ? e.data.cost : 0), 0);
-      return { result: outcome.value, remainingSearches: Math.max(0, state.remainingSearches - cost) };
+      return {
+        result: outcome.value,
+        remainingSearches: Math.max(0, state.remainingSearches - cost),
+        cost,
+      };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
       if (Date.now() > deadline) throw new DomainError('G001', 'Troppe ricerche contemporanee, riprovare');

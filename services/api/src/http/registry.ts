@@ -24,8 +24,8 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function jsonBody(): RequestHandler {
-  const parse = express.json({ limit: JSON_BODY_LIMIT, strict: true });
+function jsonBody(limit = JSON_BODY_LIMIT): RequestHandler {
+  const parse = express.json({ limit, strict: true });
   return (req, res, next) => {
     // A body in another format is refused (J004) rather than silently ignored.
     if (hasBody(req) && !req.is('application/json')) {
@@ -43,7 +43,12 @@ function fileUpload(route: AnyRoute): RequestHandler {
     storage: multer.memoryStorage(),
     limits: { fileSize: upload.maxBytes, files: 1, fields: 20, fieldSize: 10_000, parts: 25 },
   }).single(upload.field);
+  const json = upload.orJson ? jsonBody(route.jsonLimit) : null;
   return (req, res, next) => {
+    if (json && !req.is('multipart/form-data')) {
+      json(req, res, next);
+      return;
+    }
     single(req, res, (error?: unknown) => {
       if (error) next(new DomainError(upload.errorCode));
       else next();
@@ -78,7 +83,7 @@ function mountRoute(router: Router, route: AnyRoute, deps: ApiDeps): void {
     next();
   });
   if (route.upload) handlers.push(fileUpload(route));
-  else if (route.body) handlers.push(jsonBody());
+  else if (route.body) handlers.push(jsonBody(route.jsonLimit));
   handlers.push(async (req: Request, res: Response, _next: NextFunction) => {
     const params = route.params ? route.params.parse(req.params) : {};
     const query = route.query ? route.query.parse(req.query ?? {}) : {};

@@ -85,8 +85,13 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
-  /** multipart/form-data with one file field; the other fields are validated by `body`. */
-  upload?: { field: string; maxBytes: number; errorCode: ErrorCode };
+  /**
+   * multipart/form-data with one file field; the other fields are validated by `body`. With
+   * `orJson`, a JSON body is taken instead when the request is not multipart.
+   */
+  upload?: { field: string; maxBytes: number; errorCode: ErrorCode; orJson?: boolean };
+  /** Largest JSON body (express.json's limit syntax); default JSON_BODY_LIMIT (100 kB). */
+  jsonLimit?: string;
   responses?: Record<number, ResponseDoc>;
   handler(ctx: RouteContext<Parsed<P>, Parsed<Q>, Parsed<B>>): Promise<Reply>;
 }

@@ -38,14 +38,25 @@ const PAGINATION_SLICE = 2_000;
 export const FONT_REGULAR = 'RnaHelv';
 export const FONT_BOLD = 'RnaHelvB';
 
-interface Column {
+/** A column of a drawn table. */
+export interface TableColumn {
   header: string;
   align: 'left' | 'right';
-  /** Share of the width left to the text columns; the date and amounts are measured instead. */
+  /**
+   * Share of the width left to the text columns. Without one the column is as wide as its widest
+   * text (a third of the page at most); right-aligned ones (amounts) share one width and never wrap.
+   */
   weight?: number;
 }
 
-const COLUMNS: readonly Column[] = [
+/** What a table draws: its columns, each row's cell texts, and the rows to tint (optional). */
+export interface TableLayout<Row> {
+  columns: readonly TableColumn[];
+  cells(row: Row): string[];
+  highlighted?(row: Row): boolean;
+}
+
+const COLUMNS: readonly TableColumn[] = [
   { header: 'Data concessione', align: 'left' },
   { header: 'Beneficiario', align: 'left', weight: 0.27 },
   { header: 'Titolo misura', align: 'left', weight: 0.33 },
@@ -54,7 +65,6 @@ const COLUMNS: readonly Column[] = [
   { header: 'Importo nominale', align: 'right' },
   { header: 'Elemento di aiuto', align: 'right' },
 ];
-const AMOUNTS = [5, 6];
 
 /** '#RRGGBB' → PDF colour operands. */
 export function rgbOperands(hex: string): string {
@@ -77,11 +87,17 @@ export function cellTexts(row: AidRowDto): string[] {
   ];
 }
 
+/** The report's table of aids. */
+export const AID_TABLE: TableLayout<AidRowDto> = { columns: COLUMNS, cells: cellTexts };
+
+/** A tinted row (a company over the de minimis ceiling). */
+const HIGHLIGHT = '1 0.894 0.894 rg';
+
 /**
  * The table of a report's rows: pagination first (how many pages, so that every footer can say
  * "di Y"), then one page's operators at a time, so that only one page of them exists at once.
  */
-export class ReportTable {
+export class ReportTable<Row = AidRowDto> {
   readonly regular = new PdfTextFont('Helvetica');
   readonly bold = new PdfTextFont('Helvetica-Bold');
   private readonly widths: number[];
@@ -93,19 +109,38 @@ export class ReportTable {
   private readonly maxLines: number;
 
   /** The table of `rows`, paginated a slice at a time so that a large report does not hold the event loop. */
-  static async paginated(rows: readonly AidRowDto[], colour: string, title: string): Promise<ReportTable> {
-    const table = new ReportTable(rows, colour, title);
+  static async paginated<Row = AidRowDto>(
+    rows: readonly Row[],
+    colour: string,
+    title: string,
+    layout?: TableLayout<Row>,
+  ): Promise<ReportTable<Row>> {
+    const table = new ReportTable<Row>(
+      rows,
+      colour,
+      title,
+      layout ?? (AID_TABLE as unknown as TableLayout<Row>),
+    );
     await table.paginate();
     return table;
   }
 
+  private readonly columns: readonly TableColumn[];
+  /** Columns sized to their text: the left ones each on its own, the right ones (amounts) together. */
+  private readonly measured: number[];
+  private readonly amounts: number[];
+
   private constructor(
-    private readonly rows: readonly AidRowDto[],
+    private readonly rows: readonly Row[],
     private readonly colour: string,
     private readonly title: string,
+    private readonly layout: TableLayout<Row>,
   ) {
+    this.columns = layout.columns;
+    this.measured = this.columns.flatMap((c, i) => (c.weight === undefined && c.align === 'left' ? [i] : []));
+    this.amounts = this.columns.flatMap((c, i) => (c.weight === undefined && c.align === 'right' ? [i] : []));
     this.widths = this.columnWidths();
-    this.headerLines = COLUMNS.map((column, i) =>
+    this.headerLines = this.columns.map((column, i) =>
       wrapText(this.bold, column.header, FONT_SIZE, this.widths[i]! - 2 * PADDING),
     );
     this.headerHeight =
@@ -143,14 +178,19 @@ export class ReportTable {
     this.cellOperators(text, this.bold, this.headerLines, top);
     top -= this.headerHeight;
     text.push(`/${FONT_REGULAR} ${FONT_SIZE} Tf ${TEXT_GREY}`);
-    graphics.push(BORDER);
+    const tints: string[] = [];
+    const borders: string[] = [BORDER];
     for (let i = from; i < to; i++) {
-      const lines = this.rowLines(this.rows[i]!);
+      const row = this.rows[i]!;
+      const lines = this.rowLines(row);
       this.cellOperators(text, this.regular, lines, top);
-      top -= this.rowHeight(lines);
-      graphics.push(`${n(PAGE.left)} ${n(top)} m ${n(PAGE.width - PAGE.right)} ${n(top)} l`);
+      const height = this.rowHeight(lines);
+      if (this.layout.highlighted?.(row))
+        tints.push(`${HIGHLIGHT} ${n(PAGE.left)} ${n(top - height)} ${n(CONTENT_WIDTH)} ${n(height)} re f`);
+      top -= height;
+      borders.push(`${n(PAGE.left)} ${n(top)} m ${n(PAGE.width - PAGE.right)} ${n(top)} l`);
     }
-    graphics.push('S');
+    graphics.push(...tints, ...borders, 'S');
     return `q\n${graphics.join('\n')}\nQ\nBT\n${text.join('\n')}\nET\n`;
   }
 
@@ -158,7 +198,7 @@ export class ReportTable {
     let x = PAGE.left;
     cells.forEach((lines, c) => {
       const width = this.widths[c]!;
-      const right = COLUMNS[c]!.align === 'right';
+      const right = this.columns[c]!.align === 'right';
       lines.forEach((line, l) => {
         if (line === '') return;
         const lineX = right ? x + width - PADDING - font.width(line, FONT_SIZE) : x + PADDING;
@@ -169,10 +209,10 @@ export class ReportTable {
     });
   }
 
-  private rowLines(row: AidRowDto): string[][] {
-    return cellTexts(row).map((text, c) => {
+  private rowLines(row: Row): string[][] {
+    return this.layout.cells(row).map((text, c) => {
       const printable = this.regular.printable(text);
-      if (AMOUNTS.includes(c)) return [printable]; // amounts never wrap
+      if (this.amounts.includes(c)) return [printable]; // amounts never wrap
       const lines = wrapText(this.regular, printable, FONT_SIZE, this.widths[c]! - 2 * PADDING);
       if (lines.length <= this.maxLines) return lines;
       const kept = lines.slice(0, this.maxLines);
@@ -212,19 +252,22 @@ export class ReportTable {
   private columnWidths(): number[] {
     const headerWordWidth = (header: string) =>
       Math.max(...header.split(' ').map((word) => this.bold.width(word, FONT_SIZE)));
-    let amountWidth = Math.max(...AMOUNTS.map((c) => headerWordWidth(COLUMNS[c]!.header)));
-    let dateWidth = headerWordWidth(COLUMNS[0]!.header);
+    let amountWidth = Math.max(0, ...this.amounts.map((c) => headerWordWidth(this.columns[c]!.header)));
+    const own = new Map(this.measured.map((c) => [c, headerWordWidth(this.columns[c]!.header)]));
     for (const row of this.rows) {
-      const texts = cellTexts(row);
-      dateWidth = Math.max(dateWidth, this.regular.width(this.regular.printable(texts[0]!), FONT_SIZE));
-      for (const c of AMOUNTS) amountWidth = Math.max(amountWidth, this.regular.width(texts[c]!, FONT_SIZE));
+      const texts = this.layout.cells(row);
+      for (const [c, width] of own)
+        own.set(c, Math.max(width, this.regular.width(this.regular.printable(texts[c]!), FONT_SIZE)));
+      for (const c of this.amounts)
+        amountWidth = Math.max(amountWidth, this.regular.width(texts[c]!, FONT_SIZE));
     }
-    // a date column or amounts wider than a third of the page would be data gone wrong: wrap it
-    dateWidth = Math.min(dateWidth, CONTENT_WIDTH / 6) + 2 * PADDING;
+    // a date column or amounts wider than a sixth of the page would be data gone wrong: wrap it
+    for (const [c, width] of own) own.set(c, Math.min(width, CONTENT_WIDTH / 6) + 2 * PADDING);
     amountWidth = Math.min(amountWidth, CONTENT_WIDTH / 6) + 2 * PADDING;
-    const rest = CONTENT_WIDTH - dateWidth - 2 * amountWidth;
-    return COLUMNS.map((column, c) =>
-      c === 0 ? dateWidth : AMOUNTS.includes(c) ? amountWidth : rest * (column.weight ?? 0),
+    let rest = CONTENT_WIDTH - amountWidth * this.amounts.length;
+    for (const width of own.values()) rest -= width;
+    return this.columns.map((column, c) =>
+      own.has(c) ? own.get(c)! : this.amounts.includes(c) ? amountWidth : rest * (column.weight ?? 0),
     );
   }
 }

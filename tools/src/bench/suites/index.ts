@@ -31,4 +31,9 @@ export const benchSuites: BenchSuiteEntry[] = [
     load: () => import('./reports.js').then((m) => m.reportsSuite),
     nodeFlags: API_NODE_FLAGS,
   },
+  {
+    name: 'bulk',
+    load: () => import('./bulk.js').then((m) => m.bulkSuite),
+    nodeFlags: API_NODE_FLAGS,
+  },
 ];

@@ -1,0 +1,274 @@
+import {
+  bulkCompanySummaries,
+  bulkJobDecider,
+  bulkJobDto,
+  bulkTotals,
+  readCodeCells,
+  readPastedCodes,
+} from './bulk-summary';
+import { BULK_MAX_CODES, type BulkSearchEvent } from './bulk-searches';
+import { stateOf } from './decider';
+import type { Actor, AidRecord } from './events';
+
+const VALID_PIVA = '01234567897';
+const OTHER_PIVA = '12345678903';
+const WRONG_CHECK = '01234567890';
+const CF = 'RSSMRA85T10A562S';
+
+describe('reading a list from a sheet’s cells', () => {
+  it('reads the first column under its header, drops blanks and repeats, warns of a wrong check digit', () => {
+    const list = readCodeCells([
+      ['Codice fiscale', 'Ragione sociale'],
+      [VALID_PIVA, 'ACME'],
+      ['', 'vuota'],
+      [' rss mra 85t10 a562s ', 'Rossi'],
+      [VALID_PIVA, 'ACME di nuovo'],
+      [WRONG_CHECK, 'Sbagliata'],
+      ['n.d.', 'Senza codice'],
+    ]);
+    expect(list).toEqual({
+      column: 'Codice fiscale',
+      columns: ['Codice fiscale', 'Ragione sociale'],
+      taxCodes: [VALID_PIVA, CF, WRONG_CHECK],
+      warnings: [{ taxCode: WRONG_CHECK, reason: 'CHECK_DIGIT' }],
+      ignored: ['n.d.'],
+      ignoredCount: 1,
+      duplicates: 1,
+    });
+  });
+
+  it('takes a first row of codes as data, not as a header', () => {
+    const list = readCodeCells([[VALID_PIVA], [OTHER_PIVA]]);
+    expect(list.taxCodes).toEqual([VALID_PIVA, OTHER_PIVA]);
+    expect(list.column).toBeNull();
+    expect(list.columns).toEqual([]);
+  });
+
+  it('reads the column chosen by its header, whatever its case and spaces', () => {
+    const rows = [
+      ['Cliente', 'P. IVA', 'Codice fiscale'],
+      ['ACME', VALID_PIVA, CF],
+      ['Beta', OTHER_PIVA, ''],
+    ];
+    expect(readCodeCells(rows, '  codice FISCALE ').taxCodes).toEqual([CF]);
+    expect(readCodeCells(rows, 'p.iva').taxCodes).toEqual([VALID_PIVA, OTHER_PIVA]);
+    expect(() => readCodeCells(rows, 'Partita')).toThrow(expect.objectContaining({ code: 'B005' }));
+  });
+
+  it('without a chosen column, reads the one holding the codes when the names come first', () => {
+    const list = readCodeCells([
+      ['Ragione sociale', 'P.IVA'],
+      ['ACME S.r.l.', VALID_PIVA],
+      ['Beta S.p.A.', OTHER_PIVA],
+    ]);
+    expect(list.column).toBe('P.IVA');
+    expect(list.taxCodes).toEqual([VALID_PIVA, OTHER_PIVA]);
+    expect(list.ignoredCount).toBe(0);
+  });
+
+  it('gives back the leading zeros a spreadsheet took from a partita IVA typed as a number', () => {
+    expect(readCodeCells([['1234567897']]).taxCodes).toEqual([VALID_PIVA]);
+  });
+
+  it('refuses a list without codes (B005) and one of more than 5,000 distinct codes (B003)', () => {
+    expect(() => readCodeCells([['Codice fiscale'], ['nessuno'], ['']])).toThrow(
+      expect.objectContaining({ code: 'B005' }),
+    );
+    const many = Array.from({ length: BULK_MAX_CODES + 1 }, (_, i) => [String(10_000_000_000 + i)]);
+    expect(() => readCodeCells(many)).toThrow(expect.objectContaining({ code: 'B003' }));
+    expect(readCodeCells(many.slice(0, BULK_MAX_CODES)).taxCodes).toHaveLength(BULK_MAX_CODES);
+  });
+
+  it('lists at most 50 ignored cells but counts them all', () => {
+    const rows = [[VALID_PIVA], ...Array.from({ length: 70 }, (_, i) => [`nota ${i}`])];
+    const list = readCodeCells(rows);
+    expect(list.ignored).toHaveLength(50);
+    expect(list.ignoredCount).toBe(70);
+  });
+});
+
+describe('reading a pasted list', () => {
+  it('splits at new lines, commas, semicolons and tabs, counting repeats and listing non-codes', () => {
+    const list = readPastedCodes(
+      `${VALID_PIVA}\r\n${OTHER_PIVA}; ${VALID_PIVA}\n\nrss mra 85t10 a562s\tciao\n${WRONG_CHECK}`,
+    );
+    expect(list.taxCodes).toEqual([VALID_PIVA, OTHER_PIVA, CF, WRONG_CHECK]);
+    expect(list.duplicates).toBe(1);
+    expect(list.ignored).toEqual(['ciao']);
+    expect(list.warnings).toEqual([{ taxCode: WRONG_CHECK, reason: 'CHECK_DIGIT' }]);
+  });
+
+  it('answers B005 for text without a code', () => {
+    expect(() => readPastedCodes('  \n ciao \n')).toThrow(expect.objectContaining({ code: 'B005' }));
+  });
+});
+
+let aidNumber = 0;
+const aid = (taxCode: string, day: string, euro: number, deMinimis = true): AidRecord => {
+  aidNumber += 1;
+  return {
+    idComponenteAiuto: String(aidNumber),
+    cor: '1',
+    car: '1',
+    titoloMisura: 'Misura',
+    desTipoMisura: 'Regime',
+    soggettoConcedente: 'Regione',
+    titoloProgetto: 'Progetto',
+    dataConcessione: day,
+    cup: '',
+    denominazioneBeneficiario: taxCode === VALID_PIVA ? 'ACME S.R.L.' : 'ALTRA S.P.A.',
+    codiceFiscaleBeneficiario: taxCode,
+    desTipoBeneficiario: 'PMI',
+    regioneBeneficiario: 'Lombardia',
+    codProcedimento: deMinimis ? '1' : '2',
+    desProcedimento: deMinimis ? 'De Minimis' : 'Regime notificato',
+    codRegolamento: '',
+    desRegolamento: '',
+    codObiettivo: '',
+    desObiettivo: '',
+    settoreAttivita: '',
+    elementoDiAiutoCents: euro * 100,
+    importoNominaleCents: euro * 200,
+    sourceFile: 'f',
+    importId: 'i',
+  };
+};
+
+describe('each company’s figures', () => {
+  // 10 March 2026 in Rome: the de minimis window now runs from 1 March 2023 to 1 March 2026
+  const now = new Date('2026-03-10T09:00:00Z');
+  const aids = [
+    aid(VALID_PIVA, '2023-03-05', 10_000), // in the window now, but before the 3 years of the total
+    aid(VALID_PIVA, '2023-05-10', 200_000), // leaves the window by September 2026
+    aid(VALID_PIVA, '2024-06-01', 40_000, false), // not de minimis: in the total only
+    aid(VALID_PIVA, '2025-01-15', 150_000),
+    aid(OTHER_PIVA, '2025-07-01', 25_000),
+  ];
+
+  it('sums the last 3 years, the de minimis used and left now, in 6 and in 12 months', () => {
+    const [acme, other, none] = bulkCompanySummaries([VALID_PIVA, OTHER_PIVA, CF], aids, now, (code) =>
+      code === CF ? ['CHECK_DIGIT'] : [],
+    );
+    expect(acme).toEqual({
+      taxCode: VALID_PIVA,
+      name: 'ACME S.R.L.',
+      aids: 4,
+      totalLast3Years: 390_000,
+      deMinimisUsed: 360_000,
+      remainingNow: -60_000,
+      // March 2023 and May 2023 have left the window by September 2026; January 2025 stays until 2028
+      remainingIn6Months: 150_000,
+      remainingIn12Months: 150_000,
+      exceeded: true,
+      warnings: ['Massimale de minimis superato'],
+    });
+    expect(other).toMatchObject({ aids: 1, totalLast3Years: 25_000, remainingNow: 275_000, exceeded: false });
+    expect(none).toMatchObject({
+      name: '',
+      aids: 0,
+      remainingNow: 300_000,
+      remainingIn12Months: 300_000,
+      warnings: ['Codice fiscale con carattere di controllo errato', 'Nessun aiuto trovato nel Registro'],
+    });
+    expect(bulkTotals([acme!, other!, none!])).toEqual({ companiesWithAids: 2, aids: 5, overCeiling: 1 });
+  });
+
+  it('counts an aid granted this month only from next month on, as the search does', () => {
+    const [row] = bulkCompanySummaries([OTHER_PIVA], [aid(OTHER_PIVA, '2026-03-02', 100_000)], now);
+    expect(row).toMatchObject({
+      remainingNow: 300_000,
+      remainingIn6Months: 200_000,
+      remainingIn12Months: 200_000,
+    });
+  });
+});
+
+describe('a job’s stream', () => {
+  const by: Actor = { userId: 'u1', email: 'u1@example.it', role: 'CLIENT' };
+  const requested: BulkSearchEvent = {
+    type: 'BulkSearchRequested',
+    data: {
+      jobId: 'j1',
+      userId: 'u1',
+      clientId: 'u1',
+      by,
+      at: '2026-03-10T09:00:00.000Z',
+      sourceName: 'clienti.xlsx',
+      taxCodes: [VALID_PIVA, OTHER_PIVA, CF],
+      warnings: [],
+      dataSource: 'ARCHIVE',
+      cost: 2,
+    },
+  };
+  const given = (...events: BulkSearchEvent[]) => stateOf(bulkJobDecider, events);
+
+  it('is queued, then running with progress that never goes back, then completed for 30 days', () => {
+    const progressed = (doneCodes: number): BulkSearchEvent => ({
+      type: 'BulkSearchProgressed',
+      data: { jobId: 'j1', doneCodes, at: '2026-03-10T09:00:01.000Z' },
+    });
+    expect(bulkJobDto(given(requested), 0)).toMatchObject({
+      status: 'QUEUED',
+      totalCodes: 3,
+      doneCodes: 0,
+      cost: 2,
+    });
+    const running = given(requested, progressed(2));
+    expect(bulkJobDto(running, 0)).toMatchObject({ status: 'RUNNING', doneCodes: 2 });
+    // a restarted runner counts from zero again: nothing is appended until it passes what was shown
+    expect(
+      bulkJobDecider.decide({ type: 'RecordProgress', data: { doneCodes: 1, at: 'x' } }, running),
+    ).toEqual([]);
+    expect(given(requested, progressed(2), progressed(1)).doneCodes).toBe(2);
+    const [completed] = bulkJobDecider.decide(
+      {
+        type: 'CompleteBulkSearch',
+        data: { at: '2026-03-10T09:00:05.000Z', companiesWithAids: 1, aids: 4, overCeiling: 1 },
+      },
+      running,
+    );
+    expect(completed).toMatchObject({
+      type: 'BulkSearchCompleted',
+      data: { expiresAt: '2026-04-09T09:00:05.000Z' },
+    });
+    const done = given(requested, progressed(2), completed!);
+    expect(bulkJobDto(done, Date.parse('2026-04-09T09:00:04.000Z'))).toMatchObject({
+      status: 'COMPLETED',
+      doneCodes: 3,
+    });
+    expect(bulkJobDto(done, Date.parse('2026-04-09T09:00:05.000Z')).status).toBe('EXPIRED');
+    expect(
+      bulkJobDecider.decide({ type: 'FailBulkSearch', data: { at: 'x', code: 'G001', reason: '' } }, done),
+    ).toEqual([]);
+  });
+
+  it('records a download of a completed job only before it expires', () => {
+    const download = (at: string) => ({
+      type: 'RecordDownload' as const,
+      data: { at, by, kind: 'sheet' as const },
+    });
+    expect(() => bulkJobDecider.decide(download('2026-03-10T10:00:00Z'), given())).toThrow(
+      expect.objectContaining({ code: 'B007' }),
+    );
+    const completed: BulkSearchEvent = {
+      type: 'BulkSearchCompleted',
+      data: {
+        jobId: 'j1',
+        at: 'x',
+        companiesWithAids: 0,
+        aids: 0,
+        overCeiling: 0,
+        expiresAt: '2026-04-09T09:00:00.000Z',
+      },
+    };
+    const done = given(requested, completed);
+    expect(bulkJobDecider.decide(download('2026-03-11T10:00:00.000Z'), done)).toHaveLength(1);
+    expect(() => bulkJobDecider.decide(download('2026-04-09T09:00:00.000Z'), done)).toThrow(
+      expect.objectContaining({ code: 'B006' }),
+    );
+    expect(
+      given(requested, completed, bulkJobDecider.decide(download('2026-03-11T10:00:00.000Z'), done)[0]!)
+        .downloaded,
+    ).toBe(true);
+  });
+});

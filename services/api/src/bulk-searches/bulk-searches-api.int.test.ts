@@ -1,0 +1,432 @@
+import ExcelJS from 'exceljs';
+import pdfParse from 'pdf-parse';
+import request from 'supertest';
+import {
+  addMonths,
+  BULK_MAX_FILE_BYTES,
+  firstDayOfMonth,
+  romeMonth,
+  streams,
+  type BulkJobDto,
+  type BulkPreviewDto,
+} from '@rna/domain';
+import type { AidIndex } from '@rna/infra';
+import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
+import { signAccessToken } from '../http/tokens';
+import { startBulkSearchRunner, type RunningBulkRunner } from './runner';
+
+const ACME = '01234567897';
+const BETA = '12345678903';
+const NONE = 'RSSMRA85T10A562S';
+const WRONG = '01234567890';
+
+const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+};
+
+async function xlsxOf(rows: (string | number)[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Clienti');
+  rows.forEach((row) => sheet.addRow(row));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+describe('Ricerca massiva over HTTP', () => {
+  let api: ApiHarness;
+  let runner: RunningBulkRunner | null = null;
+  // the harness's pinned now: 10 March 2026, Rome; the de minimis window starts on 1 March 2023
+  let leavingDay: string;
+
+  beforeAll(async () => {
+    api = await startApiHarness();
+    const windowStart = addMonths(firstDayOfMonth(romeMonth(api.now())), -36);
+    leavingDay = addMonths(windowStart, 2); // in the window now, out of it in 6 months
+    await api.indexAids([
+      anAid({
+        codiceFiscaleBeneficiario: ACME,
+        denominazioneBeneficiario: 'ACME S.R.L.',
+        dataConcessione: leavingDay,
+        elementoDiAiutoCents: 200_000_00,
+      }),
+      anAid({
+        codiceFiscaleBeneficiario: ACME,
+        denominazioneBeneficiario: 'ACME S.R.L.',
+        dataConcessione: '2025-06-01',
+        elementoDiAiutoCents: 150_000_00,
+      }),
+      anAid({
+        codiceFiscaleBeneficiario: BETA,
+        denominazioneBeneficiario: 'BETA S.P.A.',
+        dataConcessione: '2025-09-01',
+        elementoDiAiutoCents: 10_000_00,
+        codProcedimento: '2',
+        desProcedimento: 'Regime notificato',
+      }),
+    ]);
+  });
+  afterEach(async () => {
+    await runner?.stop();
+    runner = null;
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const auth = (test: request.Test, token: string) => test.set('Authorization', `Bearer ${token}`);
+  const preview = (token: string) => auth(request(api.app).post('/api/bulk-searches/preview'), token);
+  const run = (token: string, taxCodes: string[], sourceName = 'clienti.xlsx') =>
+    auth(request(api.app).post('/api/bulk-searches'), token).send({ taxCodes, sourceName });
+  const remaining = async (token: string) =>
+    (await auth(request(api.app).get('/api/clients/me'), token).expect(200)).body.remainingSearches as number;
+  const lastPosition = async () => {
+    let after = 0;
+    for (;;) {
+      const page = await api.deps.eventStore.readAll({ after, maxCount: 1000 });
+      if (page.length === 0) return after;
+      after = page[page.length - 1]!.globalPosition;
+    }
+  };
+  const job = async (token: string, jobId: string) =>
+    (await auth(request(api.app).get(`/api/bulk-searches/${jobId}`), token).expect(200)).body as BulkJobDto;
+  const runAll = async (deps = api.deps) => {
+    runner ??= startBulkSearchRunner(deps, { pollMs: 20 });
+    await api.deps.awaitProjections?.();
+    await runner.idle();
+    await api.deps.awaitProjections?.();
+  };
+
+  describe('preview', () => {
+    it('reads an xlsx’s first column under its header, and says what is new today and what it costs', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      await auth(request(api.app).get(`/api/documents?taxCodes=${ACME}`), client.token).expect(200);
+      const before = await lastPosition();
+      const file = await xlsxOf([
+        ['Codice fiscale', 'Ragione sociale'],
+        [ACME, 'ACME'],
+        [BETA, 'Beta'],
+        [ACME, 'ancora'],
+        [WRONG, 'x'],
+        ['n.d.', 'y'],
+        [1234567897, 'numero'],
+      ]);
+      const response = await preview(client.token).attach('file', file, 'clienti.xlsx').expect(200);
+      const body = response.body as BulkPreviewDto;
+      expect(body).toMatchObject({
+        sourceName: 'clienti.xlsx',
+        column: 'Codice fiscale',
+        columns: ['Codice fiscale', 'Ragione sociale'],
+        taxCodes: [ACME, BETA, WRONG],
+        warnings: [{ taxCode: WRONG, reason: 'CHECK_DIGIT' }],
+        ignored: ['n.d.'],
+        duplicates: 2, // ACME again, and 1234567897 typed as a number is ACME too
+        newToday: 2,
+        cost: 2,
+        remainingSearches: 9,
+        affordable: true,
+      });
+      expect(await lastPosition()).toBe(before); // nothing appended, nothing charged
+      expect(await remaining(client.token)).toBe(9);
+    });
+
+    it('reads a CSV with ; and a header, a chosen column, and a pasted list', async () => {
+      const client = await api.client({ remainingSearches: 1 });
+      const csv = Buffer.from(
+        `\uFEFFRagione sociale;P. IVA;Note\n"Acme; srl";${ACME};a\nBeta;${BETA};b\n`,
+        'utf8',
+      );
+      const fromCsv = await preview(client.token).attach('file', csv, 'clienti.csv').expect(200);
+      expect(fromCsv.body).toMatchObject({
+        column: 'P. IVA',
+        taxCodes: [ACME, BETA],
+        cost: 2,
+        affordable: false,
+      });
+      const chosen = await preview(client.token)
+        .attach('file', csv, 'clienti.csv')
+        .field('column', 'p.iva')
+        .expect(200);
+      expect(chosen.body.taxCodes).toEqual([ACME, BETA]);
+      const pasted = await preview(client.token)
+        .send({ text: `${ACME}\n${BETA}, ${ACME}\nciao` })
+        .expect(200);
+      expect(pasted.body).toMatchObject({
+        sourceName: '',
+        taxCodes: [ACME, BETA],
+        duplicates: 1,
+        ignored: ['ciao'],
+      });
+      const table = await preview(client.token)
+        .send({ text: `Nome\tCF\nAcme\t${ACME}\n`, column: 'cf' })
+        .expect(200);
+      expect(table.body.taxCodes).toEqual([ACME]);
+    });
+
+    it('refuses bad input with its own code, keeping and charging nothing', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      const before = await lastPosition();
+      const ole = Buffer.concat([
+        Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+        Buffer.alloc(504),
+        Buffer.from('EncryptedPackage', 'utf16le'),
+        Buffer.alloc(512),
+      ]);
+      const legacyXls = Buffer.concat([
+        Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+        Buffer.alloc(1024),
+      ]);
+      const good = await xlsxOf([[ACME], [BETA]]);
+      const many = Buffer.from(
+        Array.from({ length: 5_001 }, (_, i) => String(10_000_000_000 + i)).join('\n'),
+      );
+      const cases: [string, Buffer, string, number][] = [
+        ['B001', Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n\u0000'), 'elenco.pdf', 415],
+        [
+          'B001',
+          Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+          'elenco.xlsx',
+          415,
+        ],
+        ['B001', legacyXls, 'elenco.xls', 415],
+        ['B002', ole, 'protetto.xlsx', 400],
+        ['B002', good.subarray(0, Math.floor(good.length / 2)), 'troncato.xlsx', 400],
+        ['B003', many, 'troppi.csv', 400],
+        ['B004', Buffer.alloc(BULK_MAX_FILE_BYTES + 1, 0x41), 'grande.csv', 413],
+        ['B005', Buffer.from('Ragione sociale\nAcme\nBeta\n'), 'senza-codici.csv', 400],
+      ];
+      for (const [code, bytes, name, status] of cases) {
+        const response = await preview(client.token).attach('file', bytes, name);
+        expect({ name, status: response.status, code: response.body.code }).toEqual({ name, status, code });
+      }
+      expect((await preview(client.token).send({ text: ' \n ' }).expect(400)).body.code).toBe('B005');
+      expect(await lastPosition()).toBe(before);
+      expect(await remaining(client.token)).toBe(10);
+    });
+  });
+
+  describe('running a list', () => {
+    it('charges exactly the codes not looked up today, and ADMIN nothing', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      await auth(request(api.app).get(`/api/documents?taxCodes=${ACME}`), client.token).expect(200);
+      const queued = (await run(client.token, [ACME, BETA, ` ${NONE.toLowerCase()} `, BETA]).expect(202))
+        .body as BulkJobDto;
+      expect(queued).toMatchObject({ status: 'QUEUED', totalCodes: 3, doneCodes: 0, cost: 2 });
+      expect(await remaining(client.token)).toBe(7);
+      // the same codes again that day: free
+      expect((await run(client.token, [ACME, NONE]).expect(202)).body.cost).toBe(0);
+      expect(await remaining(client.token)).toBe(7);
+      expect((await run(client.token, ['123']).expect(400)).body.code).toBe('T002');
+      expect((await run(client.token, []).expect(400)).body.code).toBe('B005');
+
+      const admin = (await run(api.adminToken, [ACME, BETA]).expect(202)).body as BulkJobDto;
+      expect(admin.cost).toBe(0);
+      const adminId = (await auth(request(api.app).get('/api/users/me'), api.adminToken).expect(200)).body
+        .id as string;
+      const { events } = await api.deps.eventStore.readStream(streams.audit(adminId));
+      expect(events.at(-1)).toMatchObject({
+        type: 'SearchPerformed',
+        data: { taxCodes: [ACME, BETA], cost: 0 },
+      });
+    });
+
+    it('refuses a fixed-code client any other code (P001) and a list beyond what is left (U004)', async () => {
+      const fixed = await api.client({ remainingSearches: 10, fixedTaxCode: ACME });
+      expect((await run(fixed.token, [ACME, BETA]).expect(403)).body.code).toBe('P001');
+      const poor = await api.client({ remainingSearches: 1 });
+      expect((await run(poor.token, [ACME, BETA]).expect(429)).body.code).toBe('U004');
+      expect(await remaining(poor.token)).toBe(1);
+    });
+
+    it('never overspends: two lists at once with searches left for one give one 202 and one U004', async () => {
+      const client = await api.client({ remainingSearches: 3 });
+      const lists = [
+        ['10000000001', '10000000002', '10000000003'],
+        ['10000000004', '10000000005', '10000000006'],
+      ];
+      const answers = await Promise.all(lists.map((codes) => run(client.token, codes)));
+      expect(answers.map((a) => a.status).sort()).toEqual([202, 429]);
+      expect(await remaining(client.token)).toBe(0);
+      const jobs = (await auth(request(api.app).get('/api/bulk-searches'), client.token).expect(200))
+        .body as BulkJobDto[];
+      expect(jobs).toHaveLength(1);
+    });
+  });
+
+  describe('a job’s results', () => {
+    let client: { id: string; email: string; token: string };
+    let jobId: string;
+
+    beforeAll(async () => {
+      client = await api.client({ remainingSearches: 10, pdfEnabled: true });
+      jobId = (
+        (await run(client.token, [ACME, BETA, NONE, WRONG], 'clienti marzo.xlsx').expect(202))
+          .body as BulkJobDto
+      ).jobId;
+    });
+
+    it('completes with a workbook of one row per company and every aid, and mails the user', async () => {
+      await runAll();
+      expect(await job(client.token, jobId)).toMatchObject({
+        status: 'COMPLETED',
+        doneCodes: 4,
+        totalCodes: 4,
+        companiesWithAids: 2,
+        aids: 3,
+        overCeiling: 1,
+        downloaded: false,
+      });
+      const list = (await auth(request(api.app).get('/api/bulk-searches'), client.token).expect(200))
+        .body as BulkJobDto[];
+      expect(list.map((j) => j.jobId)).toEqual([jobId]);
+      expect(api.mails.find((m) => m.to === client.email && m.subject.startsWith('Ricerca'))).toMatchObject({
+        subject: 'Ricerca massiva completata',
+        text: expect.stringContaining('http://portale.test/ricerca-massiva'),
+      });
+
+      const before = await remaining(client.token);
+      const response = await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), client.token)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      expect(response.headers['content-disposition']).toMatch(/ricerca-massiva-\d{4}-\d{2}-\d{2}\.xlsx/);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+      const summary = workbook.getWorksheet('Riepilogo per impresa')!;
+      const rows = summary.getSheetValues().slice(2) as unknown[][];
+      const acme = rows.find((row) => row?.[1] === ACME)!;
+      // 350,000 € used now; the aid of 200,000 € leaves the window within 6 months
+      expect(acme.slice(1, 10)).toEqual([
+        ACME,
+        'ACME S.R.L.',
+        2,
+        expect.any(Number),
+        350_000,
+        -50_000,
+        150_000,
+        150_000,
+        'Sì',
+      ]);
+      expect(summary.getRow(2).getCell(1).fill).toMatchObject({ fgColor: { argb: 'FFFFE4E4' } });
+      const none = rows.find((row) => row?.[1] === NONE)!;
+      expect(none[10]).toBe('Nessun aiuto trovato nel Registro');
+      const wrong = rows.find((row) => row?.[1] === WRONG)!;
+      expect(wrong[10]).toContain('carattere di controllo errato');
+      expect(rows.find((row) => row?.[1] === 'Totale')?.[3]).toBe(3);
+      const aids = workbook.getWorksheet('Aiuti')!;
+      expect(aids.rowCount).toBe(4);
+      expect(aids.getRow(1).getCell(10).value).toBe('De minimis');
+
+      // audited like a report, never charged
+      expect(await remaining(client.token)).toBe(before);
+      const quota = await api.deps.eventStore.readStream(streams.quota(client.id));
+      expect(quota.events.at(-1)).toMatchObject({ type: 'ReportDownloaded', data: { kind: 'sheet' } });
+      const stream = await api.deps.eventStore.readStream(streams.bulk(jobId));
+      expect(stream.events.at(-1)).toMatchObject({ type: 'BulkResultDownloaded', data: { kind: 'sheet' } });
+      await api.deps.awaitProjections?.();
+      expect((await job(client.token, jobId)).downloaded).toBe(true);
+    });
+
+    it('gives a branded PDF naming the companies', async () => {
+      const response = await auth(request(api.app).get(`/api/bulk-searches/${jobId}/pdf`), client.token)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const { text } = await pdfParse(response.body as Buffer);
+      expect(text).toContain('ACME S.R.L.');
+      expect(text).toContain('BETA S.P.A.');
+      expect(text).toContain('clienti marzo.xlsx');
+      expect(text).toContain('Pagina 1 di 2');
+    });
+
+    it('hides a job from another user (B007) and refuses the PDF without pdfEnabled (P001)', async () => {
+      const other = await api.client({ remainingSearches: 10, pdfEnabled: false });
+      expect(
+        (await auth(request(api.app).get(`/api/bulk-searches/${jobId}`), other.token).expect(404)).body.code,
+      ).toBe('B007');
+      expect(
+        (await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), other.token).expect(404)).body
+          .code,
+      ).toBe('B007');
+      const own = ((await run(other.token, [ACME]).expect(202)).body as BulkJobDto).jobId;
+      await runAll();
+      expect(
+        (await auth(request(api.app).get(`/api/bulk-searches/${own}/pdf`), other.token).expect(403)).body
+          .code,
+      ).toBe('P001');
+    });
+
+    it('answers B006 once 30 days have passed, and the sweep deletes the files', async () => {
+      const start = api.now();
+      api.setNow(new Date(start.getTime() + 31 * 86_400_000));
+      // a session of that day (the one signed in 31 days earlier has long expired)
+      const token = signAccessToken(api.deps, { userId: client.id, email: client.email, role: 'CLIENT' });
+      try {
+        expect((await job(token, jobId)).status).toBe('EXPIRED');
+        expect(
+          (await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), token).expect(410)).body
+            .code,
+        ).toBe('B006');
+        runner = startBulkSearchRunner(api.deps, { pollMs: 20, sweepEveryMs: 0 });
+        await runner.idle();
+        expect(await api.deps.blobs.exists(`bulk-${jobId}.xlsx`)).toBe(false);
+      } finally {
+        api.setNow(start);
+      }
+      expect(
+        (await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), client.token).expect(410)).body
+          .code,
+      ).toBe('B006');
+    });
+  });
+
+  it('a restart in the middle of a job resumes it: every code done, charged once', async () => {
+    const client = await api.client({ remainingSearches: 20 });
+    const codes = [ACME, BETA, ...Array.from({ length: 8 }, (_, i) => String(20_000_000_000 + i))];
+    const jobId = ((await run(client.token, codes).expect(202)).body as BulkJobDto).jobId;
+    expect(await remaining(client.token)).toBe(10);
+    const slow: AidIndex = {
+      ...api.deps.aidIndex,
+      search: async (query) => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return api.deps.aidIndex.search(query);
+      },
+    };
+    const first = startBulkSearchRunner(
+      { ...api.deps, aidIndex: slow },
+      { pollMs: 20, chunkSize: 1, progressEveryMs: 0 },
+    );
+    await api.deps.awaitProjections?.();
+    for (;;) {
+      const { events } = await api.deps.eventStore.readStream(streams.bulk(jobId));
+      if (events.some((e) => e.type === 'BulkSearchProgressed')) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await first.stop();
+    const stopped = await api.deps.eventStore.readStream(streams.bulk(jobId));
+    expect(stopped.events.map((e) => e.type)).not.toContain('BulkSearchCompleted');
+    await api.deps.awaitProjections?.();
+    const halfway = await job(client.token, jobId);
+    expect(halfway.status).toBe('RUNNING');
+    expect(halfway.doneCodes).toBeGreaterThan(0);
+    expect(halfway.doneCodes).toBeLessThan(codes.length);
+
+    await runAll();
+    expect(await job(client.token, jobId)).toMatchObject({
+      status: 'COMPLETED',
+      doneCodes: codes.length,
+      aids: 3,
+    });
+    expect(await remaining(client.token)).toBe(10);
+    const quota = await api.deps.eventStore.readStream(streams.quota(client.id));
+    expect(quota.events.filter((e) => e.type === 'SearchPerformed')).toHaveLength(1);
+    const response = await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), client.token)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+    // header, one row per code, totals
+    expect(workbook.getWorksheet('Riepilogo per impresa')!.rowCount).toBe(codes.length + 2);
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * Ricerca massiva commands and queries: the preview of a list (keeps, charges and appends nothing),
+ * the request of a job (charged on the quota stream by the search's own metering, then
+ * BulkSearchRequested), the user's jobs, and the audited downloads of a job's results.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  assertOnlyFixedTaxCode,
+  BULK_MAX_CODES,
+  bulkJobDecider,
+  bulkJobDto,
+  checkTaxCode,
+  codesNewToday,
+  DomainError,
+  isWellFormedTaxCode,
+  lookUpEvents,
+  normalizeTaxCode,
+  readCodeCells,
+  readPastedCodes,
+  romeDay,
+  stateOf,
+  streams,
+  type BulkCodeList,
+  type BulkCodeWarning,
+  type BulkJobDto,
+  type BulkJobState,
+  type BulkPreviewDto,
+  type BulkSearchEvent,
+  type SearchRequest,
+} from '@rna/domain';
+import { BULK_SEARCHES_COLLECTION, type BulkSearchReadModel } from '@rna/read-models/bulk-searches';
+import { dataSourceForSearch, dataSourceOf } from '../data-source/settings';
+import { searchProfile } from '../documents/profile';
+import { lookUpOf, metered, readQuota, type MeteringContext } from '../documents/quota-metering';
+import { projectionsCaughtUp, type ApiDeps } from '../http/deps';
+import { actorOf, type Principal, type UploadedFile } from '../http/route';
+import { decodeText, detectDelimiter, readListFile } from './file-reading';
+import { parse as parseCsv } from 'csv-parse/sync';
+
+export const bulkBlobName = (jobId: string, kind: 'sheet' | 'pdf') =>
+  `bulk-${jobId}.${kind === 'sheet' ? 'xlsx' : 'pdf'}`;
+
+export const jobsReadModel = (deps: Pick<ApiDeps, 'documents'>) =>
+  deps.documents.collection<BulkSearchReadModel>(BULK_SEARCHES_COLLECTION);
+
+/** A file name as it may be shown and stored: printable, at most 200 characters. */
+export function cleanSourceName(name: string): string {
+  let text = name;
+  // multer hands a UTF-8 file name over as Latin-1 text
+  const utf8 = Buffer.from(name, 'latin1').toString('utf8');
+  if (!utf8.includes('\uFFFD') && /[\u0080-\u00ff]/.test(name)) text = utf8;
+  return text
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim()
+    .slice(0, 200);
+}
+
+export interface PreviewInput {
+  file: UploadedFile | null;
+  text?: string;
+  column?: string;
+}
+
+/** The list of a preview: a file's cells, a pasted table with a chosen column, or a pasted list. */
+async function listOf(input: PreviewInput): Promise<BulkCodeList> {
+  const column = input.column?.trim() ? input.column.trim() : null;
+  if (input.file) return readCodeCells(await readListFile(input.file.bytes), column);
+  const text = input.text ?? '';
+  if (column === null) return readPastedCodes(text);
+  // a table pasted from a spreadsheet (tab-separated) and a column chosen by its header
+  const rows = parseCsv(decodeText(Buffer.from(text, 'utf8')), {
+    delimiter: detectDelimiter(text),
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+  }) as string[][];
+  return readCodeCells(rows, column);
+}
+
+/** What the job would cost the signed-in user now: the codes not looked up today (ADMIN: nothing). */
+async function priceOf(
+  deps: ApiDeps,
+  principal: Principal,
+  taxCodes: string[],
+): Promise<Pick<BulkPreviewDto, 'newToday' | 'cost' | 'remainingSearches' | 'affordable'>> {
+  if (principal.role !== 'CLIENT')
+    return { newToday: taxCodes.length, cost: 0, remainingSearches: null, affordable: true };
+  const { state } = await readQuota(deps.eventStore, principal.userId);
+  const request: SearchRequest = { taxCodes, deMinimis: false, last3Years: false };
+  const now = deps.clock();
+  const newToday = codesNewToday(state, request, now).length;
+  const expired = state.endDate === null || now.getTime() >= state.endDate;
+  return {
+    newToday,
+    cost: newToday,
+    remainingSearches: state.remainingSearches,
+    affordable: !expired && newToday <= state.remainingSearches,
+  };
+}
+
+export async function previewBulkSearch(
+  deps: ApiDeps,
+  principal: Principal,
+  input: PreviewInput,
+): Promise<BulkPreviewDto> {
+  const list = await listOf(input);
+  const profile = await searchProfile(deps, principal);
+  assertOnlyFixedTaxCode(profile.fixedTaxCode, list.taxCodes);
+  return {
+    sourceName: input.file ? cleanSourceName(input.file.originalName) : '',
+    ...list,
+    ...(await priceOf(deps, principal, list.taxCodes)),
+  };
+}
+
+/** The codes of a request checked again: B005 none, T002 a malformed one, B003 past 5,000. */
+function requestedCodes(taxCodes: readonly string[]): { codes: string[]; warnings: BulkCodeWarning[] } {
+  const seen = new Set<string>();
+  const codes: string[] = [];
+  for (const raw of taxCodes) {
+    const code = normalizeTaxCode(raw);
+    if (code === '' || seen.has(code)) continue;
+    if (!isWellFormedTaxCode(code)) throw new DomainError('T002');
+    seen.add(code);
+    codes.push(code);
+  }
+  if (codes.length === 0) throw new DomainError('B005');
+  if (codes.length > BULK_MAX_CODES) throw new DomainError('B003');
+  const warnings = codes
+    .filter((code) => checkTaxCode(code) === 'invalid')
+    .map((taxCode): BulkCodeWarning => ({ taxCode, reason: 'CHECK_DIGIT' }));
+  return { codes, warnings };
+}
+
+/**
+ * Runs a list: a CLIENT is charged for exactly the codes not looked up today, decided on its quota
+ * stream with optimistic concurrency (the search's metering: concurrent jobs never overspend; U004
+ * charges nothing); ADMIN is not charged and audited like an admin search. Then BulkSearchRequested.
+ */
+export async function requestBulkSearch(
+  deps: ApiDeps,
+  principal: Principal,
+  body: { taxCodes: string[]; sourceName: string },
+): Promise<BulkJobDto> {
+  const { codes, warnings } = requestedCodes(body.taxCodes);
+  const profile = await searchProfile(deps, principal);
+  assertOnlyFixedTaxCode(profile.fixedTaxCode, codes);
+  const dataSource = dataSourceOf(await dataSourceForSearch(deps.eventStore));
+  const now = deps.clock();
+  const actor = actorOf(principal);
+  const request: SearchRequest = { taxCodes: codes, deMinimis: false, last3Years: false };
+  const ctx: MeteringContext = { eventStore: deps.eventStore, clientId: actor.userId, actor, request, now };
+  let cost = 0;
+  if (actor.role === 'CLIENT') {
+    // charged when asked for: the aids are looked up afterwards, so the audit's result count is 0
+    ({ cost } = await metered(
+      ctx,
+      { purpose: 'search', dataSource },
+      async () => null,
+      () => 0,
+    ));
+  } else {
+    const audited = lookUpEvents(lookUpOf(ctx, { purpose: 'search', dataSource }, 0), 0);
+    await deps.eventStore.appendToStream(streams.audit(actor.userId), audited, { expectedVersion: 'any' });
+  }
+  const jobId = randomUUID();
+  const events = bulkJobDecider.decide(
+    {
+      type: 'RequestBulkSearch',
+      data: {
+        jobId,
+        userId: actor.userId,
+        clientId: actor.role === 'CLIENT' ? actor.userId : null,
+        by: actor,
+        at: now.toISOString(),
+        sourceName: cleanSourceName(body.sourceName),
+        taxCodes: codes,
+        warnings,
+        dataSource,
+        cost,
+      },
+    },
+    bulkJobDecider.initialState,
+  );
+  await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: 'no_stream' });
+  return bulkJobDto(stateOf(bulkJobDecider, events), now);
+}
+
+/** The user's jobs, newest first (at most 200). */
+export async function listBulkJobs(deps: ApiDeps, principal: Principal): Promise<BulkJobDto[]> {
+  await projectionsCaughtUp(deps);
+  const jobs = await jobsReadModel(deps).find(
+    { userId: principal.userId },
+    { sortBy: 'requestedAt', order: 'desc', limit: 200 },
+  );
+  const now = deps.clock();
+  return jobs.map((job) => bulkJobDto(job, now));
+}
+
+/** The user's own job; another user's answers B007 like a missing one. */
+export async function ownBulkJob(
+  deps: ApiDeps,
+  principal: Principal,
+  jobId: string,
+): Promise<BulkSearchReadModel> {
+  let job = await jobsReadModel(deps).get(jobId);
+  if (!job) {
+    await projectionsCaughtUp(deps); // just requested: the read model may be a moment behind
+    job = await jobsReadModel(deps).get(jobId);
+  }
+  if (!job || job.userId !== principal.userId) throw new DomainError('B007');
+  return job;
+}
+
+export async function getBulkJob(deps: ApiDeps, principal: Principal, jobId: string): Promise<BulkJobDto> {
+  return bulkJobDto(await ownBulkJob(deps, principal, jobId), deps.clock());
+}
+
+/** A job's state from its own stream (the decisions never trust the read model). */
+export async function foldBulkJob(
+  deps: Pick<ApiDeps, 'eventStore'>,
+  jobId: string,
+): Promise<{ state: BulkJobState; version: number; events: BulkSearchEvent[] }> {
+  const { events, currentVersion } = await deps.eventStore.readStream(streams.bulk(jobId), {
+    maxCount: 100_000,
+  });
+  return { state: stateOf(bulkJobDecider, events), version: currentVersion, events };
+}
+
+/**
+ * A download of a job's result: the user's own completed job before it expires (B007, B006), the
+ * PDF only for clients with PDF enabled (P001, as the reports); audited on the job's stream
+ * (BulkResultDownloaded) and as a ReportDownloaded on the client's quota stream (ADMIN: its audit
+ * stream), never charged. The ReportDownloaded names no codes: a download on a later day must not
+ * make the list's codes free that day.
+ */
+export async function downloadBulkResult(
+  deps: ApiDeps,
+  principal: Principal,
+  jobId: string,
+  kind: 'sheet' | 'pdf',
+): Promise<{ bytes: Buffer; fileName: string; contentType: string }> {
+  await ownBulkJob(deps, principal, jobId);
+  const profile = await searchProfile(deps, principal);
+  if (kind === 'pdf' && !profile.pdfEnabled) throw new DomainError('P001');
+  const { state } = await foldBulkJob(deps, jobId);
+  const now = deps.clock();
+  const actor = actorOf(principal);
+  const recorded = bulkJobDecider.decide(
+    { type: 'RecordDownload', data: { at: now.toISOString(), by: actor, kind } },
+    state,
+  );
+  const blob = await deps.blobs.get(bulkBlobName(jobId, kind));
+  if (!blob) throw new DomainError('B006'); // swept
+  await deps.eventStore.appendToStream(streams.bulk(jobId), recorded, { expectedVersion: 'any' });
+  const request: SearchRequest = { taxCodes: [], deMinimis: false, last3Years: false };
+  const audit = lookUpEvents(
+    {
+      clientId: actor.userId,
+      by: actor,
+      at: now.toISOString(),
+      request,
+      purpose: kind,
+      dataSource: state.dataSource,
+      resultCount: 0,
+    },
+    0,
+  );
+  const stream = actor.role === 'CLIENT' ? streams.quota(actor.userId) : streams.audit(actor.userId);
+  await deps.eventStore.appendToStream(stream, audit, { expectedVersion: 'any' });
+  const day = romeDay(Date.parse(state.completedAt ?? state.requestedAt));
+  return {
+    bytes: blob.bytes,
+    contentType: blob.contentType,
+    fileName: `ricerca-massiva-${day}.${kind === 'sheet' ? 'xlsx' : 'pdf'}`,
+  };
+}

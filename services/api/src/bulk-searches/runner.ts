@@ -1,0 +1,296 @@
+/**
+ * The bulk search runner: one process at a time (compose-api: 'here' in the embedded portal, else the
+ * holder of the 'bulk-search-runner' lease) finds the jobs requested and not ended — at start-up too,
+ * so a restart resumes them — and runs them one after another: the codes looked up in chunks on the
+ * aid index (live mode: the search's findAids rules, codes the register cannot answer in time from
+ * the archive, saying so), BulkSearchProgressed at most about once a second, the workbook and the PDF
+ * into the blob store, BulkSearchCompleted, a mail. A job that throws fails with a catalogue code.
+ * A periodic sweep deletes the files of expired jobs. Stopping abandons the job under way without an
+ * event: the next runner starts it again (never charging again: the charge was taken at the request).
+ */
+import {
+  BULK_RESULT_DAYS,
+  bulkCompanySummaries,
+  bulkJobDecider,
+  bulkTotals,
+  DomainError,
+  formatInteger,
+  isBulkJobOpen,
+  isBulkResultExpired,
+  streams,
+  type AidRecord,
+  type BulkJobCommand,
+  type BulkJobState,
+  type BulkRowWarning,
+  type BulkSearchEvent,
+  type CodeSourceDto,
+} from '@rna/domain';
+import { ConcurrencyError, type Doc } from '@rna/infra';
+import { findAids } from '../documents/search';
+import { newestFirst } from '../documents/rows';
+import { searchProfile } from '../documents/profile';
+import { DEFAULT_LOGO_ID } from '../accounts/read-models';
+import type { ApiDeps } from '../http/deps';
+import { reportBranding } from '../reports/branding';
+import { bulkBlobName, foldBulkJob, jobsReadModel } from './commands';
+import { bulkPdf, bulkWorkbook, type BulkResult } from './result-files';
+
+export const BULK_RUNNER_LEASE = 'bulk-search-runner';
+export const BULK_SWEEPS_COLLECTION = 'bulk-search-sweeps';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export interface BulkRunnerOptions {
+  /** How often open jobs are looked for (ms, default 500). */
+  pollMs?: number;
+  /** Codes per aid-index look-up (default 250). */
+  chunkSize?: number;
+  /** Least time between two progress events (ms, default 1000). */
+  progressEveryMs?: number;
+  /** How often expired results are deleted (ms, default 10 minutes). */
+  sweepEveryMs?: number;
+}
+
+export interface RunningBulkRunner {
+  /** Resolves when no open job is left to run (tests, bench). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Stopping: the job under way is left for the next runner. */
+class Abandoned extends Error {}
+
+const pause = (ms: number, signal: { stopped: boolean; wake?: () => void }) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+
+export function bulkMail(publicUrl: string, job: BulkJobState, failed: boolean) {
+  const link = `${publicUrl.replace(/\/$/, '')}/ricerca-massiva`;
+  const list = job.sourceName ? `«${job.sourceName}»` : 'incollato';
+  if (failed)
+    return {
+      subject: 'Ricerca massiva non riuscita',
+      text:
+        'Gentile utente,\n\n' +
+        `la ricerca massiva dell’elenco ${list} (${formatInteger(job.totalCodes)} codici fiscali) non è riuscita.\n` +
+        `Può riprovare dalla pagina Ricerca massiva: ${link}\n`,
+    };
+  return {
+    subject: 'Ricerca massiva completata',
+    text:
+      'Gentile utente,\n\n' +
+      `la ricerca massiva dell’elenco ${list} (${formatInteger(job.totalCodes)} codici fiscali) è completata: ` +
+      `${formatInteger(job.companiesWithAids ?? 0)} imprese con aiuti, ${formatInteger(job.aids ?? 0)} aiuti, ` +
+      `${formatInteger(job.overCeiling ?? 0)} oltre il massimale de minimis.\n\n` +
+      `Il file Excel e il riepilogo PDF sono disponibili per ${BULK_RESULT_DAYS} giorni: ${link}\n`,
+  };
+}
+
+const LIVE_WARNINGS: Record<NonNullable<CodeSourceDto['liveFallback']>, BulkRowWarning> = {
+  PACED: 'LIVE_PACED',
+  UNAVAILABLE: 'LIVE_UNAVAILABLE',
+};
+
+export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions = {}): RunningBulkRunner {
+  const pollMs = options.pollMs ?? 500;
+  const chunkSize = options.chunkSize ?? 250;
+  const progressEveryMs = options.progressEveryMs ?? 1000;
+  const sweepEveryMs = options.sweepEveryMs ?? 10 * 60_000;
+  const signal: { stopped: boolean; wake?: () => void } = { stopped: false };
+  let lastSweep = 0;
+  let turnsStarted = 0;
+  let idleWaiters: { after: number; resolve: () => void }[] = [];
+
+  /** Appends what the job's decider makes of a command at the version read; false when another runner did. */
+  async function decideAndAppend(
+    jobId: string,
+    command: BulkJobCommand,
+    at: { state: BulkJobState; version: number },
+  ) {
+    const events = bulkJobDecider.decide(command, at.state);
+    if (events.length === 0) return;
+    try {
+      await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: at.version });
+    } catch (error) {
+      if (error instanceof ConcurrencyError) throw new Abandoned('another runner moved the job');
+      throw error;
+    }
+    for (const event of events) at.state = bulkJobDecider.evolve(at.state, event);
+    at.version += events.length;
+  }
+
+  async function runJob(jobId: string): Promise<void> {
+    const folded = await foldBulkJob(deps, jobId);
+    if (!isBulkJobOpen(folded.state)) return;
+    const requested = folded.events.find(
+      (e): e is Extract<BulkSearchEvent, { type: 'BulkSearchRequested' }> => e.type === 'BulkSearchRequested',
+    );
+    if (!requested) return;
+    const at = { state: folded.state, version: folded.version };
+    const { taxCodes, warnings, dataSource } = requested.data;
+    try {
+      const archiveAsOf = deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
+      const aids: AidRecord[] = [];
+      const rowWarnings = new Map<string, BulkRowWarning[]>();
+      for (const warning of warnings) rowWarnings.set(warning.taxCode, ['CHECK_DIGIT']);
+      let lastProgress = Date.now();
+      for (let done = 0; done < taxCodes.length;) {
+        if (signal.stopped) throw new Abandoned('runner stopped');
+        const chunk = taxCodes.slice(done, done + chunkSize);
+        const found = await findAids(
+          deps,
+          { taxCodes: chunk, deMinimis: false, last3Years: false },
+          dataSource,
+          archiveAsOf,
+        );
+        for (const aid of found.aids) aids.push(aid);
+        for (const source of found.sources) {
+          if (!source.liveFallback) continue;
+          rowWarnings.set(source.taxCode, [
+            ...(rowWarnings.get(source.taxCode) ?? []),
+            LIVE_WARNINGS[source.liveFallback],
+          ]);
+        }
+        done += chunk.length;
+        if (done < taxCodes.length && Date.now() - lastProgress >= progressEveryMs) {
+          await decideAndAppend(
+            jobId,
+            { type: 'RecordProgress', data: { doneCodes: done, at: deps.clock().toISOString() } },
+            at,
+          );
+          lastProgress = Date.now();
+        }
+      }
+      if (signal.stopped) throw new Abandoned('runner stopped');
+      await decideAndAppend(
+        jobId,
+        { type: 'RecordProgress', data: { doneCodes: taxCodes.length, at: deps.clock().toISOString() } },
+        at,
+      );
+      const generatedAt = deps.clock();
+      const summaries = bulkCompanySummaries(
+        taxCodes,
+        aids,
+        generatedAt,
+        (code) => rowWarnings.get(code) ?? [],
+      );
+      const result: BulkResult = {
+        jobId,
+        sourceName: requested.data.sourceName,
+        dataSource,
+        generatedAt,
+        summaries,
+        aids: aids.sort(newestFirst),
+      };
+      await deps.blobs.put(bulkBlobName(jobId, 'sheet'), await bulkWorkbook(result), XLSX);
+      const by = requested.data.by;
+      const profile =
+        by.role === 'SYSTEM' ? null : await searchProfile(deps, { ...by, role: by.role }).catch(() => null);
+      const branding = await reportBranding(deps, profile?.logoId ?? DEFAULT_LOGO_ID);
+      await deps.blobs.put(bulkBlobName(jobId, 'pdf'), await bulkPdf(result, branding), 'application/pdf');
+      await decideAndAppend(
+        jobId,
+        { type: 'CompleteBulkSearch', data: { at: deps.clock().toISOString(), ...bulkTotals(summaries) } },
+        at,
+      );
+    } catch (error) {
+      if (error instanceof Abandoned) throw error;
+      const code = error instanceof DomainError ? error.code : 'G001';
+      deps.logger.error({ err: error, jobId }, 'bulk search failed');
+      await decideAndAppend(
+        jobId,
+        {
+          type: 'FailBulkSearch',
+          data: {
+            at: deps.clock().toISOString(),
+            code,
+            reason: error instanceof DomainError ? error.message : 'Errore interno',
+          },
+        },
+        at,
+      );
+    }
+    await mailOwner(requested.data.by.email, at.state);
+  }
+
+  async function mailOwner(to: string, job: BulkJobState): Promise<void> {
+    try {
+      await deps.mailer.send({ to, ...bulkMail(deps.config.publicUrl, job, job.status === 'FAILED') });
+    } catch (error) {
+      // the results are there all the same: the page and the home notice say so
+      deps.logger.warn({ err: error, jobId: job.jobId }, 'bulk search mail not sent');
+    }
+  }
+
+  /** Deletes the files of jobs past their 30 days, once each. */
+  async function sweep(): Promise<void> {
+    const now = deps.clock();
+    const swept = deps.documents.collection<Doc>(BULK_SWEEPS_COLLECTION);
+    for (const job of await jobsReadModel(deps).find({ status: 'COMPLETED' })) {
+      if (!isBulkResultExpired(job, now) || (await swept.get(job.id))) continue;
+      await deps.blobs.delete(bulkBlobName(job.id, 'sheet'));
+      await deps.blobs.delete(bulkBlobName(job.id, 'pdf'));
+      await swept.put({ id: job.id });
+    }
+  }
+
+  async function turn(): Promise<boolean> {
+    const open = await jobsReadModel(deps).find(
+      { open: true },
+      { sortBy: 'requestedAt', order: 'asc', limit: 50 },
+    );
+    for (const job of open) {
+      if (signal.stopped) break;
+      await runJob(job.id);
+    }
+    if (Date.now() - lastSweep >= sweepEveryMs) {
+      lastSweep = Date.now();
+      await sweep();
+    }
+    return open.length === 0;
+  }
+
+  const loop = (async () => {
+    while (!signal.stopped) {
+      const thisTurn = ++turnsStarted;
+      let idle = false;
+      try {
+        idle = await turn();
+      } catch (error) {
+        if (!(error instanceof Abandoned))
+          deps.logger.error({ err: error }, 'bulk search runner turn failed');
+      }
+      if (idle) {
+        // only a turn that began after the wait began has seen every job requested before it
+        const ready = idleWaiters.filter((waiter) => waiter.after < thisTurn);
+        idleWaiters = idleWaiters.filter((waiter) => waiter.after >= thisTurn);
+        ready.forEach((waiter) => waiter.resolve());
+      }
+      if (!signal.stopped) await pause(pollMs, signal);
+    }
+  })();
+
+  return {
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push({ after: turnsStarted, resolve });
+        signal.wake?.();
+      }),
+    async stop() {
+      signal.stopped = true;
+      signal.wake?.();
+      await loop;
+      idleWaiters.forEach((waiter) => waiter.resolve());
+    },
+  };
+}
+
+/** For the sweep's callers and tests: whether a job's files are gone. */
+export async function bulkFilesSwept(deps: Pick<ApiDeps, 'documents'>, jobId: string): Promise<boolean> {
+  return (await deps.documents.collection<Doc>(BULK_SWEEPS_COLLECTION).get(jobId)) !== null;
+}

@@ -20,7 +20,10 @@ interface BulkJobsTableProps {
 
 export function BulkProgress({ job, name }: { job: BulkJobDto; name: string }) {
   const { t } = useTranslation();
-  const text = t('bulk.progress', { done: formatInteger(job.doneCodes), total: formatInteger(job.totalCodes) });
+  const text = t('bulk.progress', {
+    done: formatInteger(job.doneCodes),
+    total: formatInteger(job.totalCodes),
+  });
   return (
     <div className="bulk-progress">
       <div
@@ -51,7 +54,10 @@ function Outcome({ job, name }: { job: BulkJobDto; name: string }) {
   return (
     <ul className="bulk-job__figures">
       <li>
-        {t('bulk.companiesWithAids', { count: companiesWithAids, formatted: formatInteger(companiesWithAids) })}
+        {t('bulk.companiesWithAids', {
+          count: companiesWithAids,
+          formatted: formatInteger(companiesWithAids),
+        })}
       </li>
       <li>{t('bulk.aids', { count: aids, formatted: formatInteger(aids) })}</li>
       <li className={overCeiling > 0 ? 'bulk-job__over' : undefined}>
@@ -140,7 +146,9 @@ export function BulkJobsTable({
                 )}
               </div>
               <span className="muted bulk-job__until">
-                {t('bulk.availableUntil', { date: formatDate(job.expiresAt ? Date.parse(job.expiresAt) : null) })}
+                {t('bulk.availableUntil', {
+                  date: formatDate(job.expiresAt ? Date.parse(job.expiresAt) : null),
+                })}
               </span>
             </div>
           );

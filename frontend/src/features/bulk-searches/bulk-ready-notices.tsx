@@ -19,25 +19,27 @@ export function BulkReadyNotices() {
   const ready = readyJobs(jobs.data ?? []);
   if (ready.length === 0) return null;
   return (
-    <ul className="bulk-notices" aria-label={t('bulk.title')}>
-      {ready.map((job) => (
-        <li key={job.jobId} className="card info-note bulk-notice" role="status">
-          <span>
-            {t('bulk.readyNotice', {
-              name: job.sourceName || t('bulk.pastedList'),
-              companies: t('bulk.noticeCompanies', {
-                count: job.totalCodes,
-                formatted: formatInteger(job.totalCodes),
-              }),
-              over: t('bulk.overCeiling', {
-                count: job.overCeiling ?? 0,
-                formatted: formatInteger(job.overCeiling ?? 0),
-              }),
-            })}
-          </span>{' '}
-          <Link to="/ricerca-massiva">{t('bulk.openPage')}</Link>
-        </li>
-      ))}
-    </ul>
+    <div role="status">
+      <ul className="bulk-notices" aria-label={t('bulk.title')}>
+        {ready.map((job) => (
+          <li key={job.jobId} className="card info-note bulk-notice">
+            <span>
+              {t('bulk.readyNotice', {
+                name: job.sourceName || t('bulk.pastedList'),
+                companies: t('bulk.noticeCompanies', {
+                  count: job.totalCodes,
+                  formatted: formatInteger(job.totalCodes),
+                }),
+                over: t('bulk.overCeiling', {
+                  count: job.overCeiling ?? 0,
+                  formatted: formatInteger(job.overCeiling ?? 0),
+                }),
+              })}
+            </span>{' '}
+            <Link to="/ricerca-massiva">{t('bulk.openPage')}</Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -29,7 +29,7 @@ export function progressPercent(job: Pick<BulkJobDto, 'doneCodes' | 'totalCodes'
  */
 export function resultFileName(sourceName: string, extension: 'xlsx' | 'pdf'): string {
   const stem = sourceName
-    .replace(/\.[^.]*$/, '')
+    .replace(/\.[^./\\]*$/, '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9_-]+/g, '-')

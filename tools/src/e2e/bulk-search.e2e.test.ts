@@ -16,6 +16,7 @@ import {
   ADMIN,
   captureScreen,
   describeViolations,
+  downloadByButton,
   expectMessage,
   expectSignedIn,
   inviteClientByApi,
@@ -74,16 +75,6 @@ async function syncArchive(): Promise<void> {
 async function previewFigure(page: Page, label: string): Promise<string> {
   const term = page.locator('.bulk-preview dt', { hasText: label });
   return ((await term.locator('xpath=following-sibling::dd[1]').textContent()) ?? '').trim();
-}
-
-async function download(page: Page, button: string): Promise<string> {
-  const [file] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: button }).click(),
-  ]);
-  const target = path.join(files, file.suggestedFilename());
-  await file.saveAs(target);
-  return target;
 }
 
 /** The cell values of a worksheet's rows, as text. */
@@ -219,7 +210,7 @@ describe('bulk search in a real browser', () => {
   });
 
   it('downloads the workbook, with a summary row per company, and the PDF; then home says no more', async () => {
-    const sheet = await download(client, 'Scarica Excel di clienti.csv');
+    const sheet = await downloadByButton(client, 'Scarica Excel di clienti.csv', files);
     expect(path.basename(sheet)).toBe('ricerca-massiva-clienti.xlsx');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(sheet);
@@ -245,7 +236,7 @@ describe('bulk search in a real browser', () => {
     ))
       expect(everything).toContain(aid.idComponenteAiuto);
 
-    const pdf = await download(client, 'Scarica PDF di clienti.csv');
+    const pdf = await downloadByButton(client, 'Scarica PDF di clienti.csv', files);
     expect(path.basename(pdf)).toBe('ricerca-massiva-clienti.pdf');
     const text = (await pdfParse(await readFile(pdf))).text;
     expect(text).toContain(heaviest);

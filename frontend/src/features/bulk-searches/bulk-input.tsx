@@ -11,6 +11,8 @@ interface BulkInputProps {
   busy: boolean;
   /** why the last list could not be read (a catalogue code), or null */
   problem: ErrorCode | null;
+  /** which control the problem is about: the file picker or the pasted list */
+  problemOn: 'file' | 'text';
   /** a problem found before sending (the file's size) */
   onProblem: (code: ErrorCode) => void;
   /** the name of the file last chosen, shown beside the picker */
@@ -28,6 +30,7 @@ export function BulkInput({
   onText,
   busy,
   problem,
+  problemOn,
   onProblem,
   fileName,
   text,
@@ -80,8 +83,8 @@ export function BulkInput({
             className="file-picker__input"
             accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
             disabled={busy}
-            aria-describedby={problem ? problemId : undefined}
-            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem && problemOn === 'file' ? problemId : undefined}
+            aria-invalid={problem && problemOn === 'file' ? true : undefined}
             onChange={(event) => take(event.target.files?.[0])}
           />
           <label htmlFor={fileId} className="button button--secondary file-picker__button" aria-hidden="true">
@@ -100,6 +103,8 @@ export function BulkInput({
           value={text}
           disabled={busy}
           spellCheck={false}
+          aria-describedby={problem && problemOn === 'text' ? problemId : undefined}
+          aria-invalid={problem && problemOn === 'text' ? true : undefined}
           onChange={(event) => onTextChange(event.target.value)}
         />
       </div>

@@ -128,6 +128,7 @@ export default function BulkSearchPage() {
       <BulkInput
         busy={previewState.isLoading || startState.isLoading}
         problem={inputProblem}
+        problemOn={source?.kind === 'text' ? 'text' : 'file'}
         fileName={fileName}
         text={text}
         onTextChange={setText}

@@ -252,6 +252,18 @@ describe('bad input', () => {
     },
   );
 
+  it('a pasted list refused (B003) is told beside the list it is about', async () => {
+    await startRememberedApp(routes({ [PREVIEW]: refusal(400, 'B003') }), PAGE);
+    await screen.findByRole('heading', { name: 'Ricerca massiva', level: 1 });
+    await pasteAndPreview('01234567897');
+    await screen.findByRole('alert');
+    expect(pasteBox()).toHaveAccessibleDescription(
+      'L’elenco supera i 5.000 codici fiscali: dividilo in più ricerche',
+    );
+    expect(pasteBox()).toHaveAttribute('aria-invalid', 'true');
+    expect(fileInput()).not.toHaveAttribute('aria-invalid');
+  });
+
   it.each([
     ['U004', 429, 'Ricerche disponibili esaurite, contatta l’amministratore'],
     ['A002', 403, 'Abbonamento scaduto, contatta il referente commerciale'],

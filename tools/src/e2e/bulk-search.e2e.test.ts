@@ -245,8 +245,11 @@ describe('bulk search in a real browser', () => {
     // downloaded: the home page no longer announces it
     await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
     await client.getByRole('heading', { name: 'Ricerca aiuti di Stato' }).waitFor();
-    await client.waitForTimeout(1000);
-    expect(await client.getByText(/^La ricerca massiva «clienti\.csv» è pronta/).count()).toBe(0);
+    await until(
+      async () => (await client.getByText(/^La ricerca massiva «clienti\.csv» è pronta/).count()) === 0,
+      'the notice gone once the result was downloaded',
+      5_000,
+    );
     // and the downloads cost nothing
     await client.getByText(`Ricerche: ${SEARCHES - 3} / ${SEARCHES}`).waitFor();
   });

@@ -86,6 +86,18 @@ describe('the home page', () => {
     expect(screen.queryByText(/La ricerca massiva/)).not.toBeInTheDocument();
   });
 
+  it('reads the jobs again on each visit: a result downloaded meanwhile is announced no more', async () => {
+    const fake = routes([completedBulkJob()]);
+    await startRememberedApp(fake);
+    await screen.findByText(NOTICE);
+    fake['GET /api/bulk-searches'] = { status: 200, body: [completedBulkJob({ downloaded: true })] };
+    await userEvent.click(screen.getByRole('link', { name: 'Vai alla ricerca massiva' }));
+    await screen.findByRole('heading', { name: 'Ricerca massiva', level: 1 });
+    await userEvent.click(screen.getByRole('link', { name: /Portale Aiuti di Stato/ }));
+    await screen.findByRole('heading', { name: 'Ricerca aiuti di Stato' });
+    await waitFor(() => expect(screen.queryByText(NOTICE)).not.toBeInTheDocument());
+  });
+
   it('shows the notice once a job running on the server is ready, without a reload', async () => {
     const fake = routes([bulkJob({ status: 'RUNNING', doneCodes: 10 })]);
     await startRememberedApp(fake);

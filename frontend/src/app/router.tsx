@@ -7,11 +7,12 @@ import { useUser } from '../lib/session/use-user';
 const LoginPage = lazy(() => import('../features/auth/login-page'));
 const ForgotPage = lazy(() => import('../features/auth/forgot-page'));
 const ResetPage = lazy(() => import('../features/auth/reset-page'));
-const HomePage = lazy(() => import('../features/home/home-page'));
+const HomeRoute = lazy(() => import('./home-route'));
 const DocumentsPage = lazy(() => import('../features/documents/documents-page'));
 const ClientsRoute = lazy(() => import('./clients-route'));
 const SyncPage = lazy(() => import('../features/sync/sync-page'));
 const AuditRoute = lazy(() => import('./audit-route'));
+const BulkSearchPage = lazy(() => import('../features/bulk-searches/bulk-search-page'));
 
 export function AppRoutes() {
   const user = useUser();
@@ -33,8 +34,9 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<SignedInLayout user={user} />}>
-        <Route index element={<HomePage />} />
+        <Route index element={<HomeRoute />} />
         <Route path="documents" element={<DocumentsPage />} />
+        <Route path="ricerca-massiva" element={<BulkSearchPage />} />
         {admin && <Route path="clients" element={<ClientsRoute />} />}
         {admin && <Route path="sync" element={<SyncPage />} />}
         {admin && <Route path="audit" element={<AuditRoute />} />}

@@ -72,6 +72,7 @@ export const api = createApi({
     'DataSource',
     'LastUpdate',
     'SearchResult',
+    'BulkJob',
   ],
   keepUnusedDataFor: 300,
   endpoints: () => ({}),

@@ -5,6 +5,7 @@ import { useLocation } from 'react-router-dom';
 const SIGNED_IN_TITLES: Record<string, string> = {
   '/': 'home.title',
   '/documents': 'documents.title',
+  '/ricerca-massiva': 'bulk.title',
   '/clients': 'clients.title',
   '/sync': 'sync.title',
   '/audit': 'audit.title',

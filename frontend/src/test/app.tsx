@@ -98,6 +98,7 @@ export function signedInRoutes(user: UserDto, remaining = 7): FakeRoutes {
     },
     'GET /api/users/saved-searches': { status: 200, body: [] },
     'GET /api/variation-alerts': { status: 200, body: [] },
+    'GET /api/bulk-searches': { status: 200, body: [] },
   };
 }
 

@@ -48,7 +48,10 @@ class FakeRequest {
   }
 }
 
-/** The JSON bodies sent since the fake was installed, by call ('POST /api/…'). */
+/**
+ * The bodies sent since the fake was installed, by call ('POST /api/…'): JSON bodies parsed, multipart
+ * ones as the FormData sent (read its fields with get()).
+ */
 export const sentBodies: { call: string; body: unknown }[] = [];
 
 function fakeResponse({ status, body }: FakeAnswer) {
@@ -60,6 +63,7 @@ function fakeResponse({ status, body }: FakeAnswer) {
     clone: () => response,
     text: () => Promise.resolve(text),
     json: () => Promise.resolve(JSON.parse(text) as unknown),
+    blob: () => Promise.resolve(new Blob([text])),
   };
   return response;
 }
@@ -75,6 +79,7 @@ export function installFakeServer(routes: FakeRoutes): string[] {
     calls.push(call);
     const body = typeof input === 'string' ? undefined : input.body;
     if (typeof body === 'string') sentBodies.push({ call, body: JSON.parse(body) as unknown });
+    else if (body instanceof FormData) sentBodies.push({ call, body });
     return Promise.resolve(fakeResponse(routes[call] ?? { status: 404, body: { code: 'G001' } }));
   };
   Object.assign(globalThis, { fetch: fetchImpl, Headers: FakeHeaders, Request: FakeRequest });

@@ -23,6 +23,7 @@ import {
   aidsOf,
   captureScreen,
   describeViolations,
+  downloadByButton,
   dialog,
   expectMessage,
   expectSignedIn,
@@ -133,16 +134,6 @@ async function searchOne(page: Page, taxCode: string): Promise<void> {
 async function waitForResults(page: Page, taxCodes: string[]): Promise<void> {
   await page.getByRole('heading', { name: `Risultati per ${taxCodes.join(', ')}` }).waitFor();
   await page.getByRole('region', { name: 'Numero documenti' }).waitFor();
-}
-
-async function download(page: Page, button: string): Promise<string> {
-  const [file] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: button }).click(),
-  ]);
-  const target = path.join(downloads, file.suggestedFilename());
-  await file.saveAs(target);
-  return target;
 }
 
 describe('archive sync and search in a real browser', () => {
@@ -341,7 +332,7 @@ describe('archive sync and search in a real browser', () => {
     await client.goto(`/documents?taxCode=${heaviest}&deMinimis=false&last3Years=false`);
     await waitForResults(client, [heaviest]);
 
-    const sheet = await download(client, 'Scarica Excel');
+    const sheet = await downloadByButton(client, 'Scarica Excel', downloads);
     expect(path.basename(sheet)).toBe('report.xlsx');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(sheet);
@@ -353,7 +344,7 @@ describe('archive sync and search in a real browser', () => {
     });
     expect(ids.sort()).toEqual(aids.map((aid) => aid.idComponenteAiuto).sort());
 
-    const pdf = await download(client, 'Scarica PDF');
+    const pdf = await downloadByButton(client, 'Scarica PDF', downloads);
     expect(path.basename(pdf)).toBe('report.pdf');
     const text = (await pdfParse(await readFile(pdf))).text;
     expect(text).toContain(heaviest);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { documentsUrl, SearchForm } from '../../components/search-form';
@@ -18,7 +18,8 @@ import { homeRedirectUsed, selectHomeRedirectUsed } from '../../lib/session/user
 import { homeRedirect } from './home-redirect';
 import { VariationAlertsList } from './variation-alerts-list';
 
-export default function HomePage() {
+/** `notices`: what other features announce on the home page (composed in app/home-route). */
+export default function HomePage({ notices }: { notices?: ReactNode }) {
   const { t } = useTranslation();
   const user = useUser();
   const navigate = useNavigate();
@@ -55,6 +56,7 @@ export default function HomePage() {
         <h1>{t('home.title')}</h1>
         <p className="muted">{t('home.subtitle')}</p>
       </section>
+      {notices}
       {refusal && (
         <div className="error-panel card" role="alert">
           <p>{t(`errors.${refusal}`)}</p>

@@ -61,6 +61,7 @@ export function NavBar({ user }: { user: UserDto }) {
                 : []),
               ...(endDate ? [{ key: 'end', label: endDate, onSelect: () => undefined, disabled: true }] : []),
               { key: 'email', label: user.email, onSelect: () => undefined, disabled: true },
+              { key: 'bulk', label: t('nav.bulk'), onSelect: () => navigate('/ricerca-massiva') },
               ...(user.role === 'ADMIN'
                 ? [
                     { key: 'clients', label: t('nav.clients'), onSelect: () => navigate('/clients') },
@@ -80,6 +81,9 @@ export function NavBar({ user }: { user: UserDto }) {
               </span>
             )}
             {endDate && <span className="nav-bar__info">{endDate}</span>}
+            <NavLink to="/ricerca-massiva" className="nav-bar__link">
+              {t('nav.bulk')}
+            </NavLink>
             {user.role === 'ADMIN' && (
               <>
                 <NavLink to="/clients" className="nav-bar__link">

@@ -1,4 +1,5 @@
 /** What a user does on the portal's screens, by the labels of the Italian catalogue. */
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
 export async function signIn(page: Page, email: string, password: string, remember = false): Promise<void> {
@@ -40,4 +41,15 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Clicks the button that downloads a file and saves the file in `dir` under its suggested name. */
+export async function downloadByButton(page: Page, button: string, dir: string): Promise<string> {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  const target = path.join(dir, file.suggestedFilename());
+  await file.saveAs(target);
+  return target;
 }

@@ -15,6 +15,7 @@ import { HttpLiveRegister } from '@rna/infra/register-live';
 import { startVariationAlertNotifier } from './alerts/notifier';
 import { BULK_RUNNER_LEASE, startBulkSearchRunner } from './bulk-searches/runner';
 import { createApiRouter } from './app';
+import { aidLookups } from './documents/aid-lookups';
 import { ensureFirstAdmin } from './auth/first-admin';
 import type { ApiDeps } from './http/deps';
 import { startWebServer, type RunningWebServer } from './http/web-server';
@@ -86,6 +87,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
       onBackgroundFailure: (taxCode, err) => logger.warn({ err, taxCode }, 'queued live look-up failed'),
     }),
     archiveLastUpdate: archiveLastUpdateReader(stores.documents),
+    aidLookups: aidLookups({ documents: stores.documents }),
   };
   let server: RunningWebServer | null = null;
   let notifier: { stop(): Promise<void> } | null = null;

@@ -70,6 +70,30 @@ describe('paced load generator (bench)', () => {
     }
   });
 
+  it('sends request i with the i-th header set, e.g. as one of several users', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers.authorization} ${req.headers.accept}`);
+      res.writeHead(200).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await pacedLoad({
+        url: `${base}/unused`,
+        urls: [`${base}/a`, `${base}/b`, `${base}/c`, `${base}/d`],
+        headerSets: [{ authorization: 'one' }, { authorization: 'two' }],
+        headers: { accept: 'json' },
+        connections: 2,
+        ratePerSecond: 40,
+        durationSeconds: 0.1,
+      });
+      expect([...seen].sort()).toEqual(['/a one json', '/b two json', '/c one json', '/d two json']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('counts answers other than 200 as failures, not as latencies', async () => {
     const server = await slowServer(1, 503);
     try {

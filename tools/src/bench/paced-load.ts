@@ -13,6 +13,8 @@ export interface PacedLoadOptions {
   /** Requests go to these in turn instead (e.g. a different tax code each, so none is a free repeat). */
   urls?: readonly string[];
   headers: Record<string, string>;
+  /** With `urls`: request i also sends headerSets[i mod length] (e.g. the token of one of many users). */
+  headerSets?: readonly Record<string, string>[];
   connections: number;
   ratePerSecond: number;
   durationSeconds: number;

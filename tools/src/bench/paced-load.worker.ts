@@ -31,7 +31,11 @@ function run(options: PacedLoadOptions): Promise<PacedLoadSamples> {
     };
     const send = (dueAt: number) => {
       const url = options.urls?.length ? options.urls[sent % options.urls.length]! : options.url;
-      const request = http.get(url, { agent, headers: options.headers }, (response) => {
+      const own = options.headerSets?.length
+        ? options.headerSets[sent % options.headerSets.length]
+        : undefined;
+      const headers = own ? { ...options.headers, ...own } : options.headers;
+      const request = http.get(url, { agent, headers }, (response) => {
         response.resume();
         response.on('end', () => done(dueAt, response.statusCode === 200));
         response.on('error', () => done(dueAt, false));

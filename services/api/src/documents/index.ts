@@ -1,2 +1,3 @@
+export * from './aid-lookups';
 export * from './rows';
 export * from './search';

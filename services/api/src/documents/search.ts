@@ -32,6 +32,7 @@ import {
   type LiveRegister,
 } from '@rna/infra/register-live';
 import { dataSourceForSearch, dataSourceOf } from '../data-source/settings';
+import type { AidLookups } from './aid-lookups';
 import { lookUpOf, metered, type MeteringContext } from './quota-metering';
 import { aidToRow, newestFirst } from './rows';
 
@@ -49,6 +50,8 @@ export interface SearchDeps {
   liveBudgetMs?: number;
   /** Where a G007 (register unreachable) is logged with its cause. */
   logger?: Pick<Logger, 'warn'>;
+  /** The archive's recent look-ups (./aid-lookups): a search's Excel and PDF reuse its aids. */
+  aidLookups?: AidLookups;
 }
 
 /** Who searches, as far as searching cares. */
@@ -100,8 +103,11 @@ export async function findAids(
 ): Promise<FoundAids> {
   const fromArchive = (taxCode: string): CodeSourceDto => ({ taxCode, source: 'ARCHIVE', asOf: archiveAsOf });
   if (source === 'ARCHIVE') {
+    const lookUp = (taxCodes: string[]) => deps.aidIndex.search({ taxCodes });
     return {
-      aids: await deps.aidIndex.search({ taxCodes: request.taxCodes }),
+      aids: deps.aidLookups
+        ? await deps.aidLookups.archiveAids(request.taxCodes, lookUp)
+        : await lookUp(request.taxCodes),
       sources: request.taxCodes.map(fromArchive),
     };
   }
@@ -112,6 +118,10 @@ export async function findAids(
  * Live mode: every code the register can answer before the budget runs out comes live; the others
  * (the register paces its callers, or did not answer) come from the archive at once, saying so.
  * G007 only when the register failed and there is no archive to fall back on.
+ * Nothing here goes through aidLookups: the live client already keeps each code's answer for the
+ * rest of the day, and which codes fall back on the archive changes from one request to the next
+ * (a code paced during the search may be answered live by its report), so the archive's part is
+ * looked up each time; it is the rarer path (a code the register could not answer yet).
  */
 async function findLiveAids(
   deps: SearchDeps,

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AidIndex, DocumentStore, EventStore, MessageLog } from '@rna/infra';
 import type { BlobStore } from '@rna/infra/blobs';
 import type { Mailer } from '@rna/infra/mail';
+import type { AidLookups } from '../documents/aid-lookups';
 import type { StartSync } from '../sync/handlers';
 import type { PdfRenderer } from '@rna/infra/pdf';
 import type { LiveRegister } from '@rna/infra/register-live';
@@ -61,6 +62,8 @@ export interface ApiDeps {
   liveBudgetMs?: number;
   /** Search feature: when the archive was last synchronised (ms), null = never. */
   archiveLastUpdate?: () => Promise<number | null>;
+  /** Search feature: the archive's recent look-ups, so a search's Excel and PDF reuse its aids. */
+  aidLookups?: AidLookups;
 }
 
 export const DEFAULT_AUTH_LIMITS: AuthLimits = {

@@ -35,6 +35,8 @@ async function reportInput(
   const profile = await searchProfile(deps, principal);
   if (kind === 'pdf' && !profile.pdfEnabled) throw new DomainError('P001');
   if (kind === 'pdf' && !deps.pdfRenderer) throw new DomainError('G001', 'Generazione PDF non disponibile');
+  // The search's aids come from the look-up cache when the user just searched the same codes
+  // (documents/aid-lookups); the download is decided, charged or refused, and recorded as always.
   const result = await performSearch(deps, profile, request, kind);
   const branding = await reportBranding(deps, profile.logoId);
   return { result, branding, generatedAt: deps.clock() };

@@ -12,6 +12,7 @@ import { openStores, type Stores } from '@rna/infra/stores';
 import type { Mailer } from '@rna/infra/mail';
 import { ALL_PROJECTIONS, startProjections, type RunningProjections } from '@rna/read-models';
 import { createApiRouter } from '../app';
+import { aidLookups } from '../documents/aid-lookups';
 import { ensureFirstAdmin } from '../auth/first-admin';
 import type { ApiDeps } from '../http/deps';
 import { ensureDefaultLogo } from '../logos/commands';
@@ -60,6 +61,8 @@ export async function composeTestApi(options: {
     logger: options.logger ?? pino({ level: 'silent' }),
     awaitProjections: () => projections.caughtUp(),
     archiveLastUpdate: archiveLastUpdateReader(documents),
+    // as composeApi: every API test searches through the cache the portal runs with
+    aidLookups: aidLookups({ documents }),
     ...options.overrides,
   };
   await ensureFirstAdmin(deps, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });

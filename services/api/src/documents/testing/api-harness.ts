@@ -6,6 +6,7 @@ import type express from 'express';
 import request from 'supertest';
 import type { AidRecord } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
+import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
 import type { Mailer, MailMessage } from '@rna/infra/mail';
 import type { ApiDeps } from '../../http/deps';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, composeTestApi } from '../../testing/compose';
@@ -26,6 +27,7 @@ export interface ApiHarness {
     enableVariationAlerts?: boolean;
     fixedTaxCode?: string;
   }): Promise<{ id: string; email: string; token: string }>;
+  /** Indexes aids and notes their codes as changed, as the projector's aid-index projection does. */
   indexAids(aids: AidRecord[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -48,7 +50,7 @@ export async function startApiHarness(
     overrides: { paidRequestsPerMinute: 1_000_000, ...overrides },
   });
   const { app, deps, projections } = composed;
-  const { aidIndex } = composed.stores;
+  const { aidIndex, documents } = composed.stores;
   const login = async (email: string, password: string) => {
     const response = await request(app).post('/api/auth/login').send({ email, password }).expect(200);
     return (response.body as { accessToken: string }).accessToken;
@@ -94,7 +96,12 @@ export async function startApiHarness(
       return { id, email, token };
     },
     async indexAids(aids) {
-      for (let i = 0; i < aids.length; i += 1000) await aidIndex.upsert(aids.slice(i, i + 1000));
+      for (let i = 0; i < aids.length; i += 1000) {
+        const { changedTaxCodes } = await aidIndex.upsert(aids.slice(i, i + 1000));
+        await documents
+          .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+          .putMany(changedTaxCodes.map((id) => ({ id, changedAt: now.getTime(), sourceFile: 'test' })));
+      }
     },
     close: () => composed.close(),
   };

@@ -143,7 +143,9 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
         if (signal.stopped) throw new Abandoned('runner stopped');
         const chunk = taxCodes.slice(done, done + chunkSize);
         const found = await findAids(
-          deps,
+          // a job reads each code once: through the search's look-up cache it would only push out
+          // the entries kept for people's searches and their reports
+          { ...deps, aidLookups: undefined },
           { taxCodes: chunk, deMinimis: false, last3Years: false },
           dataSource,
           archiveAsOf,

@@ -430,3 +430,25 @@ describe('Ricerca massiva over HTTP', () => {
     expect(workbook.getWorksheet('Riepilogo per impresa')!.rowCount).toBe(codes.length + 2);
   });
 });
+
+describe('Ricerca massiva previews under the per-user limit of paid work', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness({ paidRequestsPerMinute: 2 });
+  });
+  afterAll(() => api.close());
+
+  it('answers Q001 past the minute’s budget instead of reading yet another file', async () => {
+    const client = await api.client({ remainingSearches: 10 });
+    const preview = () =>
+      request(api.app)
+        .post('/api/bulk-searches/preview')
+        .set('Authorization', `Bearer ${client.token}`)
+        .send({ text: `${ACME}\n${BETA}` });
+    await preview().expect(200);
+    await preview().expect(200);
+    const refused = await preview().expect(429);
+    expect(refused.body).toMatchObject({ code: 'Q001' });
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});

@@ -62,6 +62,8 @@ export const bulkSearchesRoutes: AnyRoute[] = [
     body: z.object({ text: z.string().optional(), column: z.string().max(200).optional() }),
     responses: { 200: { description: 'The preview', schema: previewSchema } },
     async handler(ctx) {
+      // reading a 5 MB workbook is work like a search's: counted in the same per-user budget
+      await countPaidRequest(ctx.deps, signedIn(ctx).userId);
       return reply.json(
         await previewBulkSearch(ctx.deps, signedIn(ctx), {
           file: ctx.file,

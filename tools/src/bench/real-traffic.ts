@@ -4,18 +4,6 @@
  * with a Zipf-like popularity (a few codes are asked for often, most rarely).
  */
 
-/** A seeded uniform source in [0, 1) (mulberry32), so that every run draws the same traffic. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `codes` sizes (aids per code, largest first) distributed as P(size = k) ∝ k^-exponent for k in
  * 1…maxSize: each size gets its expected share of the codes, rounded on the running total, so the

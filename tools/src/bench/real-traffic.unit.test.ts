@@ -1,11 +1,5 @@
-import {
-  describeDistribution,
-  seededRandom,
-  shuffled,
-  sizeDistribution,
-  zipfSampler,
-  zipfSizes,
-} from './real-traffic';
+import { seededRandom } from '../generator/random';
+import { describeDistribution, shuffled, sizeDistribution, zipfSampler, zipfSizes } from './real-traffic';
 
 describe('real traffic of the search bench', () => {
   it('gives 10,000 codes sizes where most have a handful of aids, a few hundred 100+ and a handful thousands', () => {

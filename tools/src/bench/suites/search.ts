@@ -51,14 +51,8 @@ import {
 } from '../bench-suite';
 import { pacedLoad } from '../paced-load';
 import { parseRates, sweepRates, type SweepResult } from '../rate-sweep';
-import {
-  describeDistribution,
-  seededRandom,
-  shuffled,
-  sizeDistribution,
-  zipfSampler,
-  zipfSizes,
-} from '../real-traffic';
+import { seededRandom } from '../../generator/random';
+import { describeDistribution, shuffled, sizeDistribution, zipfSampler, zipfSizes } from '../real-traffic';
 import { syntheticAids, taxCodeOf } from './storage';
 
 interface AutocannonResult {

@@ -9,23 +9,12 @@ import type { AidRecord } from '@rna/domain';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { openSqliteEventStore } from '@rna/infra/event-store';
 import { envInt, percentile, rate, type BenchContext, type BenchRow, type BenchSuite } from '../bench-suite';
+import { seededRandom } from '../../generator/random';
 
 const AID_BATCH = 5_000;
 const EVENT_BATCH = 100;
 const STREAMS = 500;
 const AIDS_PER_BENEFICIARY = 5;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same data. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function taxCodeOf(beneficiary: number): string {
   return String(10_000_000_000 + beneficiary)
@@ -39,7 +28,7 @@ function isoDay(dayOffset: number): string {
 
 /** The aids [from, to) of a synthetic register: ~5 aids per beneficiary, grant dates over ten years. */
 export function syntheticAids(from: number, to: number, beneficiaries: number): AidRecord[] {
-  const random = randomSource(from + 1);
+  const random = seededRandom(from + 1); // seeded: every run measures the same data
   const aids: AidRecord[] = [];
   for (let i = from; i < to; i++) {
     const beneficiary = Math.floor(random() * beneficiaries);
@@ -239,7 +228,7 @@ async function benchAids(ctx: BenchContext, rows: BenchRow[]): Promise<void> {
   });
 
   ctx.log(`aid index: ${lookups} look-ups by tax code`);
-  const random = randomSource(42);
+  const random = seededRandom(42);
   const taxCodes = Array.from({ length: lookups }, () => taxCodeOf(Math.floor(random() * beneficiaries)));
   const rawSearch = raw.prepare<[string], { content: string }>(
     'SELECT content FROM aids WHERE tax_code = ? ORDER BY grant_date DESC, length(id) DESC, id DESC',

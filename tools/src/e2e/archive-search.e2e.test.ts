@@ -7,9 +7,8 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import pdfParse from 'pdf-parse';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   DE_MINIMIS_CEILING_CENTS,
@@ -32,6 +31,7 @@ import {
   MOBILE,
   DESKTOP,
   newContext,
+  pdfText,
   republishFile,
   signIn,
   signInByApi,
@@ -346,7 +346,7 @@ describe('archive sync and search in a real browser', () => {
 
     const pdf = await downloadByButton(client, 'Scarica PDF', downloads);
     expect(path.basename(pdf)).toBe('report.pdf');
-    const text = (await pdfParse(await readFile(pdf))).text;
+    const text = await pdfText(pdf);
     expect(text).toContain(heaviest);
     const cards = expectedCards(aids);
     expect(text).toContain(heaviest);

@@ -7,9 +7,8 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import pdfParse from 'pdf-parse';
 import type { BrowserContext, Page } from 'playwright-core';
 import { checkTaxCode, formatInteger, type SyncStatusDto } from '@rna/domain';
 import {
@@ -21,6 +20,7 @@ import {
   expectSignedIn,
   inviteClientByApi,
   newContext,
+  pdfText,
   signIn,
   signInByApi,
   startWorld,
@@ -171,8 +171,11 @@ describe('bulk search in a real browser', () => {
     const seen = new Set<string>();
     await until(
       async () => {
-        const bar = row.getByRole('progressbar');
-        if ((await bar.count()) > 0) seen.add((await bar.getAttribute('aria-valuetext')) ?? '');
+        // read in one go: the bar is gone the moment the job completes, between a count and a read
+        const texts = await row
+          .getByRole('progressbar')
+          .evaluateAll((bars) => bars.map((bar) => bar.getAttribute('aria-valuetext') ?? ''));
+        for (const text of texts) seen.add(text);
         return (await row.getByText('Completata').count()) > 0;
       },
       'the job completed',
@@ -238,9 +241,7 @@ describe('bulk search in a real browser', () => {
 
     const pdf = await downloadByButton(client, 'Scarica PDF di clienti.csv', files);
     expect(path.basename(pdf)).toBe('ricerca-massiva-clienti.pdf');
-    // pdf-parse's pdf.js reads the Buffer's whole ArrayBuffer: a small file read into Node's shared
-    // buffer pool must first get an ArrayBuffer of its own
-    const text = (await pdfParse(Buffer.from(new Uint8Array(await readFile(pdf)).buffer))).text;
+    const text = await pdfText(pdf);
     expect(text).toContain(heaviest);
     expect(text).toContain(second);
 

@@ -4,3 +4,4 @@ export * from './full-portal';
 export * from './ui';
 export * from './world';
 export * from './api';
+export * from './pdf-text';

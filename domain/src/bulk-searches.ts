@@ -112,8 +112,19 @@ export type BulkSearchEvent =
         taxCodes: string[];
         warnings: BulkCodeWarning[];
         dataSource: DataSource;
+        /** the searches charged (with `awaitingCharge`: 0, BulkSearchCharged says) */
         cost: number;
+        /**
+         * A client's job, requested before its charge: it runs only once BulkSearchCharged says what
+         * was charged (a job is never charged without existing). Absent for ADMIN and older jobs.
+         */
+        awaitingCharge?: boolean;
       };
+    }
+  | {
+      type: 'BulkSearchCharged';
+      /** `cost` as the client's quota stream recorded it (its SearchPerformed names the job) */
+      data: { jobId: string; at: string; cost: number };
     }
   | { type: 'BulkSearchProgressed'; data: { jobId: string; doneCodes: number; at: string } }
   | {

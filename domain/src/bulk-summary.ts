@@ -282,8 +282,11 @@ export interface BulkJobState extends Omit<BulkJobDto, 'status'> {
   clientId: string | null;
   by: Actor | null;
   dataSource: DataSource;
-  /** QUEUED until the first progress, then RUNNING, then COMPLETED or FAILED (EXPIRED is a view of time) */
-  status: Exclude<BulkJobStatus, 'EXPIRED'> | 'NONE';
+  /**
+   * AWAITING_CHARGE from a client's request until its charge is recorded, QUEUED until the first
+   * progress, then RUNNING, then COMPLETED or FAILED (EXPIRED is a view of time)
+   */
+  status: Exclude<BulkJobStatus, 'EXPIRED'> | 'NONE' | 'AWAITING_CHARGE';
 }
 
 export const initialBulkJobState: BulkJobState = {
@@ -310,7 +313,8 @@ export const initialBulkJobState: BulkJobState = {
 export function evolveBulkJob(state: BulkJobState, event: BulkSearchEvent): BulkJobState {
   switch (event.type) {
     case 'BulkSearchRequested': {
-      const { jobId, userId, clientId, by, at, sourceName, taxCodes, dataSource, cost } = event.data;
+      const { jobId, userId, clientId, by, at, sourceName, taxCodes, dataSource, cost, awaitingCharge } =
+        event.data;
       return {
         ...initialBulkJobState,
         jobId,
@@ -319,12 +323,16 @@ export function evolveBulkJob(state: BulkJobState, event: BulkSearchEvent): Bulk
         by,
         sourceName,
         dataSource,
-        status: 'QUEUED',
+        status: awaitingCharge ? 'AWAITING_CHARGE' : 'QUEUED',
         totalCodes: taxCodes.length,
         cost,
         requestedAt: at,
       };
     }
+    case 'BulkSearchCharged':
+      return state.status === 'AWAITING_CHARGE'
+        ? { ...state, status: 'QUEUED', cost: event.data.cost }
+        : state;
     case 'BulkSearchProgressed':
       // a job resumed after a restart counts again from zero: what was shown never goes back
       if (state.status !== 'QUEUED' && state.status !== 'RUNNING') return state;
@@ -352,6 +360,17 @@ export function evolveBulkJob(state: BulkJobState, event: BulkSearchEvent): Bulk
 export const isBulkJobOpen = (state: Pick<BulkJobState, 'status'>): boolean =>
   state.status === 'QUEUED' || state.status === 'RUNNING';
 
+/** A client's job requested and not yet charged: it must not run, nor be left so for ever. */
+export const isBulkJobAwaitingCharge = (state: Pick<BulkJobState, 'status'>): boolean =>
+  state.status === 'AWAITING_CHARGE';
+
+/**
+ * A job refused at its request (U004, A002: another job of the client's took the searches between
+ * the quota's decision and the charge): the user was answered the refusal, so it is no job of theirs.
+ */
+export const isBulkJobRefused = (state: Pick<BulkJobState, 'status' | 'failureCode'>): boolean =>
+  state.status === 'FAILED' && (state.failureCode === 'U004' || state.failureCode === 'A002');
+
 /** Whether the results may still be downloaded at `now`. */
 export function isBulkResultExpired(state: Pick<BulkJobState, 'expiresAt'>, now: Date | number): boolean {
   return state.expiresAt !== null && +now >= Date.parse(state.expiresAt);
@@ -365,7 +384,7 @@ export function bulkJobDto(state: BulkJobState, now: Date | number): BulkJobDto 
   const status: BulkJobStatus =
     state.status === 'COMPLETED' && isBulkResultExpired(state, now)
       ? 'EXPIRED'
-      : state.status === 'NONE'
+      : state.status === 'NONE' || state.status === 'AWAITING_CHARGE'
         ? 'QUEUED'
         : state.status;
   return {
@@ -389,6 +408,7 @@ export function bulkJobDto(state: BulkJobState, now: Date | number): BulkJobDto 
 /** What is asked of a job's stream. */
 export type BulkJobCommand =
   | { type: 'RequestBulkSearch'; data: Extract<BulkSearchEvent, { type: 'BulkSearchRequested' }>['data'] }
+  | { type: 'RecordCharge'; data: { at: string; cost: number } }
   | { type: 'RecordProgress'; data: { doneCodes: number; at: string } }
   | {
       type: 'CompleteBulkSearch';
@@ -398,8 +418,9 @@ export type BulkJobCommand =
   | { type: 'RecordDownload'; data: { at: string; by: Actor; kind: 'sheet' | 'pdf' } };
 
 /**
- * The job's rule: requested once; progress only forward and only while it runs; completed or failed
- * once; a download only of a completed job before it expires (B006 after, B007 when there is none).
+ * The job's rule: requested once; a client's job charged once, before it runs; progress only forward
+ * and only while it runs; completed or failed once (a job awaiting its charge may fail: nothing
+ * charged); a download only of a completed job before it expires (B006 after, B007 when there is none).
  */
 export const bulkJobDecider: Decider<BulkJobCommand, BulkSearchEvent, BulkJobState> = {
   initialState: initialBulkJobState,
@@ -409,6 +430,9 @@ export const bulkJobDecider: Decider<BulkJobCommand, BulkSearchEvent, BulkJobSta
     switch (command.type) {
       case 'RequestBulkSearch':
         return state.status === 'NONE' ? [{ type: 'BulkSearchRequested', data: command.data }] : [];
+      case 'RecordCharge':
+        if (!isBulkJobAwaitingCharge(state)) return [];
+        return [{ type: 'BulkSearchCharged', data: { jobId, ...command.data } }];
       case 'RecordProgress':
         if (!isBulkJobOpen(state) || command.data.doneCodes <= state.doneCodes) return [];
         return [
@@ -430,7 +454,7 @@ export const bulkJobDecider: Decider<BulkJobCommand, BulkSearchEvent, BulkJobSta
           },
         ];
       case 'FailBulkSearch':
-        if (!isBulkJobOpen(state)) return [];
+        if (!isBulkJobOpen(state) && !isBulkJobAwaitingCharge(state)) return [];
         return [{ type: 'BulkSearchFailed', data: { jobId, ...command.data } }];
       case 'RecordDownload':
         if (state.status === 'NONE') throw new DomainError('B007');

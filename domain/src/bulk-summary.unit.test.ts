@@ -2,6 +2,9 @@ import {
   bulkCompanySummaries,
   bulkJobDecider,
   bulkJobDto,
+  isBulkJobAwaitingCharge,
+  isBulkJobOpen,
+  isBulkJobRefused,
   bulkTotals,
   readCodeCells,
   readPastedCodes,
@@ -240,6 +243,53 @@ describe('a job’s stream', () => {
     expect(
       bulkJobDecider.decide({ type: 'FailBulkSearch', data: { at: 'x', code: 'G001', reason: '' } }, done),
     ).toEqual([]);
+  });
+
+  it('a client’s job runs only once charged, is charged once, and may fail uncharged', () => {
+    const awaiting: BulkSearchEvent = {
+      type: 'BulkSearchRequested',
+      data: {
+        ...(requested.data as Extract<BulkSearchEvent, { type: 'BulkSearchRequested' }>['data']),
+        cost: 0,
+        awaitingCharge: true,
+      },
+    };
+    const unpaid = given(awaiting);
+    // shown as queued, but not for the runner
+    expect(bulkJobDto(unpaid, 0)).toMatchObject({ status: 'QUEUED', cost: 0 });
+    expect(isBulkJobOpen(unpaid)).toBe(false);
+    expect(isBulkJobAwaitingCharge(unpaid)).toBe(true);
+    expect(
+      bulkJobDecider.decide({ type: 'RecordProgress', data: { doneCodes: 1, at: 'x' } }, unpaid),
+    ).toEqual([]);
+    expect(
+      bulkJobDecider.decide(
+        { type: 'CompleteBulkSearch', data: { at: 'x', companiesWithAids: 0, aids: 0, overCeiling: 0 } },
+        unpaid,
+      ),
+    ).toEqual([]);
+
+    const charge = { type: 'RecordCharge' as const, data: { at: 'y', cost: 2 } };
+    const [charged] = bulkJobDecider.decide(charge, unpaid);
+    expect(charged).toEqual({ type: 'BulkSearchCharged', data: { jobId: 'j1', at: 'y', cost: 2 } });
+    const paid = given(awaiting, charged!);
+    expect(isBulkJobOpen(paid)).toBe(true);
+    expect(bulkJobDto(paid, 0)).toMatchObject({ status: 'QUEUED', cost: 2 });
+    expect(bulkJobDecider.decide(charge, paid)).toEqual([]);
+    // a job requested the old way (charged before its request) runs as it is
+    expect(isBulkJobOpen(given(requested))).toBe(true);
+    expect(bulkJobDecider.decide(charge, given(requested))).toEqual([]);
+
+    const fail = (code: string) => ({ type: 'FailBulkSearch' as const, data: { at: 'z', code, reason: '' } });
+    const [failed] = bulkJobDecider.decide(fail('B008'), unpaid);
+    expect(bulkJobDto(given(awaiting, failed!), 0)).toMatchObject({
+      status: 'FAILED',
+      failureCode: 'B008',
+      cost: 0,
+    });
+    expect(isBulkJobRefused(given(awaiting, failed!))).toBe(false);
+    expect(isBulkJobRefused(given(awaiting, bulkJobDecider.decide(fail('U004'), unpaid)[0]!))).toBe(true);
+    expect(bulkJobDecider.decide(charge, given(awaiting, failed!))).toEqual([]);
   });
 
   it('records a download of a completed job only before it expires', () => {

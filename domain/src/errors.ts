@@ -33,6 +33,10 @@ export const ERROR_CATALOGUE = {
   B005: { status: 400, message: 'Nessun codice fiscale trovato nell’elenco' },
   B006: { status: 410, message: 'Il risultato della ricerca massiva non è più disponibile' },
   B007: { status: 404, message: 'Ricerca massiva non trovata' },
+  B008: {
+    status: 503,
+    message: 'La ricerca massiva si è interrotta prima dell’addebito: nulla è stato addebitato',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -84,6 +84,8 @@ export type QuotaEvent =
         dataSource: DataSource;
         resultCount: number;
         cost: number;
+        /** the Ricerca massiva job this search was the charge of */
+        bulkJobId?: string;
       };
     }
   | {
@@ -272,6 +274,7 @@ const EVENT_TYPES: { [C in keyof EventsByCategory]: Record<EventsByCategory[C]['
   settings: { DataSourceSwitched: true },
   bulk: {
     BulkSearchRequested: true,
+    BulkSearchCharged: true,
     BulkSearchProgressed: true,
     BulkSearchCompleted: true,
     BulkSearchFailed: true,

@@ -137,6 +137,8 @@ export type QuotaCommand =
         dataSource: DataSource;
         /** The rows the client was shown. */
         resultCount: number;
+        /** The bulk search job this look-up is the charge of (Ricerca massiva). */
+        bulkJobId?: string;
       };
     };
 
@@ -148,9 +150,12 @@ export type LookUpRecord = Extract<QuotaCommand, { type: 'ChargeLookUp' }>['data
  * (never charged) are recorded the same way at cost 0.
  */
 export function lookUpEvents(lookUp: LookUpRecord, cost: number): QuotaEvent[] {
-  const { clientId, by, at, request, purpose, dataSource, resultCount } = lookUp;
+  const { clientId, by, at, request, purpose, dataSource, resultCount, bulkJobId } = lookUp;
   const base = { ...request, clientId, at, by };
-  const performed: QuotaEvent = { type: 'SearchPerformed', data: { ...base, dataSource, resultCount, cost } };
+  const performed: QuotaEvent = {
+    type: 'SearchPerformed',
+    data: { ...base, dataSource, resultCount, cost, ...(bulkJobId ? { bulkJobId } : {}) },
+  };
   if (purpose === 'search') return [performed];
   const downloaded: QuotaEvent = { type: 'ReportDownloaded', data: { ...base, kind: purpose } };
   return cost > 0 ? [performed, downloaded] : [downloaded];

@@ -12,4 +12,5 @@ export const DOCUMENT_INDEXES: Readonly<Record<string, readonly string[]>> = {
   'variation-alerts': ['userId', 'removed', 'createdAt'],
   'sync-runs': ['start'],
   'sync-history': ['start'],
+  'bulk-searches': ['userId', 'open', 'awaitingCharge', 'status', 'requestedAt'],
 };

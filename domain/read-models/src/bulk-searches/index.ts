@@ -4,7 +4,14 @@
  * runner find the jobs still to run. Idempotent: an event at or below the stored stream version is
  * one already applied.
  */
-import { evolveBulkJob, initialBulkJobState, type BulkJobState, type BulkSearchEvent } from '@rna/domain';
+import {
+  evolveBulkJob,
+  initialBulkJobState,
+  isBulkJobAwaitingCharge,
+  isBulkJobOpen,
+  type BulkJobState,
+  type BulkSearchEvent,
+} from '@rna/domain';
 import { updateDocument, type Doc } from '@rna/infra';
 import type { Projection } from '../projection';
 
@@ -17,12 +24,15 @@ export interface BulkSearchReadModel extends Doc, BulkJobState {
   version: number;
   /** QUEUED or RUNNING: the runner has it to do */
   open: boolean;
+  /** requested by a client and not charged yet: the runner settles it if its request died half-way */
+  awaitingCharge: boolean;
 }
 
 export const bulkSearchesProjection: Projection<BulkSearchEvent> = {
   name: 'bulk-searches',
   handles: [
     'BulkSearchRequested',
+    'BulkSearchCharged',
     'BulkSearchProgressed',
     'BulkSearchCompleted',
     'BulkSearchFailed',
@@ -37,11 +47,13 @@ export const bulkSearchesProjection: Projection<BulkSearchEvent> = {
         id: _id,
         version: _version,
         open: _open,
+        awaitingCharge: _awaitingCharge,
         ...state
       } = current ?? {
         id: '',
         version: -1,
         open: false,
+        awaitingCharge: false,
         ...initialBulkJobState,
       };
       const next = evolveBulkJob(state, jobEvent);
@@ -49,7 +61,8 @@ export const bulkSearchesProjection: Projection<BulkSearchEvent> = {
         ...next,
         id: jobEvent.data.jobId,
         version: event.streamVersion,
-        open: next.status === 'QUEUED' || next.status === 'RUNNING',
+        open: isBulkJobOpen(next),
+        awaitingCharge: isBulkJobAwaitingCharge(next),
       };
     });
   },

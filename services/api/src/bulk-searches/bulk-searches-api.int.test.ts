@@ -10,9 +10,10 @@ import {
   type BulkJobDto,
   type BulkPreviewDto,
 } from '@rna/domain';
-import type { AidIndex } from '@rna/infra';
+import type { AidIndex, EventStore } from '@rna/infra';
 import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
 import { signAccessToken } from '../http/tokens';
+import { requestBulkSearch } from './commands';
 import { startBulkSearchRunner, type RunningBulkRunner } from './runner';
 
 const ACME = '01234567897';
@@ -25,6 +26,29 @@ const binary = (res: request.Response, callback: (error: Error | null, body: Buf
   res.on('data', (chunk: Buffer) => chunks.push(chunk));
   res.on('end', () => callback(null, Buffer.concat(chunks)));
 };
+
+/**
+ * The event store of a process that dies at the first append `dies` picks: that append and every
+ * call after it fail, as nothing more of a dead process reaches the store.
+ */
+function dyingAt(store: EventStore, dies: (stream: string, types: string[]) => boolean): EventStore {
+  let dead = false;
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (!dead && property === 'appendToStream')
+          dead = dies(
+            args[0] as string,
+            (args[1] as { type: string }[]).map((event) => event.type),
+          );
+        if (dead) return Promise.reject(new Error('the process died'));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
 
 async function xlsxOf(rows: (string | number)[][]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -250,6 +274,89 @@ describe('Ricerca massiva over HTTP', () => {
       const jobs = (await auth(request(api.app).get('/api/bulk-searches'), client.token).expect(200))
         .body as BulkJobDto[];
       expect(jobs).toHaveLength(1);
+    });
+  });
+
+  describe('a request that dies half-way', () => {
+    const GRACE = 2 * 60_000;
+    const codes = ['30000000001', '30000000002', ACME];
+    const dieAt = async (
+      client: { id: string; email: string; token: string },
+      dies: (stream: string, types: string[]) => boolean,
+    ) => {
+      const principal = { userId: client.id, email: client.email, role: 'CLIENT' as const };
+      await expect(
+        requestBulkSearch({ ...api.deps, eventStore: dyingAt(api.deps.eventStore, dies) }, principal, {
+          taxCodes: codes,
+          sourceName: 'morto.csv',
+        }),
+      ).rejects.toThrow('the process died');
+      const listed = (await auth(request(api.app).get('/api/bulk-searches'), client.token).expect(200))
+        .body as BulkJobDto[];
+      return listed.find((job) => job.sourceName === 'morto.csv')!;
+    };
+    const typesOf = async (jobId: string) =>
+      (await api.deps.eventStore.readStream(streams.bulk(jobId))).events.map((e) => e.type);
+
+    it('the job comes before its charge, and the charge names the job', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      const { jobId, cost } = (await run(client.token, codes).expect(202)).body as BulkJobDto;
+      expect(cost).toBe(3);
+      expect(await typesOf(jobId)).toEqual(['BulkSearchRequested', 'BulkSearchCharged']);
+      const quota = await api.deps.eventStore.readStream(streams.quota(client.id));
+      const charges = quota.events.filter((e) => e.type === 'SearchPerformed');
+      expect(charges).toHaveLength(1);
+      expect(charges[0]!.data).toMatchObject({ bulkJobId: jobId, cost: 3, taxCodes: codes });
+    });
+
+    it('dead before the charge: nothing charged, the job waits out a request’s time and then fails (B008)', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      const dead = await dieAt(client, (stream) => stream === streams.quota(client.id));
+      expect(dead).toMatchObject({ status: 'QUEUED', cost: 0 });
+      expect(await remaining(client.token)).toBe(10);
+
+      // while the request could still be charging, the runner leaves the job alone
+      await runAll();
+      expect(await typesOf(dead.jobId)).toEqual(['BulkSearchRequested']);
+
+      const requestedAt = api.now();
+      try {
+        api.setNow(new Date(requestedAt.getTime() + GRACE + 1_000));
+        await runner!.stop();
+        runner = null;
+        await runAll();
+        expect((await typesOf(dead.jobId)).at(-1)).toBe('BulkSearchFailed');
+        expect(await job(client.token, dead.jobId)).toMatchObject({
+          status: 'FAILED',
+          failureCode: 'B008',
+          cost: 0,
+        });
+        expect(await remaining(client.token)).toBe(10);
+        // nothing was looked up: the codes are not free today, a new list pays for them
+        expect((await run(client.token, codes).expect(202)).body.cost).toBe(3);
+      } finally {
+        api.setNow(requestedAt);
+      }
+    });
+
+    it('dead after the charge: the runner finds the charge by the job’s id and runs the job, charged once', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      const dead = await dieAt(client, (_stream, types) => types.includes('BulkSearchCharged'));
+      expect(await remaining(client.token)).toBe(7);
+      const requestedAt = api.now();
+      try {
+        api.setNow(new Date(requestedAt.getTime() + GRACE + 1_000));
+        await runAll();
+        expect(await job(client.token, dead.jobId)).toMatchObject({ status: 'COMPLETED', cost: 3, aids: 2 });
+        expect(await typesOf(dead.jobId)).toEqual(
+          expect.arrayContaining(['BulkSearchRequested', 'BulkSearchCharged', 'BulkSearchCompleted']),
+        );
+        expect(await remaining(client.token)).toBe(7);
+        const quota = await api.deps.eventStore.readStream(streams.quota(client.id));
+        expect(quota.events.filter((e) => e.type === 'SearchPerformed')).toHaveLength(1);
+      } finally {
+        api.setNow(requestedAt);
+      }
     });
   });
 

@@ -12,6 +12,8 @@ import {
   checkTaxCode,
   codesNewToday,
   DomainError,
+  isBulkJobAwaitingCharge,
+  isBulkJobRefused,
   isWellFormedTaxCode,
   lookUpEvents,
   normalizeTaxCode,
@@ -22,6 +24,7 @@ import {
   streams,
   type BulkCodeList,
   type BulkCodeWarning,
+  type BulkJobCommand,
   type BulkJobDto,
   type BulkJobState,
   type BulkPreviewDto,
@@ -31,7 +34,7 @@ import {
 import { BULK_SEARCHES_COLLECTION, type BulkSearchReadModel } from '@rna/read-models/bulk-searches';
 import { dataSourceForSearch, dataSourceOf } from '../data-source/settings';
 import { searchProfile } from '../documents/profile';
-import { lookUpOf, metered, readQuota, type MeteringContext } from '../documents/quota-metering';
+import { lookUpOf, metered, QUOTA_PAGE, readQuota, type MeteringContext } from '../documents/quota-metering';
 import { projectionsCaughtUp, type ApiDeps } from '../http/deps';
 import { actorOf, type Principal, type UploadedFile } from '../http/route';
 import { decodeText, detectDelimiter, readListFile } from './file-reading';
@@ -134,9 +137,13 @@ function requestedCodes(taxCodes: readonly string[]): { codes: string[]; warning
 }
 
 /**
- * Runs a list: a CLIENT is charged for exactly the codes not looked up today, decided on its quota
- * stream with optimistic concurrency (the search's metering: concurrent jobs never overspend; U004
- * charges nothing); ADMIN is not charged and audited like an admin search. Then BulkSearchRequested.
+ * Runs a list. A CLIENT's job is requested first (awaiting its charge), then charged for exactly the
+ * codes not looked up today, decided on its quota stream with optimistic concurrency (the search's
+ * metering: concurrent jobs never overspend) by a SearchPerformed that names the job, then
+ * BulkSearchCharged lets it run: a job is never charged without existing, and one whose request died
+ * before its charge is settled by the runner (charged: it runs; not: it fails, nothing charged). A
+ * refusal (U004, A002) is decided before the job exists, so nothing is kept; lost to a concurrent job
+ * after it, the job fails with that code. ADMIN is not charged and audited like an admin search.
  */
 export async function requestBulkSearch(
   deps: ApiDeps,
@@ -149,45 +156,125 @@ export async function requestBulkSearch(
   const dataSource = dataSourceOf(await dataSourceForSearch(deps.eventStore));
   const now = deps.clock();
   const actor = actorOf(principal);
+  const jobId = randomUUID();
+  const stream = streams.bulk(jobId);
+  const job = { state: bulkJobDecider.initialState, version: -1 };
+  const decide = async (command: BulkJobCommand) => {
+    const events = bulkJobDecider.decide(command, job.state);
+    await deps.eventStore.appendToStream(stream, events, {
+      expectedVersion: job.version === -1 ? 'no_stream' : job.version,
+    });
+    for (const event of events) job.state = bulkJobDecider.evolve(job.state, event);
+    job.version += events.length;
+  };
+  const requested = (awaitingCharge: boolean): BulkJobCommand => ({
+    type: 'RequestBulkSearch',
+    data: {
+      jobId,
+      userId: actor.userId,
+      clientId: actor.role === 'CLIENT' ? actor.userId : null,
+      by: actor,
+      at: now.toISOString(),
+      sourceName: cleanSourceName(body.sourceName),
+      taxCodes: codes,
+      warnings,
+      dataSource,
+      cost: 0,
+      ...(awaitingCharge ? { awaitingCharge } : {}),
+    },
+  });
   const request: SearchRequest = { taxCodes: codes, deMinimis: false, last3Years: false };
-  const ctx: MeteringContext = { eventStore: deps.eventStore, clientId: actor.userId, actor, request, now };
-  let cost = 0;
-  if (actor.role === 'CLIENT') {
-    // charged when asked for: the aids are looked up afterwards, so the audit's result count is 0
+  const ctx: MeteringContext = {
+    eventStore: deps.eventStore,
+    clientId: actor.userId,
+    actor,
+    request,
+    now,
+    bulkJobId: jobId,
+  };
+  if (actor.role !== 'CLIENT') {
+    const audited = lookUpEvents(lookUpOf(ctx, { purpose: 'search', dataSource }, 0), 0);
+    await deps.eventStore.appendToStream(streams.audit(actor.userId), audited, { expectedVersion: 'any' });
+    await decide(requested(false));
+    return bulkJobDto(job.state, now);
+  }
+  let cost: number;
+  try {
+    // the job is requested between the quota's decision and its charge; the aids are looked up
+    // afterwards, so the audit's result count is 0
     ({ cost } = await metered(
       ctx,
       { purpose: 'search', dataSource },
-      async () => null,
+      () => decide(requested(true)),
       () => 0,
     ));
-  } else {
-    const audited = lookUpEvents(lookUpOf(ctx, { purpose: 'search', dataSource }, 0), 0);
-    await deps.eventStore.appendToStream(streams.audit(actor.userId), audited, { expectedVersion: 'any' });
+  } catch (error) {
+    if (job.version >= 0) await failUncharged(deps, jobId, error).catch(() => undefined); // else the runner will
+    throw error;
   }
-  const jobId = randomUUID();
-  const events = bulkJobDecider.decide(
-    {
-      type: 'RequestBulkSearch',
-      data: {
-        jobId,
-        userId: actor.userId,
-        clientId: actor.role === 'CLIENT' ? actor.userId : null,
-        by: actor,
-        at: now.toISOString(),
-        sourceName: cleanSourceName(body.sourceName),
-        taxCodes: codes,
-        warnings,
-        dataSource,
-        cost,
-      },
-    },
-    bulkJobDecider.initialState,
-  );
-  await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: 'no_stream' });
-  return bulkJobDto(stateOf(bulkJobDecider, events), now);
+  await decide({ type: 'RecordCharge', data: { at: deps.clock().toISOString(), cost } });
+  return bulkJobDto(job.state, now);
 }
 
-/** The user's jobs, newest first (at most 200). */
+/** A job that was never charged fails with the refusal's code (B008 when it was no refusal). */
+async function failUncharged(deps: Pick<ApiDeps, 'eventStore' | 'clock'>, jobId: string, cause: unknown) {
+  const { state, version } = await foldBulkJob(deps, jobId);
+  const code = cause instanceof DomainError && cause.code !== 'G001' ? cause.code : 'B008';
+  const events = bulkJobDecider.decide(
+    {
+      type: 'FailBulkSearch',
+      data: { at: deps.clock().toISOString(), code, reason: 'Nessuna ricerca addebitata' },
+    },
+    state,
+  );
+  if (events.length > 0)
+    await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: version });
+}
+
+/**
+ * Settles a client's job whose request died between the job and its charge (a crash, a lost store):
+ * the charge is looked for on the client's quota stream by the job's id. Charged: BulkSearchCharged,
+ * and the job runs; not charged: it fails with B008, nothing charged. Called only past the time a
+ * request may take, so that no charge can still be on its way.
+ */
+export async function settleUnchargedJob(
+  deps: Pick<ApiDeps, 'eventStore' | 'clock'>,
+  jobId: string,
+): Promise<'CHARGED' | 'FAILED' | 'SETTLED_BEFORE'> {
+  const { state, version } = await foldBulkJob(deps, jobId);
+  if (!isBulkJobAwaitingCharge(state) || !state.clientId) return 'SETTLED_BEFORE';
+  const charge = await findBulkCharge(deps.eventStore, state.clientId, jobId);
+  if (!charge) {
+    await failUncharged(deps, jobId, null);
+    return 'FAILED';
+  }
+  const events = bulkJobDecider.decide(
+    { type: 'RecordCharge', data: { at: deps.clock().toISOString(), cost: charge.cost } },
+    state,
+  );
+  await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: version });
+  return 'CHARGED';
+}
+
+/** The SearchPerformed that charged a job, read a page at a time from the client's quota stream. */
+async function findBulkCharge(
+  eventStore: ApiDeps['eventStore'],
+  clientId: string,
+  jobId: string,
+): Promise<{ cost: number } | null> {
+  for (let from = 0; ; from += QUOTA_PAGE) {
+    const { events } = await eventStore.readStream(streams.quota(clientId), {
+      fromVersion: from,
+      maxCount: QUOTA_PAGE,
+    });
+    for (const event of events)
+      if (event.type === 'SearchPerformed' && event.data.bulkJobId === jobId)
+        return { cost: event.data.cost };
+    if (events.length < QUOTA_PAGE) return null;
+  }
+}
+
+/** The user's jobs, newest first (at most 200), but those refused at their request. */
 export async function listBulkJobs(deps: ApiDeps, principal: Principal): Promise<BulkJobDto[]> {
   await projectionsCaughtUp(deps);
   const jobs = await jobsReadModel(deps).find(
@@ -195,7 +282,7 @@ export async function listBulkJobs(deps: ApiDeps, principal: Principal): Promise
     { sortBy: 'requestedAt', order: 'desc', limit: 200 },
   );
   const now = deps.clock();
-  return jobs.map((job) => bulkJobDto(job, now));
+  return jobs.filter((job) => !isBulkJobRefused(job)).map((job) => bulkJobDto(job, now));
 }
 
 /** The user's own job; another user's answers B007 like a missing one. */

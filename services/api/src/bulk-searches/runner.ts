@@ -7,6 +7,8 @@
  * into the blob store, BulkSearchCompleted, a mail. A job that throws fails with a catalogue code.
  * A periodic sweep deletes the files of expired jobs. Stopping abandons the job under way without an
  * event: the next runner starts it again (never charging again: the charge was taken at the request).
+ * A client's job whose request died between the job and its charge is settled here once the request
+ * can no longer be under way: it runs if the quota stream holds its charge, else it fails (B008).
  */
 import {
   BULK_RESULT_DAYS,
@@ -32,7 +34,7 @@ import { searchProfile } from '../documents/profile';
 import { DEFAULT_LOGO_ID } from '../accounts/read-models';
 import type { ApiDeps } from '../http/deps';
 import { reportBranding } from '../reports/branding';
-import { bulkBlobName, foldBulkJob, jobsReadModel } from './commands';
+import { bulkBlobName, foldBulkJob, jobsReadModel, settleUnchargedJob } from './commands';
 import { bulkPdf, bulkWorkbook, type BulkResult } from './result-files';
 
 export const BULK_RUNNER_LEASE = 'bulk-search-runner';
@@ -49,6 +51,11 @@ export interface BulkRunnerOptions {
   progressEveryMs?: number;
   /** How often expired results are deleted (ms, default 10 minutes). */
   sweepEveryMs?: number;
+  /**
+   * How long a client's job may await its charge before the runner settles it (ms, default 2 minutes:
+   * longer than a request may keep retrying its charge, so no charge is still on its way).
+   */
+  chargeGraceMs?: number;
 }
 
 export interface RunningBulkRunner {
@@ -101,6 +108,7 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
   const chunkSize = options.chunkSize ?? 250;
   const progressEveryMs = options.progressEveryMs ?? 1000;
   const sweepEveryMs = options.sweepEveryMs ?? 10 * 60_000;
+  const chargeGraceMs = options.chargeGraceMs ?? 2 * 60_000;
   const signal: { stopped: boolean; wake?: () => void } = { stopped: false };
   let lastSweep = 0;
   let turnsStarted = 0;
@@ -241,14 +249,38 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
     }
   }
 
-  async function turn(): Promise<boolean> {
-    const open = await jobsReadModel(deps).find(
-      { open: true },
+  /**
+   * Jobs whose request died between the job and its charge: the ones found charged are returned to be
+   * run now (the read model may not list them as open yet), the others fail.
+   */
+  async function settleUncharged(): Promise<string[]> {
+    const before = deps.clock().getTime() - chargeGraceMs;
+    const waiting = await jobsReadModel(deps).find(
+      { awaitingCharge: true },
       { sortBy: 'requestedAt', order: 'asc', limit: 50 },
     );
-    for (const job of open) {
+    const charged: string[] = [];
+    for (const job of waiting) {
+      if (signal.stopped || Date.parse(job.requestedAt) > before) break;
+      try {
+        if ((await settleUnchargedJob(deps, job.id)) === 'CHARGED') charged.push(job.id);
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error; // the request or another runner did
+      }
+    }
+    return charged;
+  }
+
+  async function turn(): Promise<boolean> {
+    const open = [
+      ...(await settleUncharged()),
+      ...(
+        await jobsReadModel(deps).find({ open: true }, { sortBy: 'requestedAt', order: 'asc', limit: 50 })
+      ).map((job) => job.id),
+    ];
+    for (const jobId of new Set(open)) {
       if (signal.stopped) break;
-      await runJob(job.id);
+      await runJob(jobId);
     }
     if (Date.now() - lastSweep >= sweepEveryMs) {
       lastSweep = Date.now();

@@ -109,6 +109,8 @@ export interface MeteringContext {
   actor: Actor;
   request: SearchRequest;
   now: Date;
+  /** The Ricerca massiva job the look-up is the charge of: its SearchPerformed names it. */
+  bulkJobId?: string;
   /** How long to keep retrying under contention before giving up with G001. */
   budgetMs?: number;
 }
@@ -133,6 +135,7 @@ export function lookUpOf(
     request: ctx.request,
     ...lookUp,
     resultCount,
+    ...(ctx.bulkJobId ? { bulkJobId: ctx.bulkJobId } : {}),
   };
 }
 

@@ -76,8 +76,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ LIVE_BUDGET_MS: 'soon' }, dir)).toThrow('LIVE_BUDGET_MS');
   });
 
-  it('parses register files on one thread per core unless SYNC_PARSER_THREADS says otherwise', () => {
-    expect(loadConfig({}, dir).syncParserThreads).toBe(os.availableParallelism());
+  it('parses register files on one thread per core but one (left to the writer) unless SYNC_PARSER_THREADS says otherwise', () => {
+    expect(loadConfig({}, dir).syncParserThreads).toBe(Math.max(1, os.availableParallelism() - 1));
     expect(loadConfig({ SYNC_PARSER_THREADS: '1' }, dir).syncParserThreads).toBe(1);
     expect(loadConfig({ SYNC_PARSER_THREADS: '3' }, dir).syncParserThreads).toBe(3);
     expect(() => loadConfig({ SYNC_PARSER_THREADS: '0' }, dir)).toThrow('SYNC_PARSER_THREADS');

@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
     status: 503,
     message: 'La ricerca massiva si è interrotta prima dell’addebito: nulla è stato addebitato',
   },
+  B009: { status: 413, message: 'Il file decompresso supera i 64 MB' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -50,6 +50,21 @@ function dyingAt(store: EventStore, dies: (stream: string, types: string[]) => b
   });
 }
 
+/**
+ * A zip whose headers say every file inflates to `size` bytes, whatever it holds: the sizes are the
+ * sender's word (central directory header: offset 24; local header: offset 22).
+ */
+function declaringSizes(zip: Buffer, size: number): Buffer {
+  const lying = Buffer.from(zip);
+  for (let at = 0; at + 30 <= lying.length; at += 1) {
+    const signature = lying.readUInt32LE(at);
+    if (signature === 0x02014b50) lying.writeUInt32LE(size, at + 24);
+    else if (signature === 0x04034b50 && (lying.readUInt16LE(at + 6) & 0x08) === 0)
+      lying.writeUInt32LE(size, at + 22);
+  }
+  return lying;
+}
+
 async function xlsxOf(rows: (string | number)[][]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Clienti');
@@ -201,6 +216,9 @@ describe('Ricerca massiva over HTTP', () => {
         Buffer.alloc(1024),
       ]);
       const good = await xlsxOf([[ACME], [BETA]]);
+      // a zip bomb: 70 MB of sheet text in a workbook of a few hundred KB, read at most to 64 MB
+      const bomb = await xlsxOf([[ACME], ['A'.repeat(70 * 1024 * 1024)]]);
+      expect(bomb.length).toBeLessThan(BULK_MAX_FILE_BYTES / 10);
       const many = Buffer.from(
         Array.from({ length: 5_001 }, (_, i) => String(10_000_000_000 + i)).join('\n'),
       );
@@ -218,6 +236,8 @@ describe('Ricerca massiva over HTTP', () => {
         ['B003', many, 'troppi.csv', 400],
         ['B004', Buffer.alloc(BULK_MAX_FILE_BYTES + 1, 0x41), 'grande.csv', 413],
         ['B005', Buffer.from('Ragione sociale\nAcme\nBeta\n'), 'senza-codici.csv', 400],
+        ['B009', bomb, 'bomba.xlsx', 413],
+        ['B009', declaringSizes(bomb, 1_000), 'bomba-bugiarda.xlsx', 413],
       ];
       for (const [code, bytes, name, status] of cases) {
         const response = await preview(client.token).attach('file', bytes, name);

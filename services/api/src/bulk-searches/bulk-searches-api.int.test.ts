@@ -454,6 +454,36 @@ describe('Ricerca massiva over HTTP', () => {
       expect((await job(client.token, jobId)).downloaded).toBe(true);
     });
 
+    it('lists the aids company by company in the list’s order, newest first, up to the sheet’s row limit', async () => {
+      const other = await api.client({ remainingSearches: 10 });
+      const { jobId: limited } = (await run(other.token, [BETA, NONE, ACME]).expect(202)).body as BulkJobDto;
+      runner = startBulkSearchRunner(api.deps, { pollMs: 20, maxAidRows: 2 });
+      await runAll();
+      expect(await job(other.token, limited)).toMatchObject({ status: 'COMPLETED', aids: 3 });
+      const response = await auth(request(api.app).get(`/api/bulk-searches/${limited}/sheet`), other.token)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+      // the summary is still the first sheet, and counts every aid
+      expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Riepilogo per impresa', 'Aiuti']);
+      const summary = workbook
+        .getWorksheet('Riepilogo per impresa')!
+        .getSheetValues()
+        .slice(2) as unknown[][];
+      expect(summary.map((row) => row?.[1])).toEqual([BETA, NONE, ACME, 'Totale']);
+      expect(summary.at(-1)?.[3]).toBe(3);
+      const aids = workbook.getWorksheet('Aiuti')!.getSheetValues().slice(2) as unknown[][];
+      expect(aids.map((row) => row?.[1])).toEqual([
+        BETA,
+        ACME,
+        expect.stringMatching(/^Un altro aiuto non elencato/),
+      ]);
+      // ACME's newest aid is the one listed
+      expect(aids[1]?.[3]).toEqual(new Date('2025-06-01T00:00:00.000Z'));
+    });
+
     it('gives a branded PDF naming the companies', async () => {
       const response = await auth(request(api.app).get(`/api/bulk-searches/${jobId}/pdf`), client.token)
         .buffer(true)

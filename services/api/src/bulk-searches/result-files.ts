@@ -37,9 +37,13 @@ export interface BulkResult {
   dataSource: DataSource;
   generatedAt: Date;
   summaries: readonly BulkCompanySummary[];
-  /** every aid found, newest first */
-  aids: readonly AidRecord[];
 }
+
+/**
+ * Rows of the "Aiuti" sheet at most: Excel's own limit (1,048,576 rows, the header one of them). The
+ * aids past it are counted in a last row, and the summary counts every aid all the same.
+ */
+export const MAX_AID_ROWS = 1_048_574;
 
 const XLSX_TITLE = 'Ricerca massiva';
 const EXCEEDED_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE4E4' } };
@@ -79,8 +83,21 @@ function dayCell(iso: string): Date | string {
 
 const commit = (thing: { commit?: () => void }) => thing.commit?.();
 
-/** The workbook, built row by row by exceljs' streaming writer. */
-export async function bulkWorkbook(result: BulkResult): Promise<Buffer> {
+/** A job's workbook, written while the job runs: the aids as they are found, the summary at the end. */
+export interface BulkWorkbook {
+  /** Streams these aids' rows into the "Aiuti" sheet (in the order given). */
+  addAids(aids: readonly AidRecord[]): void;
+  /** Writes the summary sheet and closes the file. */
+  finish(summaries: readonly BulkCompanySummary[]): Promise<Buffer>;
+}
+
+/**
+ * The workbook by exceljs' streaming writer. The summary is the first sheet but is written last: its
+ * rows are only known at the end, while the aids' rows go into the zip as they come, so that a job
+ * holds one chunk of aids at a time, not every aid of 5,000 companies (a zip entry's data is buffered
+ * until the entries opened before it are done: the aids' sheet is opened first).
+ */
+export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS): BulkWorkbook {
   const sink = new PassThrough();
   const chunks: Buffer[] = [];
   sink.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -91,61 +108,82 @@ export async function bulkWorkbook(result: BulkResult): Promise<Buffer> {
   });
   workbook.creator = 'Portale Aiuti di Stato';
   workbook.title = XLSX_TITLE;
-  workbook.created = result.generatedAt;
+  workbook.created = generatedAt;
   const frozen = { views: [{ state: 'frozen' as const, ySplit: 1 }] };
-
   const summary = workbook.addWorksheet('Riepilogo per impresa', frozen);
-  summary.columns = SUMMARY_COLUMNS;
-  summary.getRow(1).font = { bold: true };
-  commit(summary.getRow(1) as { commit?: () => void });
-  const totals = { aids: 0, totalLast3Years: 0, deMinimisUsed: 0, exceeded: 0 };
-  for (const company of result.summaries) {
-    const row = summary.addRow({
-      ...company,
-      exceeded: yesNo(company.exceeded),
-      warnings: company.warnings.join('; '),
-    });
-    if (company.exceeded) row.eachCell({ includeEmpty: true }, (cell) => (cell.fill = EXCEEDED_FILL));
-    commit(row as { commit?: () => void });
-    totals.aids += company.aids;
-    totals.totalLast3Years += Math.round(company.totalLast3Years * 100);
-    totals.deMinimisUsed += Math.round(company.deMinimisUsed * 100);
-    if (company.exceeded) totals.exceeded += 1;
-  }
-  const totalRow = summary.addRow({
-    taxCode: 'Totale',
-    name: `${formatInteger(result.summaries.length)} imprese`,
-    aids: totals.aids,
-    totalLast3Years: totals.totalLast3Years / 100,
-    deMinimisUsed: totals.deMinimisUsed / 100,
-    exceeded: `${formatInteger(totals.exceeded)} superati`,
-  });
-  totalRow.font = { bold: true };
-  commit(totalRow as { commit?: () => void });
-  commit(summary as { commit?: () => void });
-
   const sheet = workbook.addWorksheet('Aiuti', frozen);
   sheet.columns = AID_COLUMNS;
   sheet.getRow(1).font = { bold: true };
-  for (const aid of result.aids) {
-    const row = sheet.addRow({
-      taxCode: aid.codiceFiscaleBeneficiario,
-      name: aid.denominazioneBeneficiario,
-      day: dayCell(aid.dataConcessione),
-      measure: aid.titoloMisura,
-      grantor: aid.soggettoConcedente,
-      procedure: aid.desProcedimento,
-      regulation: aid.desRegolamento,
-      nominal: aid.importoNominaleCents / 100,
-      element: aid.elementoDiAiutoCents / 100,
-      deMinimis: yesNo(isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento)),
-      id: aid.idComponenteAiuto,
-    });
-    commit(row as { commit?: () => void });
-  }
-  commit(sheet as { commit?: () => void });
-  await workbook.commit();
-  return Buffer.concat(chunks);
+  commit(sheet.getRow(1) as { commit?: () => void });
+  let written = 0;
+  let left = 0;
+
+  return {
+    addAids(aids) {
+      for (const aid of aids) {
+        if (written >= maxAidRows) {
+          left += 1;
+          continue;
+        }
+        const row = sheet.addRow({
+          taxCode: aid.codiceFiscaleBeneficiario,
+          name: aid.denominazioneBeneficiario,
+          day: dayCell(aid.dataConcessione),
+          measure: aid.titoloMisura,
+          grantor: aid.soggettoConcedente,
+          procedure: aid.desProcedimento,
+          regulation: aid.desRegolamento,
+          nominal: aid.importoNominaleCents / 100,
+          element: aid.elementoDiAiutoCents / 100,
+          deMinimis: yesNo(isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento)),
+          id: aid.idComponenteAiuto,
+        });
+        commit(row as { commit?: () => void });
+        written += 1;
+      }
+    },
+    async finish(summaries) {
+      if (left > 0) {
+        const note = sheet.addRow({
+          taxCode: `${left === 1 ? 'Un altro aiuto non elencato' : `Altri ${formatInteger(left)} aiuti non elencati`}: il foglio ha raggiunto il numero massimo di righe di Excel. Il riepilogo li conta tutti; la ricerca della singola impresa li elenca.`,
+        });
+        note.font = { italic: true };
+        commit(note as { commit?: () => void });
+      }
+      commit(sheet as { commit?: () => void });
+
+      summary.columns = SUMMARY_COLUMNS;
+      summary.getRow(1).font = { bold: true };
+      commit(summary.getRow(1) as { commit?: () => void });
+      const totals = { aids: 0, totalLast3Years: 0, deMinimisUsed: 0, exceeded: 0 };
+      for (const company of summaries) {
+        const row = summary.addRow({
+          ...company,
+          exceeded: yesNo(company.exceeded),
+          warnings: company.warnings.join('; '),
+        });
+        if (company.exceeded) row.eachCell({ includeEmpty: true }, (cell) => (cell.fill = EXCEEDED_FILL));
+        commit(row as { commit?: () => void });
+        totals.aids += company.aids;
+        totals.totalLast3Years += Math.round(company.totalLast3Years * 100);
+        totals.deMinimisUsed += Math.round(company.deMinimisUsed * 100);
+        if (company.exceeded) totals.exceeded += 1;
+      }
+      const totalRow = summary.addRow({
+        taxCode: 'Totale',
+        name: `${formatInteger(summaries.length)} imprese`,
+        aids: totals.aids,
+        totalLast3Years: totals.totalLast3Years / 100,
+        deMinimisUsed: totals.deMinimisUsed / 100,
+        exceeded: `${formatInteger(totals.exceeded)} superati`,
+      });
+      totalRow.font = { bold: true };
+      commit(totalRow as { commit?: () => void });
+      commit(summary as { commit?: () => void });
+      await workbook.commit();
+      return Buffer.concat(chunks);
+    },
+  };
 }
 
 // ---- PDF ----

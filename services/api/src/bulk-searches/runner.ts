@@ -19,8 +19,10 @@ import {
   formatInteger,
   isBulkJobOpen,
   isBulkResultExpired,
+  normalizeTaxCode,
   streams,
   type AidRecord,
+  type BulkCompanySummary,
   type BulkJobCommand,
   type BulkJobState,
   type BulkRowWarning,
@@ -35,7 +37,7 @@ import { DEFAULT_LOGO_ID } from '../accounts/read-models';
 import type { ApiDeps } from '../http/deps';
 import { reportBranding } from '../reports/branding';
 import { bulkBlobName, foldBulkJob, jobsReadModel, settleUnchargedJob } from './commands';
-import { bulkPdf, bulkWorkbook, type BulkResult } from './result-files';
+import { bulkPdf, MAX_AID_ROWS, startBulkWorkbook, type BulkResult } from './result-files';
 
 export const BULK_RUNNER_LEASE = 'bulk-search-runner';
 export const BULK_SWEEPS_COLLECTION = 'bulk-search-sweeps';
@@ -49,6 +51,8 @@ export interface BulkRunnerOptions {
   chunkSize?: number;
   /** Least time between two progress events (ms, default 1000). */
   progressEveryMs?: number;
+  /** Rows of the workbook's "Aiuti" sheet at most (default: Excel's limit; tests set fewer). */
+  maxAidRows?: number;
   /** How often expired results are deleted (ms, default 10 minutes). */
   sweepEveryMs?: number;
   /**
@@ -103,12 +107,25 @@ const LIVE_WARNINGS: Record<NonNullable<CodeSourceDto['liveFallback']>, BulkRowW
   UNAVAILABLE: 'LIVE_UNAVAILABLE',
 };
 
+/** A chunk's aids company by company in the list's order, each company's newest first. */
+function aidsInListOrder(codes: readonly string[], aids: readonly AidRecord[]): AidRecord[] {
+  const byCode = new Map<string, AidRecord[]>();
+  for (const aid of aids) {
+    const code = normalizeTaxCode(aid.codiceFiscaleBeneficiario);
+    const own = byCode.get(code);
+    if (own) own.push(aid);
+    else byCode.set(code, [aid]);
+  }
+  return codes.flatMap((code) => (byCode.get(code) ?? []).sort(newestFirst));
+}
+
 export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions = {}): RunningBulkRunner {
   const pollMs = options.pollMs ?? 500;
   const chunkSize = options.chunkSize ?? 250;
   const progressEveryMs = options.progressEveryMs ?? 1000;
   const sweepEveryMs = options.sweepEveryMs ?? 10 * 60_000;
   const chargeGraceMs = options.chargeGraceMs ?? 2 * 60_000;
+  const maxAidRows = options.maxAidRows ?? MAX_AID_ROWS;
   const signal: { stopped: boolean; wake?: () => void } = { stopped: false };
   let lastSweep = 0;
   let turnsStarted = 0;
@@ -143,7 +160,11 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
     const { taxCodes, warnings, dataSource } = requested.data;
     try {
       const archiveAsOf = deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
-      const aids: AidRecord[] = [];
+      // every company's figures as of one instant; a chunk's aids are summarised and written out,
+      // then dropped: memory holds one chunk of aids, whatever the companies of the list
+      const generatedAt = deps.clock();
+      const workbook = startBulkWorkbook(generatedAt, maxAidRows);
+      const summaries: BulkCompanySummary[] = [];
       const rowWarnings = new Map<string, BulkRowWarning[]>();
       for (const warning of warnings) rowWarnings.set(warning.taxCode, ['CHECK_DIGIT']);
       let lastProgress = Date.now();
@@ -158,7 +179,6 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
           dataSource,
           archiveAsOf,
         );
-        for (const aid of found.aids) aids.push(aid);
         for (const source of found.sources) {
           if (!source.liveFallback) continue;
           rowWarnings.set(source.taxCode, [
@@ -166,6 +186,10 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
             LIVE_WARNINGS[source.liveFallback],
           ]);
         }
+        summaries.push(
+          ...bulkCompanySummaries(chunk, found.aids, generatedAt, (code) => rowWarnings.get(code) ?? []),
+        );
+        workbook.addAids(aidsInListOrder(chunk, found.aids));
         done += chunk.length;
         if (done < taxCodes.length && Date.now() - lastProgress >= progressEveryMs) {
           await decideAndAppend(
@@ -182,22 +206,14 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
         { type: 'RecordProgress', data: { doneCodes: taxCodes.length, at: deps.clock().toISOString() } },
         at,
       );
-      const generatedAt = deps.clock();
-      const summaries = bulkCompanySummaries(
-        taxCodes,
-        aids,
-        generatedAt,
-        (code) => rowWarnings.get(code) ?? [],
-      );
       const result: BulkResult = {
         jobId,
         sourceName: requested.data.sourceName,
         dataSource,
         generatedAt,
         summaries,
-        aids: aids.sort(newestFirst),
       };
-      await deps.blobs.put(bulkBlobName(jobId, 'sheet'), await bulkWorkbook(result), XLSX);
+      await deps.blobs.put(bulkBlobName(jobId, 'sheet'), await workbook.finish(summaries), XLSX);
       const by = requested.data.by;
       const profile =
         by.role === 'SYSTEM' ? null : await searchProfile(deps, { ...by, role: by.role }).catch(() => null);

@@ -47,8 +47,10 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 export interface BulkRunnerOptions {
   /** How often open jobs are looked for (ms, default 500). */
   pollMs?: number;
-  /** Codes per aid-index look-up (default 250). */
+  /** Codes per aid-index look-up at most (default 250; fewer when the codes have many aids). */
   chunkSize?: number;
+  /** Aids a look-up aims at: the next chunk takes as many codes as the last one's aids per code allow. */
+  aidsPerChunk?: number;
   /** Least time between two progress events (ms, default 1000). */
   progressEveryMs?: number;
   /** Rows of the workbook's "Aiuti" sheet at most (default: Excel's limit; tests set fewer). */
@@ -122,6 +124,7 @@ function aidsInListOrder(codes: readonly string[], aids: readonly AidRecord[]): 
 export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions = {}): RunningBulkRunner {
   const pollMs = options.pollMs ?? 500;
   const chunkSize = options.chunkSize ?? 250;
+  const aidsPerChunk = options.aidsPerChunk ?? 5_000;
   const progressEveryMs = options.progressEveryMs ?? 1000;
   const sweepEveryMs = options.sweepEveryMs ?? 10 * 60_000;
   const chargeGraceMs = options.chargeGraceMs ?? 2 * 60_000;
@@ -168,9 +171,11 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
       const rowWarnings = new Map<string, BulkRowWarning[]>();
       for (const warning of warnings) rowWarnings.set(warning.taxCode, ['CHECK_DIGIT']);
       let lastProgress = Date.now();
+      // a few codes first: a list of the largest companies holds thousands of aids per code
+      let codesPerChunk = Math.min(chunkSize, 16);
       for (let done = 0; done < taxCodes.length;) {
         if (signal.stopped) throw new Abandoned('runner stopped');
-        const chunk = taxCodes.slice(done, done + chunkSize);
+        const chunk = taxCodes.slice(done, done + codesPerChunk);
         const found = await findAids(
           // a job reads each code once: through the search's look-up cache it would only push out
           // the entries kept for people's searches and their reports
@@ -191,6 +196,10 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
         );
         workbook.addAids(aidsInListOrder(chunk, found.aids));
         done += chunk.length;
+        codesPerChunk = Math.max(
+          1,
+          Math.min(chunkSize, Math.floor((chunk.length * aidsPerChunk) / Math.max(1, found.aids.length))),
+        );
         if (done < taxCodes.length && Date.now() - lastProgress >= progressEveryMs) {
           await decideAndAppend(
             jobId,

@@ -135,9 +135,15 @@ export const bulkSuite: BenchSuite = {
           let job: BulkJobDto;
           for (;;) {
             await new Promise((resolve) => setTimeout(resolve, 100));
-            job = (await (
-              await fetch(`${base}/bulk-searches/${jobId}`, { headers: auth })
-            ).json()) as BulkJobDto;
+            try {
+              job = (await (
+                await fetch(`${base}/bulk-searches/${jobId}`, { headers: auth })
+              ).json()) as BulkJobDto;
+            } catch (error) {
+              // a poll lost to a kept-alive socket the server closed: the next one asks again
+              ctx.log(`poll failed: ${String((error as Error).cause ?? error)}`);
+              continue;
+            }
             if (job.status === 'COMPLETED' || job.status === 'FAILED') break;
           }
           const jobMs = performance.now() - started;

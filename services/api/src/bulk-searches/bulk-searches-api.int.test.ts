@@ -484,6 +484,43 @@ describe('Ricerca massiva over HTTP', () => {
       expect(aids[1]?.[3]).toEqual(new Date('2025-06-01T00:00:00.000Z'));
     });
 
+    it('looks large companies up a few at a time, so that a job holds a bounded number of aids', async () => {
+      const large = Array.from({ length: 40 }, (_, i) => String(40_000_000_000 + i));
+      await api.indexAids(
+        large.flatMap((code, i) =>
+          Array.from({ length: 10 }, (_, k) =>
+            anAid({
+              idComponenteAiuto: String(40_000_000 + i * 10 + k),
+              codiceFiscaleBeneficiario: code,
+              denominazioneBeneficiario: `Grande ${i}`,
+            }),
+          ),
+        ),
+      );
+      const other = await api.client({ remainingSearches: 100 });
+      const { jobId: big } = (await run(other.token, large).expect(202)).body as BulkJobDto;
+      const lookUps: { codes: number; aids: number }[] = [];
+      const counting: AidIndex = {
+        ...api.deps.aidIndex,
+        search: async (query) => {
+          const aids = await api.deps.aidIndex.search(query);
+          lookUps.push({ codes: query.taxCodes?.length ?? 0, aids: aids.length });
+          return aids;
+        },
+      };
+      runner = startBulkSearchRunner({ ...api.deps, aidIndex: counting }, { pollMs: 20, aidsPerChunk: 50 });
+      await runAll();
+      expect(await job(other.token, big)).toMatchObject({
+        status: 'COMPLETED',
+        aids: 400,
+        companiesWithAids: 40,
+      });
+      // a few codes first, then as many as keep about 50 aids
+      expect(lookUps[0]!.codes).toBeLessThanOrEqual(16);
+      for (const lookUp of lookUps.slice(1)) expect(lookUp.aids).toBeLessThanOrEqual(50);
+      expect(lookUps.reduce((sum, lookUp) => sum + lookUp.codes, 0)).toBe(40);
+    });
+
     it('gives a branded PDF naming the companies', async () => {
       const response = await auth(request(api.app).get(`/api/bulk-searches/${jobId}/pdf`), client.token)
         .buffer(true)

@@ -130,7 +130,9 @@ export interface BeneficiaryRow extends DeMinimisRow {
 }
 
 /** Rows grouped by their beneficiary's normalised tax code, in the order met. */
-export function rowsByTaxCode<T extends BeneficiaryRow>(rows: readonly T[]): Map<string, T[]> {
+export function rowsByTaxCode<T extends Pick<BeneficiaryRow, 'codiceFiscaleBeneficiario'>>(
+  rows: readonly T[],
+): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const code = normalizeTaxCode(row.codiceFiscaleBeneficiario);

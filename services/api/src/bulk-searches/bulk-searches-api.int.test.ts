@@ -129,6 +129,15 @@ describe('Ricerca massiva over HTTP', () => {
   };
   const job = async (token: string, jobId: string) =>
     (await auth(request(api.app).get(`/api/bulk-searches/${jobId}`), token).expect(200)).body as BulkJobDto;
+  const downloadWorkbook = async (token: string, jobId: string) => {
+    const response = await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), token)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+    return workbook;
+  };
   const runAll = async (deps = api.deps) => {
     runner ??= startBulkSearchRunner(deps, { pollMs: 20 });
     await api.deps.awaitProjections?.();
@@ -460,12 +469,7 @@ describe('Ricerca massiva over HTTP', () => {
       runner = startBulkSearchRunner(api.deps, { pollMs: 20, maxAidRows: 2 });
       await runAll();
       expect(await job(other.token, limited)).toMatchObject({ status: 'COMPLETED', aids: 3 });
-      const response = await auth(request(api.app).get(`/api/bulk-searches/${limited}/sheet`), other.token)
-        .buffer(true)
-        .parse(binary)
-        .expect(200);
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+      const workbook = await downloadWorkbook(other.token, limited);
       // the summary is still the first sheet, and counts every aid
       expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Riepilogo per impresa', 'Aiuti']);
       const summary = workbook
@@ -614,12 +618,7 @@ describe('Ricerca massiva over HTTP', () => {
     expect(await remaining(client.token)).toBe(10);
     const quota = await api.deps.eventStore.readStream(streams.quota(client.id));
     expect(quota.events.filter((e) => e.type === 'SearchPerformed')).toHaveLength(1);
-    const response = await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), client.token)
-      .buffer(true)
-      .parse(binary)
-      .expect(200);
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+    const workbook = await downloadWorkbook(client.token, jobId);
     // header, one row per code, totals
     expect(workbook.getWorksheet('Riepilogo per impresa')!.rowCount).toBe(codes.length + 2);
   });

@@ -19,7 +19,7 @@ import {
   formatInteger,
   isBulkJobOpen,
   isBulkResultExpired,
-  normalizeTaxCode,
+  rowsByTaxCode,
   streams,
   type AidRecord,
   type BulkCompanySummary,
@@ -111,13 +111,7 @@ const LIVE_WARNINGS: Record<NonNullable<CodeSourceDto['liveFallback']>, BulkRowW
 
 /** A chunk's aids company by company in the list's order, each company's newest first. */
 function aidsInListOrder(codes: readonly string[], aids: readonly AidRecord[]): AidRecord[] {
-  const byCode = new Map<string, AidRecord[]>();
-  for (const aid of aids) {
-    const code = normalizeTaxCode(aid.codiceFiscaleBeneficiario);
-    const own = byCode.get(code);
-    if (own) own.push(aid);
-    else byCode.set(code, [aid]);
-  }
+  const byCode = rowsByTaxCode(aids);
   return codes.flatMap((code) => (byCode.get(code) ?? []).sort(newestFirst));
 }
 

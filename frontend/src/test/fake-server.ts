@@ -6,6 +6,8 @@
 export interface FakeAnswer {
   status: number;
   body?: unknown;
+  /** the answer comes once this settles (a slow server, for what the user does meanwhile) */
+  after?: Promise<unknown>;
 }
 
 /** 'POST /api/auth/refresh' → answer */
@@ -80,7 +82,8 @@ export function installFakeServer(routes: FakeRoutes): string[] {
     const body = typeof input === 'string' ? undefined : input.body;
     if (typeof body === 'string') sentBodies.push({ call, body: JSON.parse(body) as unknown });
     else if (body instanceof FormData) sentBodies.push({ call, body });
-    return Promise.resolve(fakeResponse(routes[call] ?? { status: 404, body: { code: 'G001' } }));
+    const answer = routes[call] ?? { status: 404, body: { code: 'G001' } };
+    return Promise.resolve(answer.after).then(() => fakeResponse(answer));
   };
   Object.assign(globalThis, { fetch: fetchImpl, Headers: FakeHeaders, Request: FakeRequest });
   return calls;

@@ -53,6 +53,14 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const countOrDash = (n: number) => (failure ? t('common.unavailable') : n);
   const waiting = waitingClients(all);
   const closeDialog = () => setDialog({ kind: 'NONE' });
+  /**
+   * What an answer that comes late does to the settings of `clientId`: only while that dialog is
+   * still the open one (the user may have closed it, or opened another client's, meanwhile).
+   */
+  const whileSettingsOpen = (clientId: string, next: DialogState) =>
+    setDialog((current) =>
+      current.kind === 'CLIENT_SETTINGS' && current.client.id === clientId ? next : current,
+    );
   const fail = (error: unknown) => dispatch(showError(errorCodeOf(error)));
 
   const openSettings = useCallback((client: ClientDto) => setDialog({ kind: 'CLIENT_SETTINGS', client }), []);
@@ -63,9 +71,9 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const { allColumns, waitingColumns } = useClientColumns({ onSettings: openSettings, onDelete: openDelete });
 
   const { saveSettings, saving } = useSaveClientSettings({
-    onSaved: () => {
+    onSaved: (client) => {
       dispatch(showSuccess('clients.settingsUpdated'));
-      closeDialog();
+      whileSettingsOpen(client.id, { kind: 'NONE' });
     },
     onFailed: fail,
   });
@@ -169,11 +177,13 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
           onClose={closeDialog}
           onSave={(settings) => void saveSettings(dialog.client, settings)}
           onRenew={async () => {
-            const result = await renew(dialog.client.id);
+            const { id } = dialog.client;
+            const result = await renew(id);
             if (result.error) fail(result.error);
             else {
               dispatch(showSuccess('clients.settingsUpdated'));
-              setDialog({ kind: 'CLIENT_SETTINGS', client: result.data });
+              // the dialog shows the new dates, unless it was closed meanwhile: it never reopens
+              whileSettingsOpen(id, { kind: 'CLIENT_SETTINGS', client: result.data });
             }
           }}
         />

@@ -90,4 +90,32 @@ describe('the clients screen', () => {
     expect(sentBodies).toContainEqual({ call: 'POST /api/clients/c1/change-logo', body: { logoId: -1 } });
     await screen.findByText('Impostazioni aggiornate');
   });
+
+  it('a renewal answered after the dialog was closed does not open it again', async () => {
+    let answer: () => void = () => undefined;
+    const routes = adminRoutes([client(1), client(2)]);
+    routes['POST /api/clients/c1/renew'] = {
+      status: 200,
+      body: client(1, { endDate: Date.UTC(2031, 0, 1, 11) }),
+      after: new Promise<void>((resolve) => (answer = resolve)),
+    };
+    const { calls } = await startRememberedApp(routes, '/clients');
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Impostazioni di cliente01@example.it' }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Rinnova di un anno' }));
+    await waitFor(() => expect(calls).toContain('POST /api/clients/c1/renew'));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // meanwhile the administrator opens another client's settings
+    await userEvent.click(screen.getByRole('button', { name: 'Impostazioni di cliente02@example.it' }));
+    const other = screen.getByRole('dialog', { name: 'Impostazioni cliente' });
+
+    answer();
+    await screen.findByText('Impostazioni aggiornate');
+    // still the second client's dialog, the only one
+    expect(screen.getAllByRole('dialog')).toEqual([other]);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
 });

@@ -18,7 +18,7 @@ export function useSaveClientSettings({
   onSaved,
   onFailed,
 }: {
-  onSaved: () => void;
+  onSaved: (client: ClientDto) => void;
   onFailed: (error: unknown) => void;
 }) {
   const [changeLogo] = useChangeLogoMutation();
@@ -60,7 +60,7 @@ export function useSaveClientSettings({
     setSaving(false);
     const failed = results.find((r) => r.error);
     if (failed) onFailed(failed.error);
-    else onSaved();
+    else onSaved(client);
   };
 
   return { saveSettings, saving };

@@ -54,13 +54,13 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const waiting = waitingClients(all);
   const closeDialog = () => setDialog({ kind: 'NONE' });
   /**
-   * What an answer that comes late does to the settings of `clientId`: only while that dialog is
-   * still the open one (the user may have closed it, or opened another client's, meanwhile).
+   * An answer acts on the dialog it belongs to only while that one is still open: the user may have
+   * closed it, or opened another, before a slow answer came.
    */
-  const whileSettingsOpen = (clientId: string, next: DialogState) =>
-    setDialog((current) =>
-      current.kind === 'CLIENT_SETTINGS' && current.client.id === clientId ? next : current,
-    );
+  const whileOpen = (belongs: (current: DialogState) => boolean, next: DialogState) =>
+    setDialog((current) => (belongs(current) ? next : current));
+  const settingsOf = (clientId: string) => (current: DialogState) =>
+    current.kind === 'CLIENT_SETTINGS' && current.client.id === clientId;
   const fail = (error: unknown) => dispatch(showError(errorCodeOf(error)));
 
   const openSettings = useCallback((client: ClientDto) => setDialog({ kind: 'CLIENT_SETTINGS', client }), []);
@@ -73,7 +73,7 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const { saveSettings, saving } = useSaveClientSettings({
     onSaved: (client) => {
       dispatch(showSuccess('clients.settingsUpdated'));
-      whileSettingsOpen(client.id, { kind: 'NONE' });
+      whileOpen(settingsOf(client.id), { kind: 'NONE' });
     },
     onFailed: fail,
   });
@@ -163,7 +163,7 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
             if (result.error) fail(result.error);
             else {
               dispatch(showSuccess('clients.inviteSuccess'));
-              closeDialog();
+              whileOpen((current) => current.kind === 'INVITE_CLIENT', { kind: 'NONE' });
             }
           }}
         />
@@ -183,7 +183,7 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
             else {
               dispatch(showSuccess('clients.settingsUpdated'));
               // the dialog shows the new dates, unless it was closed meanwhile: it never reopens
-              whileSettingsOpen(id, { kind: 'CLIENT_SETTINGS', client: result.data });
+              whileOpen(settingsOf(id), { kind: 'CLIENT_SETTINGS', client: result.data });
             }
           }}
         />
@@ -196,8 +196,12 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
           confirmLabel={t('common.delete')}
           onClose={closeDialog}
           onConfirm={async () => {
-            const result = await remove(dialog.clientId);
-            closeDialog();
+            const { clientId } = dialog;
+            const result = await remove(clientId);
+            whileOpen(
+              (current) => current.kind === 'DELETE_CLIENT_CONFIRM' && current.clientId === clientId,
+              { kind: 'NONE' },
+            );
             if (result.error) fail(result.error);
             else dispatch(showSuccess('clients.removeSuccess'));
           }}

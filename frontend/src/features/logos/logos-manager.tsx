@@ -128,11 +128,13 @@ export function LogosManager() {
           busy={savingPdf.isLoading}
           onClose={() => setEditing(null)}
           onSave={async (form) => {
-            const result = await savePdf({ id: editing.id, ...form });
+            const { id } = editing;
+            const result = await savePdf({ id, ...form });
             if (result.error) dispatch(showError(errorCodeOf(result.error)));
             else {
               dispatch(showSuccess('clients.pdfConfigUpdated'));
-              setEditing(null);
+              // only the dialog this answer belongs to: another logo's may be open by now
+              setEditing((current) => (current?.id === id ? null : current));
             }
           }}
         />

@@ -169,8 +169,9 @@ describe('archive sync and search in a real browser', () => {
     const cardTexts = new Set<string>();
     let capturedProgress = false;
     let finishedWhileRunning = '';
+    // every read below is one that does not wait: the button or a card may be gone between two reads
     while (await running.isVisible()) {
-      counters.add(((await running.textContent()) ?? '').replace(/\s+/g, ' ').trim());
+      for (const text of await running.allTextContents()) counters.add(text.replace(/\s+/g, ' ').trim());
       const cards = admin.locator('.archive-file--progress');
       for (const text of await cards.allTextContents()) cardTexts.add(text);
       if (!capturedProgress && (await cards.count()) > 0) {
@@ -178,11 +179,10 @@ describe('archive sync and search in a real browser', () => {
         capturedProgress = true;
       }
       const finished = admin.locator('button.archive-file.status--success:enabled');
-      if (!finishedWhileRunning && (await finished.count()) > 0) {
-        const text = (await finished.first().textContent()) ?? '';
-        // only counts if the run was still going after the card was read
-        if (!text.includes('Mai') && (await running.isVisible())) finishedWhileRunning = text;
-      }
+      const [text] = finishedWhileRunning ? [] : await finished.allTextContents();
+      // only counts if the run was still going after the card was read
+      if (text !== undefined && !text.includes('Mai') && (await running.isVisible()))
+        finishedWhileRunning = text;
       await admin.waitForTimeout(100);
     }
     world.mirror.setFaults({ bytesPerSecond: null });

@@ -360,6 +360,15 @@ describe('Ricerca massiva over HTTP', () => {
           failureCode: 'B008',
           cost: 0,
         });
+        // told by mail, as of any job that failed, and that nothing was charged
+        expect(
+          api.mails.filter((mail) => mail.to === client.email && mail.subject.startsWith('Ricerca')),
+        ).toEqual([
+          expect.objectContaining({
+            subject: 'Ricerca massiva non riuscita',
+            text: expect.stringContaining('nessuna ricerca è stata addebitata'),
+          }),
+        ]);
         expect(await remaining(client.token)).toBe(10);
         // nothing was looked up: the codes are not free today, a new list pays for them
         expect((await run(client.token, codes).expect(202)).body.cost).toBe(3);

@@ -91,6 +91,9 @@ export function bulkMail(publicUrl: string, job: BulkJobState, failed: boolean) 
       text:
         'Gentile utente,\n\n' +
         `la ricerca massiva dell’elenco ${list} (${formatInteger(job.totalCodes)} codici fiscali) non è riuscita.\n` +
+        (job.failureCode === 'B008'
+          ? 'Si è interrotta prima dell’addebito: nessuna ricerca è stata addebitata.\n'
+          : '') +
         `Può riprovare dalla pagina Ricerca massiva: ${link}\n`,
     };
   return {
@@ -282,7 +285,11 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
     for (const job of waiting) {
       if (signal.stopped || Date.parse(job.requestedAt) > before) break;
       try {
-        if ((await settleUnchargedJob(deps, job.id)) === 'CHARGED') charged.push(job.id);
+        const outcome = await settleUnchargedJob(deps, job.id);
+        if (outcome === 'CHARGED') charged.push(job.id);
+        // its request never answered: the user learns of it as of any job that failed
+        else if (outcome === 'FAILED' && job.by)
+          await mailOwner(job.by.email, (await foldBulkJob(deps, job.id)).state);
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error; // the request or another runner did
       }

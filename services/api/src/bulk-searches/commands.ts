@@ -157,16 +157,8 @@ export async function requestBulkSearch(
   const now = deps.clock();
   const actor = actorOf(principal);
   const jobId = randomUUID();
-  const stream = streams.bulk(jobId);
-  const job = { state: bulkJobDecider.initialState, version: -1 };
-  const decide = async (command: BulkJobCommand) => {
-    const events = bulkJobDecider.decide(command, job.state);
-    await deps.eventStore.appendToStream(stream, events, {
-      expectedVersion: job.version === -1 ? 'no_stream' : job.version,
-    });
-    for (const event of events) job.state = bulkJobDecider.evolve(job.state, event);
-    job.version += events.length;
-  };
+  const job: JobAt = { state: bulkJobDecider.initialState, version: -1 };
+  const decide = (command: BulkJobCommand) => decideOnJob(deps.eventStore, jobId, command, job);
   const requested = (awaitingCharge: boolean): BulkJobCommand => ({
     type: 'RequestBulkSearch',
     data: {
@@ -209,26 +201,55 @@ export async function requestBulkSearch(
       () => 0,
     ));
   } catch (error) {
-    if (job.version >= 0) await failUncharged(deps, jobId, error).catch(() => undefined); // else the runner will
+    if (job.version >= 0) await failUncharged(deps, jobId, error, job).catch(() => undefined); // else the runner will
     throw error;
   }
   await decide({ type: 'RecordCharge', data: { at: deps.clock().toISOString(), cost } });
   return bulkJobDto(job.state, now);
 }
 
+/** A job's state as read, and the version it was read at (-1: a job not written yet). */
+export interface JobAt {
+  state: BulkJobState;
+  version: number;
+}
+
+/**
+ * Appends what the job's decider makes of `command`, expecting the version `at` was read at (a
+ * concurrent writer makes it fail with ConcurrencyError), and moves `at` past what it appended.
+ */
+export async function decideOnJob(
+  eventStore: ApiDeps['eventStore'],
+  jobId: string,
+  command: BulkJobCommand,
+  at: JobAt,
+): Promise<void> {
+  const events = bulkJobDecider.decide(command, at.state);
+  if (events.length === 0) return;
+  await eventStore.appendToStream(streams.bulk(jobId), events, {
+    expectedVersion: at.version === -1 ? 'no_stream' : at.version,
+  });
+  for (const event of events) at.state = bulkJobDecider.evolve(at.state, event);
+  at.version += events.length;
+}
+
 /** A job that was never charged fails with the refusal's code (B008 when it was no refusal). */
-async function failUncharged(deps: Pick<ApiDeps, 'eventStore' | 'clock'>, jobId: string, cause: unknown) {
-  const { state, version } = await foldBulkJob(deps, jobId);
+async function failUncharged(
+  deps: Pick<ApiDeps, 'eventStore' | 'clock'>,
+  jobId: string,
+  cause: unknown,
+  at: JobAt,
+): Promise<void> {
   const code = cause instanceof DomainError && cause.code !== 'G001' ? cause.code : 'B008';
-  const events = bulkJobDecider.decide(
+  await decideOnJob(
+    deps.eventStore,
+    jobId,
     {
       type: 'FailBulkSearch',
       data: { at: deps.clock().toISOString(), code, reason: 'Nessuna ricerca addebitata' },
     },
-    state,
+    at,
   );
-  if (events.length > 0)
-    await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: version });
 }
 
 /**
@@ -241,18 +262,19 @@ export async function settleUnchargedJob(
   deps: Pick<ApiDeps, 'eventStore' | 'clock'>,
   jobId: string,
 ): Promise<'CHARGED' | 'FAILED' | 'SETTLED_BEFORE'> {
-  const { state, version } = await foldBulkJob(deps, jobId);
-  if (!isBulkJobAwaitingCharge(state) || !state.clientId) return 'SETTLED_BEFORE';
-  const charge = await findBulkCharge(deps.eventStore, state.clientId, jobId);
+  const job: JobAt = await foldBulkJob(deps, jobId);
+  if (!isBulkJobAwaitingCharge(job.state) || !job.state.clientId) return 'SETTLED_BEFORE';
+  const charge = await findBulkCharge(deps.eventStore, job.state.clientId, jobId);
   if (!charge) {
-    await failUncharged(deps, jobId, null);
+    await failUncharged(deps, jobId, null, job);
     return 'FAILED';
   }
-  const events = bulkJobDecider.decide(
+  await decideOnJob(
+    deps.eventStore,
+    jobId,
     { type: 'RecordCharge', data: { at: deps.clock().toISOString(), cost: charge.cost } },
-    state,
+    job,
   );
-  await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: version });
   return 'CHARGED';
 }
 

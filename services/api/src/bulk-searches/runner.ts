@@ -13,14 +13,12 @@
 import {
   BULK_RESULT_DAYS,
   bulkCompanySummaries,
-  bulkJobDecider,
   bulkTotals,
   DomainError,
   formatInteger,
   isBulkJobOpen,
   isBulkResultExpired,
   rowsByTaxCode,
-  streams,
   type AidRecord,
   type BulkCompanySummary,
   type BulkJobCommand,
@@ -36,7 +34,14 @@ import { searchProfile } from '../documents/profile';
 import { DEFAULT_LOGO_ID } from '../accounts/read-models';
 import type { ApiDeps } from '../http/deps';
 import { reportBranding } from '../reports/branding';
-import { bulkBlobName, foldBulkJob, jobsReadModel, settleUnchargedJob } from './commands';
+import {
+  bulkBlobName,
+  decideOnJob,
+  foldBulkJob,
+  jobsReadModel,
+  settleUnchargedJob,
+  type JobAt,
+} from './commands';
 import { bulkPdf, MAX_AID_ROWS, startBulkWorkbook, type BulkResult } from './result-files';
 
 export const BULK_RUNNER_LEASE = 'bulk-search-runner';
@@ -131,22 +136,14 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
   let turnsStarted = 0;
   let idleWaiters: { after: number; resolve: () => void }[] = [];
 
-  /** Appends what the job's decider makes of a command at the version read; false when another runner did. */
-  async function decideAndAppend(
-    jobId: string,
-    command: BulkJobCommand,
-    at: { state: BulkJobState; version: number },
-  ) {
-    const events = bulkJobDecider.decide(command, at.state);
-    if (events.length === 0) return;
+  /** decideOnJob, the job left to the runner that moved it first. */
+  async function decideAndAppend(jobId: string, command: BulkJobCommand, at: JobAt) {
     try {
-      await deps.eventStore.appendToStream(streams.bulk(jobId), events, { expectedVersion: at.version });
+      await decideOnJob(deps.eventStore, jobId, command, at);
     } catch (error) {
       if (error instanceof ConcurrencyError) throw new Abandoned('another runner moved the job');
       throw error;
     }
-    for (const event of events) at.state = bulkJobDecider.evolve(at.state, event);
-    at.version += events.length;
   }
 
   async function runJob(jobId: string): Promise<void> {
@@ -156,7 +153,7 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
       (e): e is Extract<BulkSearchEvent, { type: 'BulkSearchRequested' }> => e.type === 'BulkSearchRequested',
     );
     if (!requested) return;
-    const at = { state: folded.state, version: folded.version };
+    const at: JobAt = { state: folded.state, version: folded.version };
     const { taxCodes, warnings, dataSource } = requested.data;
     try {
       const archiveAsOf = deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;

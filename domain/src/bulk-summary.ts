@@ -10,6 +10,7 @@ import {
   type BulkCompanySummary,
   type BulkJobDto,
   type BulkJobStatus,
+  type BulkPreviewDto,
   type BulkSearchEvent,
 } from './bulk-searches';
 import { addMonths, romeDay, romeNoonEpochMs, threeYearsAgo } from './dates';
@@ -28,16 +29,11 @@ import { checkTaxCode, isWellFormedTaxCode, normalizeTaxCode, parseTaxCodeList }
 
 // ---- reading a list ----
 
-/** What a list holds, as the preview shows it (BulkPreviewDto without the cost). */
-export interface BulkCodeList {
-  column: string | null;
-  columns: string[];
-  taxCodes: string[];
-  warnings: BulkCodeWarning[];
-  ignored: string[];
-  ignoredCount: number;
-  duplicates: number;
-}
+/** What a list holds, as the preview shows it (BulkPreviewDto without its name and cost). */
+export type BulkCodeList = Omit<
+  BulkPreviewDto,
+  'sourceName' | 'newToday' | 'cost' | 'remainingSearches' | 'affordable'
+>;
 
 /** Non-code cells listed by name in the preview; the rest are only counted. */
 export const BULK_IGNORED_LISTED = 50;

@@ -13,12 +13,13 @@ import {
   formatInteger,
   formatItalianDateTime,
   isDeMinimisProcedure,
+  parseIsoDay,
   type AidRecord,
   type BulkCompanySummary,
   type DataSource,
 } from '@rna/domain';
 import { formatEuroAmount } from '../reports/format';
-import { DATE_FORMAT, EURO_FORMAT } from '../reports/excel';
+import { commitStreamed, DATE_FORMAT, dayCell, EURO_FORMAT } from '../reports/excel';
 import { footerOperators } from '../reports/pdf-report';
 import {
   FONT_BOLD,
@@ -75,14 +76,6 @@ const AID_COLUMNS: Partial<ExcelJS.Column>[] = [
   { header: 'ID componente aiuto', key: 'id', width: 20 },
 ];
 
-/** 'YYYY-MM-DD' as a date cell (that day at 00:00 UTC, which Excel shows as the day). */
-function dayCell(iso: string): Date | string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  return match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : iso;
-}
-
-const commit = (thing: { commit?: () => void }) => thing.commit?.();
-
 /** A job's workbook, written while the job runs: the aids as they are found, the summary at the end. */
 export interface BulkWorkbook {
   /** Streams these aids' rows into the "Aiuti" sheet (in the order given). */
@@ -114,7 +107,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
   const sheet = workbook.addWorksheet('Aiuti', frozen);
   sheet.columns = AID_COLUMNS;
   sheet.getRow(1).font = { bold: true };
-  commit(sheet.getRow(1) as { commit?: () => void });
+  commitStreamed(sheet.getRow(1));
   let written = 0;
   let left = 0;
 
@@ -128,7 +121,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
         const row = sheet.addRow({
           taxCode: aid.codiceFiscaleBeneficiario,
           name: aid.denominazioneBeneficiario,
-          day: dayCell(aid.dataConcessione),
+          day: dayCell(parseIsoDay(aid.dataConcessione), aid.dataConcessione),
           measure: aid.titoloMisura,
           grantor: aid.soggettoConcedente,
           procedure: aid.desProcedimento,
@@ -138,7 +131,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
           deMinimis: yesNo(isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento)),
           id: aid.idComponenteAiuto,
         });
-        commit(row as { commit?: () => void });
+        commitStreamed(row);
         written += 1;
       }
     },
@@ -148,13 +141,13 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
           taxCode: `${left === 1 ? 'Un altro aiuto non elencato' : `Altri ${formatInteger(left)} aiuti non elencati`}: il foglio ha raggiunto il numero massimo di righe di Excel. Il riepilogo li conta tutti; la ricerca della singola impresa li elenca.`,
         });
         note.font = { italic: true };
-        commit(note as { commit?: () => void });
+        commitStreamed(note);
       }
-      commit(sheet as { commit?: () => void });
+      commitStreamed(sheet);
 
       summary.columns = SUMMARY_COLUMNS;
       summary.getRow(1).font = { bold: true };
-      commit(summary.getRow(1) as { commit?: () => void });
+      commitStreamed(summary.getRow(1));
       const totals = { aids: 0, totalLast3Years: 0, deMinimisUsed: 0, exceeded: 0 };
       for (const company of summaries) {
         const row = summary.addRow({
@@ -163,7 +156,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
           warnings: company.warnings.join('; '),
         });
         if (company.exceeded) row.eachCell({ includeEmpty: true }, (cell) => (cell.fill = EXCEEDED_FILL));
-        commit(row as { commit?: () => void });
+        commitStreamed(row);
         totals.aids += company.aids;
         totals.totalLast3Years += Math.round(company.totalLast3Years * 100);
         totals.deMinimisUsed += Math.round(company.deMinimisUsed * 100);
@@ -178,8 +171,8 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
         exceeded: `${formatInteger(totals.exceeded)} superati`,
       });
       totalRow.font = { bold: true };
-      commit(totalRow as { commit?: () => void });
-      commit(summary as { commit?: () => void });
+      commitStreamed(totalRow);
+      commitStreamed(summary);
       await workbook.commit();
       return Buffer.concat(chunks);
     },

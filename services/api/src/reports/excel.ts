@@ -5,7 +5,7 @@
  */
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { formatItalianDateTime, parseItalianDay } from '@rna/domain';
+import { formatItalianDateTime, parseItalianDay, type CalendarDay } from '@rna/domain';
 import { dataSourceLines, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
@@ -16,7 +16,11 @@ export const DATE_FORMAT = 'dd/mm/yyyy';
  * calendar day has no time zone: it is written as that day at 00:00 UTC, which Excel shows as the day.
  */
 function grantDayCell(text: string): Date | string {
-  const day = parseItalianDay(text);
+  return dayCell(parseItalianDay(text), text);
+}
+
+/** A calendar day as a date cell (that day at 00:00 UTC); the text as it was when it is no day. */
+export function dayCell(day: CalendarDay | null, text: string): Date | string {
   return day ? new Date(Date.UTC(day.year, day.month - 1, day.day)) : text;
 }
 
@@ -43,9 +47,12 @@ const ROW_FORMATS: Partial<Record<RowColumn['key'], string>> = {
   elementoDiAiuto: EURO_FORMAT,
 };
 
-/** A worksheet of exceljs' streaming writer is written out by commit(); an in-memory one has none. */
-function commitSheet(sheet: ExcelJS.Worksheet): void {
-  (sheet as { commit?: () => void }).commit?.();
+/**
+ * A worksheet or row of exceljs' streaming writer is written out by commit(); an in-memory one has
+ * none (and the types do not say which is which).
+ */
+export function commitStreamed(part: ExcelJS.Worksheet | ExcelJS.Row): void {
+  (part as { commit?: () => void }).commit?.();
 }
 
 /**
@@ -84,7 +91,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
       ])
       .commit();
   }
-  commitSheet(rows);
+  commitStreamed(rows);
 
   const summary = workbook.addWorksheet('Riepilogo', frozen);
   summary.columns = [
@@ -109,7 +116,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   for (const [label, value] of totals) summary.addRow({ label, value }).getCell('value').numFmt = EURO_FORMAT;
   summary.addRow({});
   summary.addRow({ label: 'Nota', value: DE_MINIMIS_NOTE });
-  commitSheet(summary);
+  commitStreamed(summary);
 
   // each searched company's own figures: one company's allowance is never read off the combined totals
   const companies = workbook.addWorksheet('Riepilogo per impresa', frozen);
@@ -126,7 +133,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   for (const company of result.perCode) {
     companies.addRow({ ...company, exceeded: yesNo(company.remainingDeMinimis < 0) });
   }
-  commitSheet(companies);
+  commitStreamed(companies);
 
   const series = workbook.addWorksheet('De minimis', frozen);
   series.columns = [
@@ -136,7 +143,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   ];
   series.getRow(1).font = { bold: true };
   for (const point of result.deMinimisSeries) series.addRow(point);
-  commitSheet(series);
+  commitStreamed(series);
 }
 
 /** Streams report.xlsx to `out` as it is built (50,000 rows never sit in memory as cells); ends `out`. */

@@ -37,6 +37,14 @@ export type BulkCodeList = Omit<
 
 /** Non-code cells listed by name in the preview; the rest are only counted. */
 export const BULK_IGNORED_LISTED = 50;
+/** How much of a non-code cell the preview echoes: enough to recognise it, never a whole file. */
+export const BULK_IGNORED_CHARS = 60;
+
+/** A cell as the preview echoes it: at most BULK_IGNORED_CHARS characters, an ellipsis when cut. */
+export function echoedCell(cell: string): string {
+  const chars = Array.from(cell.slice(0, BULK_IGNORED_CHARS * 2));
+  return chars.length > BULK_IGNORED_CHARS ? `${chars.slice(0, BULK_IGNORED_CHARS - 1).join('')}…` : cell;
+}
 
 /** How a header is compared with the column the user chose: case, spaces and accents aside. */
 export function headerKey(header: string): string {
@@ -99,11 +107,13 @@ class ListCollector {
   ignoredCount = 0;
   duplicates = 0;
 
+  /** B003 as soon as the list passes BULK_MAX_CODES: the rest of a huge list is never read. */
   code(code: string): void {
     if (this.seen.has(code)) {
       this.duplicates += 1;
       return;
     }
+    if (this.taxCodes.length >= BULK_MAX_CODES) throw new DomainError('B003');
     this.seen.add(code);
     this.taxCodes.push(code);
     if (checkTaxCode(code) === 'invalid') this.warnings.push({ taxCode: code, reason: 'CHECK_DIGIT' });
@@ -111,13 +121,12 @@ class ListCollector {
 
   ignore(piece: string): void {
     this.ignoredCount += 1;
-    if (this.ignored.length < BULK_IGNORED_LISTED) this.ignored.push(piece);
+    if (this.ignored.length < BULK_IGNORED_LISTED) this.ignored.push(echoedCell(piece));
   }
 
   /** B005 when no code was found, B003 past BULK_MAX_CODES. */
   result(column: string | null, columns: string[]): BulkCodeList {
     if (this.taxCodes.length === 0) throw new DomainError('B005');
-    if (this.taxCodes.length > BULK_MAX_CODES) throw new DomainError('B003');
     return {
       column,
       columns,

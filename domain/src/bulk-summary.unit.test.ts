@@ -82,6 +82,24 @@ describe('reading a list from a sheet’s cells', () => {
     expect(readCodeCells(many.slice(0, BULK_MAX_CODES)).taxCodes).toHaveLength(BULK_MAX_CODES);
   });
 
+  it('stops at the first code past 5,000: the rest of a huge list is never read', () => {
+    const rows = Array.from({ length: BULK_MAX_CODES + 10 }, (_, i) => [String(10_000_000_000 + i)]);
+    // a row after the 5,001st code that fails when read: reading on would answer with its error
+    Object.defineProperty(rows, BULK_MAX_CODES + 5, {
+      get: () => {
+        throw new Error('read past the limit');
+      },
+    });
+    expect(() => readCodeCells(rows)).toThrow(expect.objectContaining({ code: 'B003' }));
+  });
+
+  it('echoes a non-code cell cut to 60 characters, never a whole file', () => {
+    const huge = 'x'.repeat(4_800_000);
+    const list = readCodeCells([[VALID_PIVA], [huge], ['breve nota']]);
+    expect(list.ignored).toEqual([`${'x'.repeat(59)}…`, 'breve nota']);
+    expect(list.ignoredCount).toBe(2);
+  });
+
   it('lists at most 50 ignored cells but counts them all', () => {
     const rows = [[VALID_PIVA], ...Array.from({ length: 70 }, (_, i) => [`nota ${i}`])];
     const list = readCodeCells(rows);
@@ -99,6 +117,13 @@ describe('reading a pasted list', () => {
     expect(list.duplicates).toBe(1);
     expect(list.ignored).toEqual(['ciao']);
     expect(list.warnings).toEqual([{ taxCode: WRONG_CHECK, reason: 'CHECK_DIGIT' }]);
+  });
+
+  it('refuses 85,000 pasted codes with B003, and lists a pasted piece of any length cut short', () => {
+    const codes = Array.from({ length: 85_000 }, (_, i) => String(10_000_000_000 + i));
+    expect(() => readPastedCodes(codes.join('\n'))).toThrow(expect.objectContaining({ code: 'B003' }));
+    const list = readPastedCodes(`${VALID_PIVA}\n${'é'.repeat(100_000)}`);
+    expect(list.ignored).toEqual([`${'é'.repeat(59)}…`]);
   });
 
   it('answers B005 for text without a code', () => {

@@ -28,12 +28,13 @@ export function normalizeTaxCode(raw: string): string {
  */
 export function splitTaxCodes(input: string | readonly string[] | null | undefined): string[] {
   const pieces = (typeof input === 'string' ? [input] : (input ?? [])).flatMap((item) => item.split(','));
-  const codes: string[] = [];
+  // a Set keeps this linear: a pasted list may hold tens of thousands of pieces
+  const codes = new Set<string>();
   for (const piece of pieces) {
     const code = normalizeTaxCode(piece);
-    if (code !== '' && !codes.includes(code)) codes.push(code);
+    if (code !== '') codes.add(code);
   }
-  return codes;
+  return [...codes];
 }
 
 /** What a pasted or typed list of tax codes holds: the codes, and the pieces that are not codes. */
@@ -50,20 +51,20 @@ export interface TaxCodeList {
  * its own; otherwise they are a code written in groups ('rss mra 85t10 a562s'), and are dropped.
  */
 export function parseTaxCodeList(text: string): TaxCodeList {
-  const codes: string[] = [];
+  const codes = new Set<string>();
   const malformed: string[] = [];
   const take = (piece: string) => {
     const code = normalizeTaxCode(piece);
     if (code === '') return;
     if (!isWellFormedTaxCode(code)) malformed.push(piece.trim());
-    else if (!codes.includes(code)) codes.push(code);
+    else codes.add(code);
   };
   for (const piece of text.split(/[\r\n,;\t]+/)) {
     const words = piece.split(/\s+/);
     if (words.some(isWellFormedTaxCode)) words.forEach(take);
     else take(piece);
   }
-  return { codes, malformed };
+  return { codes: [...codes], malformed };
 }
 
 export function isLongEnoughTaxCode(code: string): boolean {

@@ -3,3 +3,4 @@ export * from './sqlite';
 export * from './polling';
 export * from './contract-helpers';
 export * from './worker-script';
+export * from './worker-pool';

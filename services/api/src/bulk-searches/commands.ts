@@ -17,8 +17,6 @@ import {
   isWellFormedTaxCode,
   lookUpEvents,
   normalizeTaxCode,
-  readCodeCells,
-  readPastedCodes,
   romeDay,
   stateOf,
   streams,
@@ -37,8 +35,7 @@ import { searchProfile } from '../documents/profile';
 import { lookUpOf, metered, QUOTA_PAGE, readQuota, type MeteringContext } from '../documents/quota-metering';
 import { projectionsCaughtUp, type ApiDeps } from '../http/deps';
 import { actorOf, type Principal, type UploadedFile } from '../http/route';
-import { decodeText, detectDelimiter, readListFile } from './file-reading';
-import { parse as parseCsv } from 'csv-parse/sync';
+import { readCodeListOffThread } from './list-reader';
 
 export const bulkBlobName = (jobId: string, kind: 'sheet' | 'pdf') =>
   `bulk-${jobId}.${kind === 'sheet' ? 'xlsx' : 'pdf'}`;
@@ -64,21 +61,11 @@ export interface PreviewInput {
   column?: string;
 }
 
-/** The list of a preview: a file's cells, a pasted table with a chosen column, or a pasted list. */
-async function listOf(input: PreviewInput): Promise<BulkCodeList> {
+/** The list of a preview, read on a worker thread (list-reader.ts). */
+function listOf(input: PreviewInput): Promise<BulkCodeList> {
   const column = input.column?.trim() ? input.column.trim() : null;
-  if (input.file) return readCodeCells(await readListFile(input.file.bytes), column);
-  const text = input.text ?? '';
-  if (column === null) return readPastedCodes(text);
-  // a table pasted from a spreadsheet (tab-separated) and a column chosen by its header
-  const rows = parseCsv(decodeText(Buffer.from(text, 'utf8')), {
-    delimiter: detectDelimiter(text),
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    trim: true,
-  }) as string[][];
-  return readCodeCells(rows, column);
+  if (input.file) return readCodeListOffThread({ bytes: input.file.bytes, column });
+  return readCodeListOffThread({ text: input.text ?? '', column });
 }
 
 /** What the job would cost the signed-in user now: the codes not looked up today (ADMIN: nothing). */

@@ -13,7 +13,8 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import unzipper from 'unzipper';
-import { BULK_MAX_CODES, DomainError } from '@rna/domain';
+import yazl from 'yazl';
+import { BULK_MAX_CODES, DomainError, readCodeCells, readPastedCodes, type BulkCodeList } from '@rna/domain';
 
 /** Rows past this many are not read: a list of 5,000 codes with blank rows and notes stays far below. */
 export const MAX_SHEET_ROWS = BULK_MAX_CODES * 4;
@@ -52,10 +53,8 @@ const isUtf16 = (bytes: Buffer) =>
 export async function readListFile(bytes: Buffer): Promise<string[][]> {
   const kind = sniffListFile(bytes);
   if (kind === 'encrypted') throw new DomainError('B002');
-  if (kind === 'xlsx') {
-    await assertInflatesWithin(bytes, MAX_XLSX_INFLATED_BYTES);
-    return readFirstWorksheet(bytes);
-  }
+  if (kind === 'xlsx')
+    return readFirstWorksheet(await workbookInReadingOrder(bytes, MAX_XLSX_INFLATED_BYTES));
   return readCsv(decodeText(bytes));
 }
 
@@ -75,40 +74,67 @@ export function cellText(value: ExcelJS.CellValue): string {
   return '';
 }
 
+/** A list workbook has a dozen entries; thousands are no spreadsheet but work for the reader. */
+export const MAX_XLSX_ENTRIES = 1_000;
+
+/** The parts of a workbook the reader needs, in the order its streaming reader needs them. */
+const WORKBOOK_PARTS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml'];
+const WORKSHEET = /^xl\/worksheets\/sheet(\d+)\.xml$/;
+
 /**
- * B009 when the zip's files inflate past `budget` bytes in all, counted as they inflate (the sizes a
- * zip declares are the sender's word; they are checked first only to refuse early); B002 when the
- * zip cannot be read (damaged, or its entries encrypted).
+ * The workbook's parts exceljs reads (its relationships, the workbook, the shared strings and the
+ * first worksheet), inflated and counted, then written again as a zip in the order exceljs' streaming
+ * reader needs: a valid workbook whose shared strings come after its sheet lost every text cell
+ * (read as `{ sharedString: n }`), one whose workbook part comes last could not be read at all.
+ * B002 when the zip cannot be read (damaged, its entries encrypted) or holds more than
+ * MAX_XLSX_ENTRIES entries; B009 when the parts inflate past `budget` bytes in all, counted as they
+ * inflate (the sizes a zip declares are the sender's word; they are checked first only to refuse early).
  */
-async function assertInflatesWithin(bytes: Buffer, budget: number): Promise<void> {
+async function workbookInReadingOrder(bytes: Buffer, budget: number): Promise<Readable> {
   let files: unzipper.File[];
   try {
     files = (await unzipper.Open.buffer(bytes)).files.filter((file) => file.type === 'File');
   } catch {
     throw new DomainError('B002');
   }
-  if (files.reduce((sum, file) => sum + file.uncompressedSize, 0) > budget) throw new DomainError('B009');
+  if (files.length > MAX_XLSX_ENTRIES) throw new DomainError('B002');
+  const firstSheet = files
+    .map((file) => ({ file, number: Number(WORKSHEET.exec(file.path)?.[1] ?? NaN) }))
+    .filter(({ number }) => Number.isFinite(number))
+    .sort((a, b) => a.number - b.number)[0]?.file;
+  const parts = [
+    ...WORKBOOK_PARTS.map((name) => files.find((file) => file.path === name)),
+    firstSheet,
+  ].filter((file): file is unzipper.File => file !== undefined);
+  if (parts.reduce((sum, file) => sum + file.uncompressedSize, 0) > budget) throw new DomainError('B009');
+  const zip = new yazl.ZipFile();
   let inflated = 0;
-  for (const file of files) {
+  for (const file of parts) {
     const stream = file.stream();
+    const chunks: Buffer[] = [];
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         inflated += chunk.length;
         if (inflated > budget) throw new DomainError('B009');
+        chunks.push(chunk);
       }
     } catch (error) {
       throw error instanceof DomainError ? error : new DomainError('B002');
     } finally {
       stream.destroy();
     }
+    // stored, not deflated again: the reader inflates nothing, and nothing is spent compressing
+    zip.addBuffer(Buffer.concat(chunks), file.path, { compress: false });
   }
+  zip.end();
+  return zip.outputStream as Readable;
 }
 
-async function readFirstWorksheet(bytes: Buffer): Promise<string[][]> {
+async function readFirstWorksheet(workbook: Readable): Promise<string[][]> {
   const rows: string[][] = [];
   let sawSheet = false;
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(workbook, {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'ignore',
@@ -176,10 +202,30 @@ export function detectDelimiter(text: string): string {
   return best;
 }
 
-function readCsv(text: string): string[][] {
+/** Characters of a CSV line read: 50 columns of notes fit; a line of millions of fields is cut. */
+export const MAX_CSV_LINE_CHARS = 20_000;
+
+/**
+ * Each line cut to MAX_CSV_LINE_CHARS (a quote left open by the cut is closed), and only the first
+ * MAX_SHEET_ROWS lines: the CSV parser then never builds a record of millions of fields.
+ */
+export function boundedCsvText(text: string): string {
+  const lines = text.split(/\r\n|\r|\n/, MAX_SHEET_ROWS * 2);
+  return lines
+    .map((line) => {
+      if (line.length <= MAX_CSV_LINE_CHARS) return line;
+      const cut = line.slice(0, MAX_CSV_LINE_CHARS);
+      return (cut.split('"').length - 1) % 2 === 1 ? `${cut}"` : cut;
+    })
+    .join('\n');
+}
+
+/** Rows of cell texts of a CSV text (B001 when it cannot be read as CSV). */
+export function readCsv(text: string): string[][] {
+  const bounded = boundedCsvText(text);
   try {
-    const records = parseCsv(text, {
-      delimiter: detectDelimiter(text),
+    const records = parseCsv(bounded, {
+      delimiter: detectDelimiter(bounded),
       bom: true,
       relax_quotes: true,
       relax_column_count: true,
@@ -191,4 +237,26 @@ function readCsv(text: string): string[][] {
   } catch {
     throw new DomainError('B001');
   }
+}
+
+// ---- a list, whichever way it came ----
+
+/** What a preview reads: a file's bytes, or pasted text (a table when a column is chosen). */
+export interface CodeListInput {
+  bytes?: Uint8Array;
+  text?: string;
+  /** the column chosen by its header, or null for the likely one */
+  column: string | null;
+}
+
+/** The list of a preview: a file's cells, a pasted table with a chosen column, or a pasted list. */
+export async function readCodeList(input: CodeListInput): Promise<BulkCodeList> {
+  if (input.bytes) {
+    const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
+    return readCodeCells(await readListFile(bytes), input.column);
+  }
+  const text = input.text ?? '';
+  if (input.column === null) return readPastedCodes(text);
+  // a table pasted from a spreadsheet (tab-separated) and a column chosen by its header
+  return readCodeCells(readCsv(text), input.column);
 }

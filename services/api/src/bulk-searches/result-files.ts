@@ -211,7 +211,9 @@ const COMPANY_TABLE: TableLayout<BulkCompanySummary> = {
 async function embedLogo(doc: PDFDocument, dataUrl: string | null): Promise<PDFImage | null> {
   const match = dataUrl ? /^data:(image\/(?:png|jpeg));base64,(.*)$/s.exec(dataUrl) : null;
   if (!match) return null;
-  const bytes = Buffer.from(match[2]!, 'base64');
+  // a buffer of its own: a small decoded Buffer is a slice of Node's shared pool, and pdf-lib read the
+  // whole pool's bytes as the image (a 1.2 KB JPEG logo was silently dropped from the PDF)
+  const bytes = new Uint8Array(Buffer.from(match[2]!, 'base64'));
   try {
     return match[1] === 'image/png' ? await doc.embedPng(bytes) : await doc.embedJpg(bytes);
   } catch {

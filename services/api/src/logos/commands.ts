@@ -6,7 +6,7 @@ import { DEFAULT_LOGO_ID, findLogo, logosReadModel } from '../accounts/read-mode
 import { SYSTEM_ACTOR } from '../accounts/streams';
 import type { ApiDeps } from '../http/deps';
 import { DEFAULT_LOGO_FILE, drawDefaultLogo } from './default-logo';
-import { detectImageType } from './images';
+import { normaliseLogo } from './images';
 
 export const MAX_LOGO_BYTES = 1024 * 1024;
 
@@ -51,8 +51,8 @@ export async function uploadLogo(
   input: { name: string; bytes: Buffer | null },
 ): Promise<number> {
   if (!input.bytes || input.bytes.length === 0) throw new DomainError('F001', 'Nessun file ricevuto');
-  const type = detectImageType(input.bytes);
-  if (!type) throw new DomainError('F001', 'Formato non supportato: sono accettati PNG e JPEG');
+  // decoded, bounded and re-encoded before anything is kept: the copy is what is stored and served
+  const { bytes, type } = await normaliseLogo(input.bytes);
   let logoId = await nextLogoId(deps);
   for (let attempt = 0; attempt < 20; attempt++, logoId++) {
     const fileName = `logo-${logoId}.${type.extension}`;
@@ -80,7 +80,7 @@ export async function uploadLogo(
       throw error;
     }
     try {
-      await deps.blobs.put(fileName, input.bytes, type.contentType);
+      await deps.blobs.put(fileName, bytes, type.contentType);
     } catch (error) {
       await deps.eventStore.appendToStream(streams.logo(logoId), [
         { type: 'LogoDeleted', data: { logoId, at: deps.clock().toISOString(), by } },

@@ -1,3 +1,15 @@
+/**
+ * Logo images, judged by their pixels and not only by their first bytes: a 31 KB PNG of
+ * 16,000 × 16,000 pixels passed a magic-byte check, then cost every report and bulk PDF of its client
+ * seconds of a blocked event loop and a gigabyte of memory, and went as it was to every browser.
+ * An upload is decoded by sharp (libvips, on libuv's thread pool, off the event loop) with a pixel
+ * limit read from the header before any decoding, turned upright, scaled down to what a letterhead
+ * needs and encoded again; that copy, which keeps nothing of the original file but its pixels
+ * (no metadata, no trailing bytes), is what is stored, served and embedded.
+ */
+import sharp from 'sharp';
+import { DomainError } from '@rna/domain';
+
 /** Image type recognised by its magic bytes (never by the file name or the declared type). */
 export type ImageType = { extension: 'png' | 'jpg'; contentType: 'image/png' | 'image/jpeg' };
 
@@ -8,4 +20,53 @@ export function detectImageType(bytes: Buffer): ImageType | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
     return { extension: 'jpg', contentType: 'image/jpeg' };
   return null;
+}
+
+/** The most pixels an uploaded logo may have (a 24-megapixel photo fits; 16,000² does not). */
+export const MAX_LOGO_PIXELS = 25_000_000;
+/** The box a stored logo fits in: a PDF letterhead at print resolution, a header on screen. */
+export const LOGO_BOX = { width: 800, height: 400 } as const;
+
+export interface NormalisedLogo {
+  bytes: Buffer;
+  type: ImageType;
+  width: number;
+  height: number;
+}
+
+/**
+ * The stored copy of an uploaded logo: F001 for what is not a PNG or JPEG, cannot be decoded, or has
+ * more than MAX_LOGO_PIXELS pixels; else the image upright, within LOGO_BOX, re-encoded in its own
+ * format (PNG keeps transparency).
+ */
+export async function normaliseLogo(bytes: Buffer): Promise<NormalisedLogo> {
+  const type = detectImageType(bytes);
+  if (!type) throw new DomainError('F001', 'Formato non supportato: sono accettati PNG e JPEG');
+  const options = { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error' } as const;
+  let width: number;
+  let height: number;
+  try {
+    ({ width, height } = await sharp(bytes, { ...options, limitInputPixels: false }).metadata());
+  } catch {
+    throw new DomainError('F001', 'Immagine illeggibile o danneggiata');
+  }
+  if (!width || !height) throw new DomainError('F001', 'Immagine illeggibile o danneggiata');
+  if (width * height > MAX_LOGO_PIXELS)
+    throw new DomainError(
+      'F001',
+      `Immagine troppo grande (${width} × ${height} pixel): al massimo ${MAX_LOGO_PIXELS / 1_000_000} milioni di pixel`,
+    );
+  try {
+    const image = sharp(bytes, options)
+      .rotate()
+      .resize({ ...LOGO_BOX, fit: 'inside', withoutEnlargement: true });
+    const encoded =
+      type.extension === 'png'
+        ? image.png({ compressionLevel: 9, adaptiveFiltering: true })
+        : image.jpeg({ quality: 88, mozjpeg: true });
+    const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+    return { bytes: data, type, width: info.width, height: info.height };
+  } catch {
+    throw new DomainError('F001', 'Immagine illeggibile o danneggiata');
+  }
 }

@@ -1,15 +1,28 @@
 import request from 'supertest';
+import sharp from 'sharp';
 import type { LogoDto } from '@rna/domain';
 import { startTestApi, type TestApi } from '../testing/harness';
 import { drawDefaultLogo, encodePng } from './default-logo';
-import { detectImageType } from './images';
+import { detectImageType, LOGO_BOX, MAX_LOGO_PIXELS } from './images';
 
 jest.setTimeout(60_000);
 
 const tinyPng = encodePng(2, 2, () => [200, 10, 10, 255]);
-const tinyJpeg = Buffer.from([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9,
-]);
+let tinyJpeg: Buffer;
+beforeAll(async () => {
+  tinyJpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+    .jpeg()
+    .toBuffer();
+});
+
+/**
+ * A PNG of width × height pixels in a few KB: one flat colour deflates to almost nothing, as the
+ * 31 KB logo of 16,000 × 16,000 pixels that took the API down did.
+ */
+const flatPng = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 
 describe('logos', () => {
   let api: TestApi;
@@ -56,6 +69,40 @@ describe('logos', () => {
     const oversize = await upload('grande', big, 'big.png');
     expect(oversize.status).toBe(400);
     expect(oversize.body.code).toBe('F001');
+  });
+
+  it('refuses an image of more pixels than a logo may have, however small the file (F001)', async () => {
+    const side = Math.ceil(Math.sqrt(MAX_LOGO_PIXELS)) + 1;
+    const bomb = await flatPng(side, side);
+    expect(bomb.length).toBeLessThan(1024 * 1024); // within the upload's byte limit
+    const res = await upload('enorme', bomb, 'enorme.png');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('F001');
+    expect(res.body.message).toContain('pixel');
+    const names = ((await asAdmin('get', '/logos').expect(200)).body as LogoDto[]).map((l) => l.name);
+    expect(names).not.toContain('enorme');
+  });
+
+  it('refuses a file that only starts like an image (F001)', async () => {
+    const fake = Buffer.concat([tinyPng.subarray(0, 8), Buffer.from('<svg onload=alert(1)>')]);
+    expect((await upload('finto', fake, 'finto.png')).body.code).toBe('F001');
+  });
+
+  it('keeps and serves a copy scaled into the letterhead box, without what was hidden in the file', async () => {
+    const wide = await sharp({ create: { width: 3000, height: 600, channels: 4, background: '#ff000080' } })
+      .png()
+      .withMetadata({ exif: { IFD0: { Copyright: 'segreto-nascosto' } } })
+      .toBuffer();
+    const withTrailer = Buffer.concat([wide, Buffer.from('<script>alert(1)</script>')]);
+    const logo = (await upload('Largo', withTrailer, 'largo.png').expect(200)).body as LogoDto;
+    const served = (await request(api.app).get(`/api/images/${logo.fileName}`).expect(200)).body as Buffer;
+    const meta = await sharp(served).metadata();
+    expect(meta.format).toBe('png');
+    expect(meta.width).toBe(LOGO_BOX.width);
+    expect(meta.height).toBe(160); // 3000 × 600 scaled into 800 × 400, proportions kept
+    expect(meta.hasAlpha).toBe(true);
+    expect(served.includes('segreto-nascosto')).toBe(false);
+    expect(served.includes('<script>')).toBe(false);
   });
 
   it('serves images with an ETag and answers 304 when unchanged', async () => {

@@ -36,4 +36,9 @@ export const benchSuites: BenchSuiteEntry[] = [
     load: () => import('./bulk.js').then((m) => m.bulkSuite),
     nodeFlags: API_NODE_FLAGS,
   },
+  {
+    name: 'event-loop',
+    load: () => import('./event-loop.js').then((m) => m.eventLoopSuite),
+    nodeFlags: API_NODE_FLAGS,
+  },
 ];

@@ -48,6 +48,8 @@ export interface ComposeApiOptions {
   /** Where the built front end is; defaults to frontend/dist of this repository. */
   frontendDir?: string;
   host?: string;
+  /** Writes per user and minute (http/paid-work-limit's default when absent). */
+  writeRequestsPerMinute?: number;
 }
 
 export interface RunningApi {
@@ -79,6 +81,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
     clock: options.clock,
     logger,
     awaitProjections: options.awaitProjections,
+    writeRequestsPerMinute: options.writeRequestsPerMinute,
     requestSync: (input) => requestSync(stores.eventStore, input),
     pdfRenderer,
     liveBudgetMs: config.liveBudgetMs,

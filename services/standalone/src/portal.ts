@@ -21,6 +21,8 @@ export interface PortalOptions {
   /** Where the built front end is; defaults to frontend/dist of this repository. */
   frontendDir?: string;
   host?: string;
+  /** Writes per user and minute (the API's default when absent). */
+  writeRequestsPerMinute?: number;
 }
 
 export interface RunningPortal {
@@ -86,6 +88,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       bulkSearchRunner: 'here',
       frontendDir: options.frontendDir,
       host: options.host,
+      writeRequestsPerMinute: options.writeRequestsPerMinute,
     });
     const runningApi = api;
     let stopping: Promise<void> | null = null;

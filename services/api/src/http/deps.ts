@@ -52,6 +52,8 @@ export interface ApiDeps {
   limits?: Partial<AuthLimits>;
   /** Searches and report downloads per user and minute (default 60; http/paid-work-limit). */
   paidRequestsPerMinute?: number;
+  /** Writes per user and minute (default DEFAULT_WRITE_REQUESTS_PER_MINUTE). */
+  writeRequestsPerMinute?: number;
   /** Starts a sync run (the sync worker's command); absent → POST /sync answers G001. */
   requestSync?: StartSync;
   /** Search feature: renders report.pdf (GET /documents/pdf answers G001 without it). */

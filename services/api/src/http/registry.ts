@@ -15,6 +15,7 @@ import { DomainError } from '@rna/domain';
 import { authenticate } from './authenticate';
 import type { ApiDeps } from './deps';
 import { errorHandler, sendError } from './errors';
+import { countWriteRequest } from './paid-work-limit';
 import type { AnyRoute, Reply, UploadedFile } from './route';
 
 export const JSON_BODY_LIMIT = '100kb';
@@ -80,6 +81,9 @@ function mountRoute(router: Router, route: AnyRoute, deps: ApiDeps): void {
   // Authorise before reading any body: an anonymous caller learns nothing about the payload rules.
   handlers.push(async (req, res, next) => {
     res.locals.principal = await authenticate(route, req, deps);
+    // every change a signed-in user asks for counts in that user's budget of writes, before any body is read
+    const principal = res.locals.principal as { userId: string } | null | undefined;
+    if (route.method !== 'get' && principal) await countWriteRequest(deps, principal.userId);
     next();
   });
   if (route.upload) handlers.push(fileUpload(route));

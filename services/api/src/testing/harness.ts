@@ -35,7 +35,12 @@ export function invitationCodeIn(text: string): string {
 }
 
 export async function startTestApi(
-  options: { limits?: Partial<AuthLimits>; logs?: string[]; trustProxy?: boolean } = {},
+  options: {
+    limits?: Partial<AuthLimits>;
+    logs?: string[];
+    trustProxy?: boolean;
+    writeRequestsPerMinute?: number;
+  } = {},
 ): Promise<TestApi> {
   const smtp = await startTestSmtpServer();
   let now = new Date('2026-03-10T09:00:00.000Z');
@@ -45,7 +50,7 @@ export async function startTestApi(
     mailer: createSmtpMailer({ url: smtp.url, from: 'portale@test' }),
     clock: () => now,
     logger: logs ? pino({ level: 'info' }, { write: (line: string) => void logs.push(line) }) : undefined,
-    overrides: { limits: options.limits },
+    overrides: { limits: options.limits, writeRequestsPerMinute: options.writeRequestsPerMinute },
     trustProxy: options.trustProxy,
   });
   const { app, deps, dir } = composed;

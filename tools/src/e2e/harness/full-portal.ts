@@ -17,6 +17,8 @@ export interface FullPortalOptions {
   /** The server's clock; tests move it to expire tokens. */
   clock?: () => Date;
   host?: string;
+  /** Writes per user and minute (the API's default when absent). */
+  writeRequestsPerMinute?: number;
 }
 
 export interface FullPortal extends RunningPortal {
@@ -30,6 +32,7 @@ export async function startFullPortal(options: FullPortalOptions): Promise<FullP
     mailer: options.mailer,
     clock: options.clock,
     host: options.host ?? '127.0.0.1',
+    writeRequestsPerMinute: options.writeRequestsPerMinute,
   });
   return { ...portal, config };
 }

@@ -45,9 +45,9 @@ export async function startApiHarness(
     dirPrefix: 'search-api-',
     mailer,
     clock: () => now,
-    // Races and benches send hundreds of searches a minute per user: the per-minute limit is
-    // tested on its own (paidRequestsPerMinute in the overrides).
-    overrides: { paidRequestsPerMinute: 1_000_000, ...overrides },
+    // Races and benches send hundreds of searches (and writes) a minute per user: the per-minute
+    // limits are tested on their own (paidRequestsPerMinute, writeRequestsPerMinute in the overrides).
+    overrides: { paidRequestsPerMinute: 1_000_000, writeRequestsPerMinute: 1_000_000, ...overrides },
   });
   const { app, deps, projections } = composed;
   const { aidIndex, documents } = composed.stores;

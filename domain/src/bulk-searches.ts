@@ -136,6 +136,8 @@ export type BulkSearchEvent =
         aids: number;
         overCeiling: number;
         expiresAt: string;
+        /** bytes of the workbook and the PDF kept for the job (absent on older jobs) */
+        resultBytes?: number;
       };
     }
   | { type: 'BulkSearchFailed'; data: { jobId: string; at: string; code: string; reason: string } }

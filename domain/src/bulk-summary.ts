@@ -292,6 +292,8 @@ export interface BulkJobState extends Omit<BulkJobDto, 'status'> {
    * progress, then RUNNING, then COMPLETED or FAILED (EXPIRED is a view of time)
    */
   status: Exclude<BulkJobStatus, 'EXPIRED'> | 'NONE' | 'AWAITING_CHARGE';
+  /** bytes of the results kept (workbook and PDF), once completed; null before and on older jobs */
+  resultBytes: number | null;
 }
 
 export const initialBulkJobState: BulkJobState = {
@@ -313,6 +315,7 @@ export const initialBulkJobState: BulkJobState = {
   overCeiling: null,
   failureCode: null,
   downloaded: false,
+  resultBytes: null,
 };
 
 export function evolveBulkJob(state: BulkJobState, event: BulkSearchEvent): BulkJobState {
@@ -343,9 +346,10 @@ export function evolveBulkJob(state: BulkJobState, event: BulkSearchEvent): Bulk
       if (state.status !== 'QUEUED' && state.status !== 'RUNNING') return state;
       return { ...state, status: 'RUNNING', doneCodes: Math.max(state.doneCodes, event.data.doneCodes) };
     case 'BulkSearchCompleted': {
-      const { at, companiesWithAids, aids, overCeiling, expiresAt } = event.data;
+      const { at, companiesWithAids, aids, overCeiling, expiresAt, resultBytes } = event.data;
       return {
         ...state,
+        resultBytes: resultBytes ?? null,
         status: 'COMPLETED',
         doneCodes: state.totalCodes,
         completedAt: at,
@@ -417,7 +421,13 @@ export type BulkJobCommand =
   | { type: 'RecordProgress'; data: { doneCodes: number; at: string } }
   | {
       type: 'CompleteBulkSearch';
-      data: { at: string; companiesWithAids: number; aids: number; overCeiling: number };
+      data: {
+        at: string;
+        companiesWithAids: number;
+        aids: number;
+        overCeiling: number;
+        resultBytes?: number;
+      };
     }
   | { type: 'FailBulkSearch'; data: { at: string; code: string; reason: string } }
   | { type: 'RecordDownload'; data: { at: string; by: Actor; kind: 'sheet' | 'pdf' } };

@@ -38,6 +38,9 @@ export const ERROR_CATALOGUE = {
     message: 'La ricerca massiva si è interrotta prima dell’addebito: nulla è stato addebitato',
   },
   B009: { status: 413, message: 'Il file decompresso supera i 64 MB' },
+  B010: { status: 429, message: 'Ci sono già 3 ricerche massive in attesa o in corso' },
+  B011: { status: 429, message: 'Raggiunto il numero di ricerche massive gratuite ripetute di oggi' },
+  B012: { status: 507, message: 'Spazio per i risultati delle ricerche massive esaurito' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -15,3 +15,4 @@ export * from './decider';
 export * from './bulk-searches';
 export * from './search-answer';
 export * from './bulk-summary';
+export * from './bulk-fairness';

@@ -398,6 +398,55 @@ describe('Ricerca massiva over HTTP', () => {
     });
   });
 
+  describe('fair shares', () => {
+    it('keeps at most 3 jobs of a user open (B010), and takes the other users’ jobs in turns', async () => {
+      const greedy = await api.client({ remainingSearches: 100 });
+      const modest = await api.client({ remainingSearches: 100 });
+      const greedyJobs: string[] = [];
+      for (let i = 0; i < 3; i++)
+        greedyJobs.push(
+          ((await run(greedy.token, [ACME], `lista ${i}`).expect(202)).body as BulkJobDto).jobId,
+        );
+      await api.deps.awaitProjections?.();
+      const fourth = await run(greedy.token, [BETA]).expect(429);
+      expect(fourth.body.code).toBe('B010');
+      const modestJob = ((await run(modest.token, [BETA]).expect(202)).body as BulkJobDto).jobId;
+      const from = await lastPosition();
+      await runAll();
+      const completed = (await api.deps.eventStore.readAll({ after: from, maxCount: 10_000 }))
+        .filter((event) => event.type === 'BulkSearchCompleted')
+        .map((event) => (event.data as { jobId: string }).jobId);
+      // requested last, run second: one greedy job under way at most before it (the harness's clock
+      // stands still, so the greedy jobs tie among themselves)
+      expect(completed).toHaveLength(4);
+      expect(completed[1]).toBe(modestJob);
+      expect(new Set(completed)).toEqual(new Set([...greedyJobs, modestJob]));
+      // with its jobs done, the greedy client may ask again
+      await run(greedy.token, [BETA]).expect(202);
+      await runAll();
+    });
+
+    it('runs 5 free repeats of a list a day and refuses more with B011, charging nothing', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      await run(client.token, [ACME, BETA]).expect(202);
+      await runAll();
+      expect(await remaining(client.token)).toBe(8);
+      const answers: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const response = await run(client.token, [ACME, BETA]);
+        answers.push(response.status);
+        if (response.status !== 202) expect(response.body.code).toBe('B011');
+        await runAll();
+      }
+      expect(answers).toEqual([202, 202, 202, 202, 202, 429, 429, 429]);
+      expect(await remaining(client.token)).toBe(8);
+      // a list with a code not looked up today is paid work, and still runs
+      await run(client.token, [ACME, '11111111111']).expect(202);
+      await runAll();
+      expect(await remaining(client.token)).toBe(7);
+    });
+  });
+
   describe('a job’s results', () => {
     let client: { id: string; email: string; token: string };
     let jobId: string;

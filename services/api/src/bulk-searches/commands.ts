@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  assertBulkJobAllowed,
   assertOnlyFixedTaxCode,
   BULK_MAX_CODES,
   bulkJobDecider,
@@ -143,6 +144,14 @@ export async function requestBulkSearch(
   const dataSource = dataSourceOf(await dataSourceForSearch(deps.eventStore));
   const now = deps.clock();
   const actor = actorOf(principal);
+  // fair shares: a few open jobs, a few free repeats a day, a ceiling on the results kept
+  const ownJobs = await jobsReadModel(deps).find(
+    { userId: actor.userId },
+    { sortBy: 'requestedAt', order: 'desc', limit: 500 },
+  );
+  const isMetered = principal.role === 'CLIENT';
+  const expectedCost = isMetered ? (await priceOf(deps, principal, codes)).cost : 0;
+  assertBulkJobAllowed(ownJobs, { metered: isMetered, cost: expectedCost, now });
   const jobId = randomUUID();
   const job: JobAt = { state: bulkJobDecider.initialState, version: -1 };
   const decide = (command: BulkJobCommand) => decideOnJob(deps.eventStore, jobId, command, job);

@@ -18,6 +18,7 @@ import {
   formatInteger,
   isBulkJobOpen,
   isBulkResultExpired,
+  nextFairJob,
   rowsByTaxCode,
   type AidRecord,
   type BulkCompanySummary,
@@ -135,6 +136,8 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
   let lastSweep = 0;
   let turnsStarted = 0;
   let idleWaiters: { after: number; resolve: () => void }[] = [];
+  /** When each user's last job started here: the runner takes the user served least recently first. */
+  const lastServed = new Map<string, number>();
 
   /** decideOnJob, the job left to the runner that moved it first. */
   async function decideAndAppend(jobId: string, command: BulkJobCommand, at: JobAt) {
@@ -146,13 +149,14 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
     }
   }
 
-  async function runJob(jobId: string): Promise<void> {
+  /** Runs the job if it is still open (the read model may lag its stream); false when there was nothing to do. */
+  async function runJob(jobId: string): Promise<boolean> {
     const folded = await foldBulkJob(deps, jobId);
-    if (!isBulkJobOpen(folded.state)) return;
+    if (!isBulkJobOpen(folded.state)) return false;
     const requested = folded.events.find(
       (e): e is Extract<BulkSearchEvent, { type: 'BulkSearchRequested' }> => e.type === 'BulkSearchRequested',
     );
-    if (!requested) return;
+    if (!requested) return false;
     const at: JobAt = { state: folded.state, version: folded.version };
     const { taxCodes, warnings, dataSource } = requested.data;
     try {
@@ -216,15 +220,24 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
         generatedAt,
         summaries,
       };
-      await deps.blobs.put(bulkBlobName(jobId, 'sheet'), await workbook.finish(summaries), XLSX);
+      const sheet = await workbook.finish(summaries);
+      await deps.blobs.put(bulkBlobName(jobId, 'sheet'), sheet, XLSX);
       const by = requested.data.by;
       const profile =
         by.role === 'SYSTEM' ? null : await searchProfile(deps, { ...by, role: by.role }).catch(() => null);
       const branding = await reportBranding(deps, profile?.logoId ?? DEFAULT_LOGO_ID);
-      await deps.blobs.put(bulkBlobName(jobId, 'pdf'), await bulkPdf(result, branding), 'application/pdf');
+      const pdf = await bulkPdf(result, branding);
+      await deps.blobs.put(bulkBlobName(jobId, 'pdf'), pdf, 'application/pdf');
       await decideAndAppend(
         jobId,
-        { type: 'CompleteBulkSearch', data: { at: deps.clock().toISOString(), ...bulkTotals(summaries) } },
+        {
+          type: 'CompleteBulkSearch',
+          data: {
+            at: deps.clock().toISOString(),
+            ...bulkTotals(summaries),
+            resultBytes: sheet.length + pdf.length,
+          },
+        },
         at,
       );
     } catch (error) {
@@ -245,6 +258,7 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
       );
     }
     await mailOwner(requested.data.by.email, at.state);
+    return true;
   }
 
   async function mailOwner(to: string, job: BulkJobState): Promise<void> {
@@ -294,30 +308,40 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
     return charged;
   }
 
-  async function turn(): Promise<boolean> {
-    const open = [
-      ...(await settleUncharged()),
-      ...(
-        await jobsReadModel(deps).find({ open: true }, { sortBy: 'requestedAt', order: 'asc', limit: 50 })
-      ).map((job) => job.id),
-    ];
-    for (const jobId of new Set(open)) {
-      if (signal.stopped) break;
-      await runJob(jobId);
+  /**
+   * One job a turn, the next in fairness (nextFairJob: the user served least recently first), so
+   * that one user's queue never keeps the others waiting for more than the job under way.
+   */
+  async function turn(): Promise<{ idle: boolean; ran: boolean }> {
+    const charged = new Set(await settleUncharged());
+    const waiting = (
+      await jobsReadModel(deps).find({ open: true }, { sortBy: 'requestedAt', order: 'asc', limit: 200 })
+    ).filter((job) => !charged.has(job.id));
+    // a job found charged just now may not be listed as open yet
+    for (const jobId of charged) {
+      const { state } = await foldBulkJob(deps, jobId);
+      waiting.push({ ...state, id: jobId } as (typeof waiting)[number]);
+    }
+    const next = nextFairJob(waiting, lastServed);
+    let ran = false;
+    if (next && !signal.stopped) {
+      lastServed.set(next.userId, Date.now());
+      ran = await runJob(next.id);
     }
     if (Date.now() - lastSweep >= sweepEveryMs) {
       lastSweep = Date.now();
       await sweep();
     }
-    return open.length === 0;
+    return { idle: next === null, ran };
   }
 
   const loop = (async () => {
     while (!signal.stopped) {
       const thisTurn = ++turnsStarted;
       let idle = false;
+      let ran = false;
       try {
-        idle = await turn();
+        ({ idle, ran } = await turn());
       } catch (error) {
         if (!(error instanceof Abandoned))
           deps.logger.error({ err: error }, 'bulk search runner turn failed');
@@ -328,7 +352,9 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
         idleWaiters = idleWaiters.filter((waiter) => waiter.after >= thisTurn);
         ready.forEach((waiter) => waiter.resolve());
       }
-      if (!signal.stopped) await pause(pollMs, signal);
+      // after a job run, straight on to the next one; a turn that ran nothing waits (a job the read
+      // model still lists as open after it ended would otherwise be picked again at once)
+      if (!signal.stopped && !ran) await pause(pollMs, signal);
     }
   })();
 

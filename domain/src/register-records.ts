@@ -9,14 +9,13 @@
  *   The register is not documented to send negative amounts (revocations are not published as
  *   negative aids), so a negative amount is a rejected record, never a deduction from a total.
  * - idComponenteAiuto: an integer (digits only, at most 20); codiceFiscaleBeneficiario: present and
- *   at most 32 characters once spaces are removed (it is the key the aid is searched by).
+ *   at most 32 characters (it is the key the aid is searched by, so it is never cut).
  * - Every other text is capped at REGISTER_TEXT_MAX_CHARS (ending in '…' when cut): a long name is
  *   kept, bounded, far below Excel's 32,767 characters a cell.
  */
 import type { AidRecord } from './events';
-import { addYears, formatIsoDay, parseIsoDay, todayInRome } from './dates';
+import { addYears, parseIsoDay, todayInRome } from './dates';
 import { formatEuroCents } from './formatting';
-import { normalizeTaxCode } from './tax-codes';
 
 export const REGISTER_TEXT_MAX_CHARS = 2_000;
 /** Excel's limit on the characters of one cell: no capped text may come near it. */
@@ -109,7 +108,7 @@ export function registerRecordValidator(now: Date | number): (record: AidRecord)
           ? 'Identificativo del componente di aiuto mancante'
           : `Identificativo del componente di aiuto non valido: ${quoted(id)}`,
       );
-    const taxCode = normalizeTaxCode(record.codiceFiscaleBeneficiario);
+    const taxCode = record.codiceFiscaleBeneficiario.trim();
     if (taxCode === '')
       return reject('CODICE_FISCALE_NON_VALIDO', 'Codice fiscale del beneficiario mancante');
     if (taxCode.length > MAX_TAX_CODE_CHARS)
@@ -118,18 +117,16 @@ export function registerRecordValidator(now: Date | number): (record: AidRecord)
         `Codice fiscale del beneficiario non valido: ${quoted(taxCode)}`,
       );
     const rawDay = record.dataConcessione.trim();
-    const day = parseIsoDay(rawDay);
-    if (!day)
+    if (!parseIsoDay(rawDay))
       return reject(
         'DATA_NON_VALIDA',
         rawDay === '' ? 'Data di concessione mancante' : `Data di concessione non valida: ${quoted(rawDay)}`,
       );
-    const iso = formatIsoDay(day);
-    // ISO days of four-digit years compare as text
-    if (iso < EARLIEST_GRANT_DAY || iso > latest)
+    // parseIsoDay takes only 'YYYY-MM-DD' of a real day, and such days compare as text
+    if (rawDay < EARLIEST_GRANT_DAY || rawDay > latest)
       return reject(
         'DATA_FUORI_INTERVALLO',
-        `Data di concessione fuori dall’intervallo ammesso (${EARLIEST_GRANT_DAY} – ${latest}): ${iso}`,
+        `Data di concessione fuori dall’intervallo ammesso (${EARLIEST_GRANT_DAY} – ${latest}): ${rawDay}`,
       );
     for (const field of ['elementoDiAiutoCents', 'importoNominaleCents'] as const) {
       const cents = record[field];
@@ -152,8 +149,8 @@ export function registerRecordValidator(now: Date | number): (record: AidRecord)
       if (kept === record) kept = { ...record };
       Object.assign(kept, change);
     };
-    if (id !== record.idComponenteAiuto || iso !== record.dataConcessione)
-      keep({ idComponenteAiuto: id, dataConcessione: iso });
+    if (id !== record.idComponenteAiuto || rawDay !== record.dataConcessione)
+      keep({ idComponenteAiuto: id, dataConcessione: rawDay });
     let capped = false;
     for (const field of CAPPED_FIELDS) {
       const text = record[field];

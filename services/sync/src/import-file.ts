@@ -154,6 +154,8 @@ async function importOnce(
     report = await parseAidStream(result.xml, {
       sourceFile: file.name,
       importId,
+      // grant dates more than a year after the sync's clock are rejected
+      now: ctx.clock.now(),
       batchSize,
       // The files parsed at once share one budget: the peak memory stays that of one file.
       maxInFlightBytes: Math.floor(MAX_IN_FLIGHT_BYTES / parserThreads),

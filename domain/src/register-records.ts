@@ -32,13 +32,16 @@ const MAX_TAX_CODE_CHARS = 32;
 const QUOTED_CHARS = 40;
 const ELLIPSIS = '…';
 
-export type RegisterRecordRejectionReason =
-  | 'DATA_NON_VALIDA'
-  | 'DATA_FUORI_INTERVALLO'
-  | 'IMPORTO_NEGATIVO'
-  | 'IMPORTO_NON_VALIDO'
-  | 'ID_NON_VALIDO'
-  | 'CODICE_FISCALE_NON_VALIDO';
+/** Why a record was rejected: a short, closed list (the archive screen has a label for each). */
+export const REGISTER_RECORD_REJECTION_REASONS = [
+  'DATA_NON_VALIDA',
+  'DATA_FUORI_INTERVALLO',
+  'IMPORTO_NEGATIVO',
+  'IMPORTO_NON_VALIDO',
+  'ID_NON_VALIDO',
+  'CODICE_FISCALE_NON_VALIDO',
+] as const;
+export type RegisterRecordRejectionReason = (typeof REGISTER_RECORD_REJECTION_REASONS)[number];
 
 /** One record set aside, as the file's status lists it. */
 export interface RegisterRecordRejection {

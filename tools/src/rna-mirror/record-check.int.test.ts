@@ -7,7 +7,13 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ArchiveFileDto, ArchiveStatsDto, SearchAnswerDto, SyncStatusDto } from '@rna/domain';
+import type {
+  ArchiveFileDto,
+  ArchiveStatsDto,
+  SearchAnswerDto,
+  SyncRunDto,
+  SyncStatusDto,
+} from '@rna/domain';
 import { runningClockFrom } from '@rna/infra/config';
 import { signInByApi, type ApiClient } from '../e2e/harness/api';
 import { startFullPortal, type FullPortal } from '../e2e/harness/full-portal';
@@ -78,8 +84,7 @@ beforeAll(async () => {
     clock,
   });
   admin = await signInByApi(portal.url, ADMIN.email, ADMIN.password);
-  await admin.call('POST', '/sync', { type: 'CUSTOM', onlyDocuments: ['2024_02'] });
-  await syncedAndIndexed();
+  await syncFile();
 });
 
 afterAll(async () => {
@@ -88,11 +93,12 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** Waits until the run is over and the index has applied what it published. */
-async function syncedAndIndexed(): Promise<SyncStatusDto> {
+/** Syncs the register file; answers once that run is over and the index has applied what it published. */
+async function syncFile(): Promise<SyncStatusDto> {
+  const run = await admin.call<SyncRunDto>('POST', '/sync', { type: 'CUSTOM', onlyDocuments: ['2024_02'] });
   for (let i = 0; i < 400; i++) {
     const status = await admin.call<SyncStatusDto>('GET', '/sync/status');
-    if (status.run && status.run.status !== 'RUNNING' && !status.running && !status.indexing) return status;
+    if (status.run?.id === run.id && status.run.status !== 'RUNNING' && !status.indexing) return status;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the sync did not end');
@@ -148,5 +154,26 @@ describe('a register file with records that fail the check', () => {
     expect(status.run?.files).toEqual([expect.objectContaining(expected)]);
     const files = await admin.call<ArchiveFileDto[]>('GET', '/sync/documents-update');
     expect(files.find((file) => file.name === '2024_02')).toMatchObject(expected);
+  });
+
+  it('withdraws an aid indexed before when the register republishes it with a negative amount', async () => {
+    // the register corrects the file: aid 1001 (100.000 €) comes back as -100.000 €
+    const corrected = REGISTER_FILE.replace(
+      aid('1001', COMPANY, '2024-02-05', '100000.00'),
+      aid('1001', COMPANY, '2024-02-05', '-100000.00'),
+    );
+    expect(corrected).not.toBe(REGISTER_FILE);
+    await writeFile(path.join(root, 'register', 'OpenData_Aiuti_2024_02.xml'), corrected);
+    const status = await syncFile();
+
+    const answer = await search(COMPANY);
+    expect(answer.rows.map((row) => row.id)).toEqual(['1002']);
+    // 50.000 € used, 250.000 € left: neither the old 100.000 € nor a deduction of 100.000 €
+    expect(answer.stats).toMatchObject({ totalImportDeMinimis: 50_000, remainingDeMinimis: 250_000 });
+    expect(status.run?.files[0]).toMatchObject({ records: 2, recordsRejected: 5 });
+    expect(status.run?.files[0]?.rejected[0]).toMatchObject({
+      idComponenteAiuto: '1001',
+      reason: 'IMPORTO_NEGATIVO',
+    });
   });
 });

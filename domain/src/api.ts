@@ -275,6 +275,8 @@ export interface SyncResultDto {
   failed: number;
   skipped: number;
   records: number;
+  /** records the run's imports rejected (never indexed) */
+  recordsRejected: number;
 }
 
 /** GET /sync/archive-stats */

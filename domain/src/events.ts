@@ -184,6 +184,8 @@ export type SyncEvent =
         failed: number;
         skipped: number;
         records: number;
+        /** records the run's imports rejected; absent on runs before the record check = 0 */
+        recordsRejected?: number;
       };
     }
   | { type: 'SyncFailed'; data: { runId: string; at: string; reason: string } };

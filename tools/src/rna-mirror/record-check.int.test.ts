@@ -11,6 +11,7 @@ import type {
   ArchiveFileDto,
   ArchiveStatsDto,
   SearchAnswerDto,
+  SyncResultDto,
   SyncRunDto,
   SyncStatusDto,
 } from '@rna/domain';
@@ -154,6 +155,8 @@ describe('a register file with records that fail the check', () => {
     expect(status.run?.files).toEqual([expect.objectContaining(expected)]);
     const files = await admin.call<ArchiveFileDto[]>('GET', '/sync/documents-update');
     expect(files.find((file) => file.name === '2024_02')).toMatchObject(expected);
+    const [history] = await admin.call<SyncResultDto[]>('GET', '/sync/results');
+    expect(history).toMatchObject({ status: 'SUCCESS', succeeded: 1, records: 3, recordsRejected: 4 });
   });
 
   it('withdraws an aid indexed before when the register republishes it with a negative amount', async () => {

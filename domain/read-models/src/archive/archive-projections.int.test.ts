@@ -6,6 +6,7 @@ import {
   SYNC_HISTORY_COLLECTION,
   SYNC_RUNS_COLLECTION,
   type ArchiveFileDoc,
+  type SyncHistoryDoc,
   type SyncRunDoc,
 } from '@rna/read-models';
 import { archiveProjections } from './archive-projections';
@@ -103,7 +104,10 @@ describe('archive projections', () => {
         type: 'RegisterFileSucceeded',
         data: { runId: 'r2', name: '2024_02', importId: 'i2', records: 10, withdrawn: 2, controlBytesRemoved: 0, etag: '"f"', lastModified: null, at, recordsRejected: 2, rejected },
       }, // prettier-ignore
-      { type: 'SyncCompleted', data: { runId: 'r2', at, succeeded: 1, failed: 0, skipped: 0, records: 10 } },
+      {
+        type: 'SyncCompleted',
+        data: { runId: 'r2', at, succeeded: 1, failed: 0, skipped: 0, records: 10, recordsRejected: 2 },
+      },
       { type: 'SyncRequested', data: { runId: 'r3', scope: 'LAST_YEAR', onlyDocuments: [], at, by } },
       { type: 'SyncStarted', data: { runId: 'r3', files: ['2024_02'], at } },
       { type: 'RegisterFileSkipped', data: { runId: 'r3', name: '2024_02', reason: 'UNCHANGED', at } },
@@ -124,6 +128,8 @@ describe('archive projections', () => {
     // the first import's event has no rejection fields: nothing rejected
     expect(await files.get('2024_02')).toMatchObject({ records: 12, recordsRejected: 0, rejected: [] });
     expect(await runs.get('r')).toMatchObject({ recordsRejected: 0 });
+    const history = stores.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION);
+    expect(await history.get('r')).toMatchObject({ records: 12, recordsRejected: 0 });
 
     await apply(reimport.slice(0, 4));
     expect(await files.get('2024_02')).toMatchObject({
@@ -137,6 +143,7 @@ describe('archive projections', () => {
       recordsRejected: 2,
       fileStates: { '2024_02': { status: 'SUCCESS', records: 10, recordsRejected: 2, rejected } },
     });
+    expect(await history.get('r2')).toMatchObject({ status: 'SUCCESS', records: 10, recordsRejected: 2 });
 
     // a later run that skips the unchanged file leaves its last import's rejections on the file
     await apply(reimport.slice(4));

@@ -258,6 +258,7 @@ export const syncHistoryProjection: Projection<SyncEvent> = {
         failed: e.data.failed,
         skipped: e.data.skipped,
         records: e.data.records,
+        recordsRejected: e.data.recordsRejected ?? 0,
       };
     });
   },

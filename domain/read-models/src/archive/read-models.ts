@@ -47,6 +47,8 @@ export interface SyncRunDoc extends Omit<SyncRunDto, 'files' | 'published' | 'in
   skipped: number;
 }
 
-export interface SyncHistoryDoc extends SyncResultDto {
+export interface SyncHistoryDoc extends Omit<SyncResultDto, 'recordsRejected'> {
   id: string;
+  /** absent on runs before the record check */
+  recordsRejected?: number;
 }

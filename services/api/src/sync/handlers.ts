@@ -148,17 +148,20 @@ export async function getSyncResults(deps: SyncHandlerDeps): Promise<SyncResultD
   const entries = await deps.documents
     .collection<SyncHistoryDoc>(SYNC_HISTORY)
     .find({}, { sortBy: 'start', order: 'desc', limit: 200 });
-  return entries.map(({ id, type, start, end, status, succeeded, failed, skipped, records }) => ({
-    id,
-    type,
-    start,
-    end,
-    status,
-    succeeded,
-    failed,
-    skipped,
-    records,
-  }));
+  return entries.map(
+    ({ id, type, start, end, status, succeeded, failed, skipped, records, recordsRejected }) => ({
+      id,
+      type,
+      start,
+      end,
+      status,
+      succeeded,
+      failed,
+      skipped,
+      records,
+      recordsRejected: recordsRejected ?? 0,
+    }),
+  );
 }
 
 /** GET /sync/documents-update: every file known from the register's listing or from imports. */

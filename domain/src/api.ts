@@ -4,6 +4,7 @@
  */
 import type { Actor, Role, RegisterFileStatus } from './events';
 import type { SyncScope } from './archive-files';
+import type { RegisterRecordRejection } from './register-records';
 
 export type ClientStatusLabel = 'Scaduto' | 'Attivo' | 'In attesa';
 
@@ -231,6 +232,10 @@ export interface ArchiveFileDto {
   progress: number;
   records: number;
   error: string | null;
+  /** records of its last import that the record check rejected (never indexed), 0 before the check */
+  recordsRejected: number;
+  /** the first 100 of them with their reasons */
+  rejected: RegisterRecordRejection[];
 }
 
 export interface SyncRunDto {
@@ -244,6 +249,8 @@ export interface SyncRunDto {
   done: number;
   total: number;
   records: number;
+  /** records the run's imports rejected, over all its files */
+  recordsRejected: number;
   /** aids the run's imported files published, and how many of them the index has applied so far */
   published: number;
   indexed: number;
@@ -268,6 +275,8 @@ export interface SyncResultDto {
   failed: number;
   skipped: number;
   records: number;
+  /** records the run's imports rejected (never indexed) */
+  recordsRejected: number;
 }
 
 /** GET /sync/archive-stats */

@@ -5,6 +5,7 @@
 import type { SyncScope } from './archive-files';
 import type { BulkSearchEvent } from './bulk-searches';
 import type { QuotaState } from './quotas';
+import type { RegisterRecordRejection } from './register-records';
 
 /** Any event: a type and a JSON payload. Each stream category narrows it to a union below. */
 export interface EventShape {
@@ -158,12 +159,17 @@ export type SyncEvent =
         runId: string;
         name: string;
         importId: string;
+        /** records published (the ones the record check kept) */
         records: number;
         withdrawn: number;
         controlBytesRemoved: number;
         etag: string | null;
         lastModified: string | null;
         at: string;
+        /** records the check rejected, never published; absent on events older than the check = 0 */
+        recordsRejected?: number;
+        /** the first MAX_LISTED_REJECTIONS of them, with their reasons */
+        rejected?: RegisterRecordRejection[];
       };
     }
   | { type: 'RegisterFileFailed'; data: { runId: string; name: string; reason: string; at: string } }
@@ -178,6 +184,8 @@ export type SyncEvent =
         failed: number;
         skipped: number;
         records: number;
+        /** records the run's imports rejected; absent on runs before the record check = 0 */
+        recordsRejected?: number;
       };
     }
   | { type: 'SyncFailed'; data: { runId: string; at: string; reason: string } };

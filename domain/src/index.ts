@@ -10,6 +10,7 @@ export * from './de-minimis';
 export * from './clients';
 export * from './quotas';
 export * from './aid-records';
+export * from './register-records';
 export * from './sync-control';
 export * from './decider';
 export * from './bulk-searches';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_CATALOGUE } from '@rna/domain';
+import { ERROR_CATALOGUE, REGISTER_RECORD_REJECTION_REASONS } from '@rna/domain';
 import i18n from 'i18next';
 import catalogue from './it.json';
 
@@ -56,6 +56,8 @@ describe('Italian catalogue', () => {
       if (!has(`sync.scope.${scope}`)) missing.push(scope);
     for (const status of ['RUNNING', 'SUCCESS', 'ERROR'])
       if (!has(`sync.runStatus.${status}`)) missing.push(status);
+    for (const reason of REGISTER_RECORD_REJECTION_REASONS)
+      if (!has(`sync.rejectionReason.${reason}`)) missing.push(reason);
     expect(missing).toEqual([]);
   });
 

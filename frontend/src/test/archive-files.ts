@@ -9,6 +9,8 @@ export const archiveFile = (name: string, over: Partial<ArchiveFileDto> = {}): A
   progress: 0,
   records: 0,
   error: null,
+  recordsRejected: 0,
+  rejected: [],
   ...over,
 });
 
@@ -26,6 +28,7 @@ export function runningStatus(files: ArchiveFileDto[]): SyncStatusDto {
       done: files.filter((f) => f.status === 'SUCCESS').length,
       total: 2,
       records: 0,
+      recordsRejected: 0,
       published: 0,
       indexed: 0,
     },

@@ -2,10 +2,18 @@
  * The synchronous core of the register parser: bytes in, AidRecords out. It has no I/O so that
  * it runs the same inline or in a worker thread (see aid-parser.ts). Hot path: one event per tag,
  * so element names are resolved once per (context, name) and only wanted text is collected.
+ * Every record is checked like user input (registerRecordValidator) before it is handed out: a
+ * rejected one is counted and listed in the report, never published.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import type { AidRecord } from '@rna/domain';
+import {
+  MAX_LISTED_REJECTIONS,
+  registerRecordValidator,
+  type AidRecord,
+  type RegisterRecordCheck,
+  type RegisterRecordRejection,
+} from '@rna/domain';
 
 /** Concession (AIUTO) fields the product keeps, element name → record field. */
 const CONCESSION_FIELDS = {
@@ -84,17 +92,33 @@ function targetOf(context: Context, name: string): Target {
   return null;
 }
 
-/** Converts a register decimal ("10000.00", "12,5", "-3") to integer cents without float drift. */
+/**
+ * Converts a register decimal ("10000.00", "12,5", "-3") to integer cents without float drift.
+ * Empty text is 0 (the register omits amounts it does not know); any other text that is not a
+ * number is NaN, which the record check rejects, instead of an aid of 0 €.
+ */
 export function decimalToCents(text: string): number {
   const trimmed = text.trim().replace(',', '.');
+  if (trimmed === '') return 0;
   const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(trimmed);
-  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return 0;
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return Number.NaN;
   const sign = match[1] === '-' ? -1 : 1;
   const whole = Number(match[2] || '0');
   const fraction = (match[3] ?? '').padEnd(3, '0');
   // Round half up on the third decimal.
   const cents = Number(fraction.slice(0, 2)) + (Number(fraction[2]) >= 5 ? 1 : 0);
   return sign * (whole * 100 + cents);
+}
+
+/**
+ * A component's amount: the sum of its instruments, except that the first instrument amount that is
+ * negative or not a number stands for the whole component, so that the record check sees it and
+ * rejects the record instead of a sum in which a positive instrument hides it.
+ */
+function addInstrument(sum: number, part: number): number {
+  if (!(sum >= 0)) return sum;
+  if (!(part >= 0)) return part;
+  return sum + part;
 }
 
 const isControlByte = (b: number): boolean => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d;
@@ -137,7 +161,14 @@ export class RegisterFileFormatError extends Error {
 }
 
 export interface ExtractorReport {
+  /** records published: checked and kept */
   records: number;
+  /** records the check rejected (never published) */
+  recordsRejected: number;
+  /** the first MAX_LISTED_REJECTIONS of them, in file order */
+  rejected: RegisterRecordRejection[];
+  /** kept records with a text cut to the cap */
+  recordsCapped: number;
   controlBytesRemoved: number;
   /** Truncated element names met, e.g. "IMPORTO_NOMIN→IMPORTO_NOMINALE". */
   truncatedTags: string[];
@@ -192,6 +223,10 @@ export class AidExtractor {
   private pending: AidRecord[] = [];
   private failure: RegisterFileFormatError | null = null;
   private records = 0;
+  private recordsRejected = 0;
+  private readonly rejected: RegisterRecordRejection[] = [];
+  private recordsCapped = 0;
+  private readonly check: (record: AidRecord) => RegisterRecordCheck;
   private xmlBytes = 0;
   private controlBytesRemoved = 0;
 
@@ -204,10 +239,13 @@ export class AidExtractor {
   private target: Target = null;
   private text = '';
 
+  /** `now`: the sync's clock, which bounds the plausible grant dates. */
   constructor(
     private readonly sourceFile: string,
     private readonly importId: string,
+    now: Date | number,
   ) {
+    this.check = registerRecordValidator(now);
     const parser = this.parser;
     parser.on('opentag', (tag) => this.openTag(tag));
     parser.on('text', (value) => {
@@ -236,6 +274,9 @@ export class AidExtractor {
     if (this.failure) throw this.failure;
     return {
       records: this.records,
+      recordsRejected: this.recordsRejected,
+      rejected: [...this.rejected],
+      recordsCapped: this.recordsCapped,
       controlBytesRemoved: this.controlBytesRemoved,
       truncatedTags: [...this.truncated].sort(),
       xmlBytes: this.xmlBytes,
@@ -322,8 +363,9 @@ export class AidExtractor {
         const value = this.text.trim();
         if (target.kind === 'concession') this.concession[target.field] = value;
         else if (target.kind === 'component') this.component[target.field] = value;
-        else if (target.kind === 'aidElement') this.aidElementCents += decimalToCents(value);
-        else this.nominalCents += decimalToCents(value);
+        else if (target.kind === 'aidElement')
+          this.aidElementCents = addInstrument(this.aidElementCents, decimalToCents(value));
+        else this.nominalCents = addInstrument(this.nominalCents, decimalToCents(value));
       }
       this.field = null;
       this.target = null;
@@ -334,11 +376,21 @@ export class AidExtractor {
     const name = this.resolveName(tag.name);
     if (name === 'COMPONENTE_AIUTO' && context === 'COMPONENTE_AIUTO') {
       this.contexts.pop();
-      this.pending.push(this.record());
-      this.records++;
+      this.keep(this.check(this.record()));
     } else if (name === context) {
       this.contexts.pop();
     }
+  }
+
+  private keep(checked: RegisterRecordCheck): void {
+    if (checked.ok) {
+      this.pending.push(checked.record);
+      this.records++;
+      if (checked.capped) this.recordsCapped++;
+      return;
+    }
+    this.recordsRejected++;
+    if (this.rejected.length < MAX_LISTED_REJECTIONS) this.rejected.push(checked.rejection);
   }
 
   /** Field order as before (concession, component, amounts, provenance): stored JSON stays the same. */

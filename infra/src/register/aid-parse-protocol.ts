@@ -5,6 +5,8 @@ import type { ExtractorReport } from './aid-extractor';
 export interface ParseWorkerData {
   sourceFile: string;
   importId: string;
+  /** the sync's clock (ms), for the record check */
+  now: number;
   batchSize: number;
   /** Post batches as JSON text (EncodedAidBatch) instead of record objects. */
   encoded: boolean;

@@ -17,8 +17,8 @@ function post(message: FromParseWorker): void {
 }
 
 if (parentPort) {
-  const { sourceFile, importId, batchSize, encoded } = workerData as ParseWorkerData;
-  const extractor = new AidExtractor(sourceFile, importId);
+  const { sourceFile, importId, now, batchSize, encoded } = workerData as ParseWorkerData;
+  const extractor = new AidExtractor(sourceFile, importId, now);
   let failed = false;
   const postBatches = (all: boolean) => {
     while (extractor.pendingCount >= batchSize || (all && extractor.pendingCount > 0)) {

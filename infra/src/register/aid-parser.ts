@@ -27,6 +27,8 @@ export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 interface CommonParseOptions {
   sourceFile: string;
   importId: string;
+  /** The sync's clock: a record granted more than a year after it is rejected. */
+  now: Date | number;
   batchSize?: number;
   /** Parse on this thread instead of a worker thread (default: worker when available). */
   inline?: boolean;
@@ -79,7 +81,7 @@ const toBytes = (chunk: Buffer | string): Uint8Array =>
   typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 
 async function parseInline(xml: Readable, options: ParseOptions, batchSize: number): Promise<ParseReport> {
-  const extractor = new AidExtractor(options.sourceFile, options.importId);
+  const extractor = new AidExtractor(options.sourceFile, options.importId, options.now);
   for await (const chunk of iterable(xml)) {
     extractor.write(toBytes(chunk));
     while (extractor.pendingCount >= batchSize) await deliver(options, extractor.take(batchSize));
@@ -128,6 +130,7 @@ async function parseInWorker(
   const workerData: ParseWorkerData = {
     sourceFile: options.sourceFile,
     importId: options.importId,
+    now: typeof options.now === 'number' ? options.now : options.now.getTime(),
     batchSize,
     encoded: !('onBatch' in options),
   };

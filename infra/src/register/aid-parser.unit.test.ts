@@ -3,6 +3,9 @@ import type { AidRecord } from '@rna/domain';
 import { decimalToCents, parseAidStream, RegisterFileFormatError } from './aid-parser';
 import { parseListingHtml } from './listing';
 
+/** The sync's clock in these tests: grants up to 15 March 2025 are plausible. */
+const NOW = new Date('2024-03-15T10:00:00Z');
+
 const xml = (body: string) =>
   Readable.from([
     Buffer.from(
@@ -18,6 +21,11 @@ describe('decimalToCents', () => {
     expect(decimalToCents('19.999')).toBe(2000);
     expect(decimalToCents('')).toBe(0);
   });
+  it('makes text that is not an amount NaN, for the record check to reject, not 0 €', () => {
+    expect(decimalToCents('n.d.')).toBeNaN();
+    expect(decimalToCents('.')).toBeNaN();
+    expect(decimalToCents('-500000.00')).toBe(-50_000_000);
+  });
 });
 
 describe('parseAidStream', () => {
@@ -25,18 +33,24 @@ describe('parseAidStream', () => {
     const records: unknown[] = [];
     const report = await parseAidStream(
       xml(
-        '<ns:AIUTO><ns:COR>9</ns:COR><ns:CODICE_FISCALE_BENEFICIARIO>00743110157</ns:CODICE_FISCALE_BENEFICIARIO>' +
+        '<ns:AIUTO><ns:COR>9</ns:COR><ns:DATA_CONCESSIONE>2024-02-29</ns:DATA_CONCESSIONE><ns:CODICE_FISCALE_BENEFICIARIO>00743110157</ns:CODICE_FISCALE_BENEFICIARIO>' +
           '<ns:COMPONENTI_AIUTO><ns:COMPONENTE_AIUTO><ns:ID_COMPONENTE_AIUTO>91</ns:ID_COMPONENTE_AIUTO><ns:COD_PROCEDIMENTO>1</ns:COD_PROCEDIMENTO>' +
           '<ns:STRUMENTI_AIUTO><ns:STRUMENTO_AIUTO><ns:ELEMENTO_DI_AIUTO>100.10</ns:ELEMENTO_DI_AIUTO><ns:IMPORTO_NOMINALE>200</ns:IMPORTO_NOMINALE></ns:STRUMENTO_AIUTO>' +
           '<ns:STRUMENTO_AIUTO><ns:ELEMENTO_DI_AIUTO>0.05</ns:ELEMENTO_DI_AIUTO><ns:IMPORTO_NOMIN>1.5</ns:IMPORTO_NOMIN></ns:STRUMENTO_AIUTO></ns:STRUMENTI_AIUTO>' +
           '</ns:COMPONENTE_AIUTO></ns:COMPONENTI_AIUTO></ns:AIUTO>',
       ),
-      { sourceFile: '2024_01', importId: 'x', onBatch: async (batch) => void records.push(...batch) },
+      {
+        sourceFile: '2024_01',
+        importId: 'x',
+        now: NOW,
+        onBatch: async (batch) => void records.push(...batch),
+      },
     );
     expect(records).toEqual([
       expect.objectContaining({
         idComponenteAiuto: '91',
         cor: '9',
+        dataConcessione: '2024-02-29',
         codiceFiscaleBeneficiario: '00743110157',
         codProcedimento: '1',
         elementoDiAiutoCents: 10_015,
@@ -49,7 +63,8 @@ describe('parseAidStream', () => {
 
   it('gives the same records, batches and report on a worker thread as inline', async () => {
     const aid = (id: number, tax: string) =>
-      `<ns:AIUTO><ns:CODICE_FISCALE_BENEFICIARIO>${tax}</ns:CODICE_FISCALE_BENEFICIARIO>` +
+      `<ns:AIUTO><ns:DATA_CONCESSIONE>2024-01-0${id}</ns:DATA_CONCESSIONE>` +
+      `<ns:CODICE_FISCALE_BENEFICIARIO>${tax}</ns:CODICE_FISCALE_BENEFICIARIO>` +
       `<ns:DESCRIZIONE_PROGETTO>ignored \u0001 text</ns:DESCRIZIONE_PROGETTO><ns:COMPONENTI_AIUTO>` +
       `<ns:COMPONENTE_AIUTO><ns:ID_COMPONENTE_AIUTO>${id}</ns:ID_COMPONENTE_AIUTO><ns:STRUMENTI_AIUTO>` +
       `<ns:STRUMENTO_AIUTO><ns:ELEMENTO_DI_AIUTO>1.5</ns:ELEMENTO_DI_AIUTO></ns:STRUMENTO_AIUTO>` +
@@ -60,6 +75,7 @@ describe('parseAidStream', () => {
       const report = await parseAidStream(xml(body), {
         sourceFile: 'f',
         importId: 'x',
+        now: NOW,
         batchSize: 3,
         inline,
         onBatch: async (batch) => void batches.push(batch),
@@ -79,6 +95,7 @@ describe('parseAidStream', () => {
       const error = await parseAidStream(xml('<ns:AIUTO>\n<ns:COR>1</ns:CO></ns:AIUTO>'), {
         sourceFile: 'f',
         importId: 'x',
+        now: NOW,
         inline,
         onBatch: async () => undefined,
       }).catch((e: unknown) => e);
@@ -92,9 +109,103 @@ describe('parseAidStream', () => {
       parseAidStream(xml('<ns:AIUTO>\n<ns:COR>1</ns:CO></ns:AIUTO>'), {
         sourceFile: 'f',
         importId: 'x',
+        now: NOW,
         onBatch: async () => undefined,
       }),
     ).rejects.toBeInstanceOf(RegisterFileFormatError);
+  });
+});
+
+describe('parseAidStream checks every record like user input', () => {
+  /** One concession of one component; `instruments` as [aid element, nominal] texts. */
+  const concession = (
+    id: string,
+    { date = '2024-02-10', name = 'ACME S.R.L.', instruments = [['1000.00', '1000.00']] } = {},
+  ) =>
+    `<ns:AIUTO><ns:DATA_CONCESSIONE>${date}</ns:DATA_CONCESSIONE>` +
+    `<ns:DENOMINAZIONE_BENEFICIARIO>${name}</ns:DENOMINAZIONE_BENEFICIARIO>` +
+    `<ns:CODICE_FISCALE_BENEFICIARIO>01234567897</ns:CODICE_FISCALE_BENEFICIARIO><ns:COMPONENTI_AIUTO>` +
+    `<ns:COMPONENTE_AIUTO><ns:ID_COMPONENTE_AIUTO>${id}</ns:ID_COMPONENTE_AIUTO><ns:STRUMENTI_AIUTO>` +
+    instruments
+      .map(
+        ([element, nominal]) =>
+          `<ns:STRUMENTO_AIUTO><ns:ELEMENTO_DI_AIUTO>${element}</ns:ELEMENTO_DI_AIUTO>` +
+          `<ns:IMPORTO_NOMINALE>${nominal}</ns:IMPORTO_NOMINALE></ns:STRUMENTO_AIUTO>`,
+      )
+      .join('') +
+    `</ns:STRUMENTI_AIUTO></ns:COMPONENTE_AIUTO></ns:COMPONENTI_AIUTO></ns:AIUTO>`;
+
+  const parse = async (body: string, inline: boolean) => {
+    const records: AidRecord[] = [];
+    const report = await parseAidStream(xml(body), {
+      sourceFile: '2024_02',
+      importId: 'x',
+      now: NOW,
+      inline,
+      onBatch: async (batch) => void records.push(...batch),
+    });
+    return { records, report };
+  };
+
+  it('hands out only the records that pass, and reports the others with their reasons', async () => {
+    const body = [
+      concession('1'),
+      concession('2', { date: '2026-13-45' }),
+      concession('3', { date: '9999-12-31' }),
+      concession('4', { instruments: [['-500000.00', '-500000.00']] }),
+      // a negative instrument is not hidden by a larger positive one of the same component
+      concession('5', {
+        instruments: [
+          ['900000.00', '900000.00'],
+          ['-500000.00', '-500000.00'],
+        ],
+      }),
+      concession('6', { instruments: [['n.d.', '100.00']] }),
+      concession('7', {
+        date: '2024-02-29',
+        instruments: [
+          ['250.00', '250.00'],
+          ['0.50', '1'],
+        ],
+      }),
+    ].join('');
+    for (const inline of [true, false]) {
+      const { records, report } = await parse(body, inline);
+      expect(records.map((r) => [r.idComponenteAiuto, r.elementoDiAiutoCents])).toEqual([
+        ['1', 100_000],
+        ['7', 25_050],
+      ]);
+      expect(report).toMatchObject({ records: 2, recordsRejected: 5, recordsCapped: 0 });
+      expect(report.rejected).toEqual([
+        { idComponenteAiuto: '2', reason: 'DATA_NON_VALIDA', message: 'Data di concessione non valida: 2026-13-45' },
+        expect.objectContaining({ idComponenteAiuto: '3', reason: 'DATA_FUORI_INTERVALLO' }),
+        { idComponenteAiuto: '4', reason: 'IMPORTO_NEGATIVO', message: 'Importo negativo (elemento di aiuto): -500.000,00 €' },
+        expect.objectContaining({ idComponenteAiuto: '5', reason: 'IMPORTO_NEGATIVO' }),
+        { idComponenteAiuto: '6', reason: 'IMPORTO_NON_VALIDO', message: 'Importo non valido (elemento di aiuto)' },
+      ]); // prettier-ignore
+    }
+  });
+
+  it('keeps an aid whose name is 2.16 million characters, with the name capped', async () => {
+    const name = 'ACME S.R.L. '.repeat(180_000);
+    for (const inline of [true, false]) {
+      const { records, report } = await parse(concession('1', { name }), inline);
+      expect(records).toHaveLength(1);
+      expect(records[0]!.denominazioneBeneficiario.length).toBe(2_000);
+      expect(records[0]!.denominazioneBeneficiario.endsWith('…')).toBe(true);
+      expect(report).toMatchObject({ records: 1, recordsRejected: 0, recordsCapped: 1 });
+    }
+  });
+
+  it('counts every rejected record but lists only the first 100', async () => {
+    const body = Array.from({ length: 130 }, (_, i) =>
+      concession(String(i + 1), { date: '2026-02-29' }),
+    ).join('');
+    const { records, report } = await parse(body + concession('999'), true);
+    expect(records.map((r) => r.idComponenteAiuto)).toEqual(['999']);
+    expect(report.recordsRejected).toBe(130);
+    expect(report.rejected).toHaveLength(100);
+    expect(report.rejected[99]?.idComponenteAiuto).toBe('100');
   });
 });
 

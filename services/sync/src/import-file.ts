@@ -154,6 +154,8 @@ async function importOnce(
     report = await parseAidStream(result.xml, {
       sourceFile: file.name,
       importId,
+      // grant dates more than a year after the sync's clock are rejected
+      now: ctx.clock.now(),
       batchSize,
       // The files parsed at once share one budget: the peak memory stays that of one file.
       maxInFlightBytes: Math.floor(MAX_IN_FLIGHT_BYTES / parserThreads),
@@ -190,6 +192,18 @@ async function importOnce(
       'file RNA con difetti corretti durante l’import',
     );
   }
+  if (report.recordsRejected > 0 || report.recordsCapped > 0) {
+    logger.warn(
+      {
+        runId,
+        file: file.name,
+        recordsRejected: report.recordsRejected,
+        firstRejected: report.rejected.slice(0, 5),
+        recordsCapped: report.recordsCapped,
+      },
+      'record RNA scartati o con testi troncati durante l’import',
+    );
+  }
   const succeededAt = at();
   await append(runId, {
     type: 'RegisterFileSucceeded',
@@ -204,6 +218,9 @@ async function importOnce(
       etag: file.etag,
       lastModified: file.lastModified,
       at: succeededAt,
+      // set aside by the record check: never published, shown with their reasons on the archive screen
+      recordsRejected: report.recordsRejected,
+      rejected: report.rejected,
     },
   });
   await fileStates.put({

@@ -16,17 +16,27 @@ interface RunTally {
   failed: number;
   skipped: number;
   records: number;
+  recordsRejected: number;
   started: string[] | null;
 }
 
 function tallyRun(events: readonly SyncEvent[]): RunTally {
-  const tally: RunTally = { done: new Set(), succeeded: 0, failed: 0, skipped: 0, records: 0, started: null };
+  const tally: RunTally = {
+    done: new Set(),
+    succeeded: 0,
+    failed: 0,
+    skipped: 0,
+    records: 0,
+    recordsRejected: 0,
+    started: null,
+  };
   for (const e of events) {
     if (e.type === 'SyncStarted') tally.started = e.data.files;
     else if (e.type === 'RegisterFileSucceeded') {
       tally.done.add(e.data.name);
       tally.succeeded++;
       tally.records += e.data.records;
+      tally.recordsRejected += e.data.recordsRejected ?? 0;
     } else if (e.type === 'RegisterFileFailed') {
       tally.done.add(e.data.name);
       tally.failed++;
@@ -184,6 +194,7 @@ export async function executeRun(ctx: RunContext, request: SyncRequest): Promise
       failed: tally.failed,
       skipped: tally.skipped,
       records: tally.records,
+      recordsRejected: tally.recordsRejected,
     },
   });
   logger.info({ runId, ...tally, done: undefined, started: undefined }, 'sincronizzazione completata');

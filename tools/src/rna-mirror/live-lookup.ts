@@ -62,6 +62,7 @@ async function build(files: ServedFile[]): Promise<Map<string, LiveAidRow[]>> {
       await parseAidStream(xml, {
         sourceFile: file.name,
         importId: 'live',
+        now: Date.now(),
         onBatch: async (batch) => {
           for (const aid of batch) {
             const key = aid.codiceFiscaleBeneficiario.toUpperCase();

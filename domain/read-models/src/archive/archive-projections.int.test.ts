@@ -1,7 +1,14 @@
 import type { Actor, SyncEvent } from '@rna/domain';
 import type { AidIndex, DocumentStore, RecordedEvent } from '@rna/infra';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
-import { ARCHIVE_FILES_COLLECTION, SYNC_HISTORY_COLLECTION, SYNC_RUNS_COLLECTION } from '@rna/read-models';
+import {
+  ARCHIVE_FILES_COLLECTION,
+  SYNC_HISTORY_COLLECTION,
+  SYNC_RUNS_COLLECTION,
+  type ArchiveFileDoc,
+  type SyncHistoryDoc,
+  type SyncRunDoc,
+} from '@rna/read-models';
 import { archiveProjections } from './archive-projections';
 
 const by: Actor = { userId: 'a', email: 'a@x.it', role: 'ADMIN' };
@@ -82,5 +89,64 @@ describe('archive projections', () => {
       failed: 1,
       records: 12,
     });
+  });
+
+  it('carry the records an import rejected, per file and per run; an event from before the check folds as none', async () => {
+    const stores = freshStores();
+    const rejected = [
+      { idComponenteAiuto: '71', reason: 'DATA_NON_VALIDA' as const, message: 'Data di concessione non valida: 2026-13-45' },
+      { idComponenteAiuto: '72', reason: 'IMPORTO_NEGATIVO' as const, message: 'Importo negativo (elemento di aiuto): -500.000,00 €' },
+    ]; // prettier-ignore
+    const reimport: SyncEvent[] = [
+      { type: 'SyncRequested', data: { runId: 'r2', scope: 'LAST_YEAR', onlyDocuments: [], at, by } },
+      { type: 'SyncStarted', data: { runId: 'r2', files: ['2024_02'], at } },
+      {
+        type: 'RegisterFileSucceeded',
+        data: { runId: 'r2', name: '2024_02', importId: 'i2', records: 10, withdrawn: 2, controlBytesRemoved: 0, etag: '"f"', lastModified: null, at, recordsRejected: 2, rejected },
+      }, // prettier-ignore
+      {
+        type: 'SyncCompleted',
+        data: { runId: 'r2', at, succeeded: 1, failed: 0, skipped: 0, records: 10, recordsRejected: 2 },
+      },
+      { type: 'SyncRequested', data: { runId: 'r3', scope: 'LAST_YEAR', onlyDocuments: [], at, by } },
+      { type: 'SyncStarted', data: { runId: 'r3', files: ['2024_02'], at } },
+      { type: 'RegisterFileSkipped', data: { runId: 'r3', name: '2024_02', reason: 'UNCHANGED', at } },
+    ];
+    const apply = async (list: SyncEvent[]) => {
+      const more: RecordedEvent<SyncEvent>[] = list.map((e, i) => ({
+        ...e, streamName: 's2', streamVersion: i, globalPosition: 100 + i, metadata: {}, createdAt: at,
+      })); // prettier-ignore
+      for (const event of more) {
+        for (const projection of archiveProjections) {
+          if (projection.handles.includes(event.type)) await projection.apply(event, stores);
+        }
+      }
+    };
+    await project(stores, 1);
+    const files = stores.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION);
+    const runs = stores.documents.collection<SyncRunDoc>(SYNC_RUNS_COLLECTION);
+    // the first import's event has no rejection fields: nothing rejected
+    expect(await files.get('2024_02')).toMatchObject({ records: 12, recordsRejected: 0, rejected: [] });
+    expect(await runs.get('r')).toMatchObject({ recordsRejected: 0 });
+    const history = stores.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION);
+    expect(await history.get('r')).toMatchObject({ records: 12, recordsRejected: 0 });
+
+    await apply(reimport.slice(0, 4));
+    expect(await files.get('2024_02')).toMatchObject({
+      status: 'SUCCESS',
+      records: 10,
+      recordsRejected: 2,
+      rejected,
+    });
+    expect(await runs.get('r2')).toMatchObject({
+      records: 10,
+      recordsRejected: 2,
+      fileStates: { '2024_02': { status: 'SUCCESS', records: 10, recordsRejected: 2, rejected } },
+    });
+    expect(await history.get('r2')).toMatchObject({ status: 'SUCCESS', records: 10, recordsRejected: 2 });
+
+    // a later run that skips the unchanged file leaves its last import's rejections on the file
+    await apply(reimport.slice(4));
+    expect(await files.get('2024_02')).toMatchObject({ status: 'SUCCESS', recordsRejected: 2, rejected });
   });
 });

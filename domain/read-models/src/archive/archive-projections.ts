@@ -89,6 +89,8 @@ export const archiveFilesProjection: Projection<SyncEvent> = {
           status: 'SUCCESS',
           progress: 100,
           records: e.data.records,
+          recordsRejected: e.data.recordsRejected ?? 0,
+          rejected: e.data.rejected ?? [],
           lastUpdate: ms(e.data.at),
           rnaLastUpdate: Number.isNaN(rna) ? d.rnaLastUpdate : rna,
           error: null,
@@ -123,6 +125,7 @@ function countDone(run: SyncRunDoc): SyncRunDoc {
     ...run,
     done: states.filter((s) => s.status === 'SUCCESS').length,
     records: states.reduce((sum, s) => sum + s.records, 0),
+    recordsRejected: states.reduce((sum, s) => sum + (s.recordsRejected ?? 0), 0),
   };
 }
 
@@ -148,6 +151,7 @@ export const syncRunsProjection: Projection<SyncEvent> = {
             done: 0,
             total: 0,
             records: 0,
+            recordsRejected: 0,
             succeeded: 0,
             failed: 0,
             skipped: 0,
@@ -166,14 +170,8 @@ export const syncRunsProjection: Projection<SyncEvent> = {
 
 /** The run after one of its events (the run is a copy of the stored one, changed in place). */
 function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
-  const setFile = (
-    name: string,
-    status: RegisterFileStatus,
-    records = 0,
-    error: string | null = null,
-    importId?: string,
-  ) => {
-    run.fileStates[name] = importId ? { status, records, error, importId } : { status, records, error };
+  const setFile = (name: string, status: RegisterFileStatus, records = 0, error: string | null = null) => {
+    run.fileStates[name] = { status, records, error };
   };
   switch (e.type) {
     case 'SyncStarted':
@@ -195,7 +193,14 @@ function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
       setFile(e.data.name, 'PARSING');
       break;
     case 'RegisterFileSucceeded':
-      setFile(e.data.name, 'SUCCESS', e.data.records, null, e.data.importId);
+      run.fileStates[e.data.name] = {
+        status: 'SUCCESS',
+        records: e.data.records,
+        error: null,
+        importId: e.data.importId,
+        recordsRejected: e.data.recordsRejected ?? 0,
+        rejected: e.data.rejected ?? [],
+      };
       break;
     case 'RegisterFileFailed':
       setFile(e.data.name, 'ERROR', 0, e.data.reason);
@@ -253,6 +258,7 @@ export const syncHistoryProjection: Projection<SyncEvent> = {
         failed: e.data.failed,
         skipped: e.data.skipped,
         records: e.data.records,
+        recordsRejected: e.data.recordsRejected ?? 0,
       };
     });
   },

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ArchiveFileDto } from '@rna/domain';
-import { formatDateTime } from '../../lib/domain-rules';
+import { formatDateTime, formatInteger } from '../../lib/domain-rules';
 import { displayName, fileStatusView, finishedTone, isActiveStatus, type StatusTone } from './file-status';
+import { RejectedRecordsDialog } from './rejected-records-dialog';
 
 interface ArchiveGridProps {
   /** in display order: the archive list joined with the run's files (archiveView) */
@@ -37,37 +39,61 @@ function ProgressCard({ file }: { file: ArchiveFileDto }) {
 /**
  * The archive list tab: one card per register file, selected by click. While a sync runs, files in an active
  * state show as progress cards instead; the others stay selectable cards (SPEC §4), coloured by their latest
- * outcome, so a file the run has finished shows green with its new date straight away.
+ * outcome, so a file the run has finished shows green with its new date straight away. A file whose import
+ * rejected records says how many under its card, and opens their list with the reasons.
  */
 export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: ArchiveGridProps) {
   const { t } = useTranslation();
+  const [showingRejected, setShowingRejected] = useState<ArchiveFileDto | null>(null);
   return (
-    <ul className="archive-grid">
-      {files.map((file) => {
-        const live = runFiles.get(file.name);
-        if (running && live && isActiveStatus(live.status))
-          return <ProgressCard key={file.name} file={live} />;
-        const isSelected = selected.includes(file.name);
-        const outcome = live?.status ?? file.status;
-        const tone = finishedTone(outcome);
-        return (
-          <li key={file.name}>
-            <button
-              type="button"
-              className={cardClass(isSelected, tone)}
-              aria-pressed={isSelected}
-              // the outcome as a tooltip: the button's name stays the file name and date
-              title={tone && outcome ? t(fileStatusView(outcome, 100).labelKey) : undefined}
-              onClick={() => onToggle(file.name)}
-            >
-              <span className="archive-file__name">{displayName(file.name)}</span>
-              <span className="archive-file__date">
-                {file.lastUpdate ? formatDateTime(file.lastUpdate) : t('sync.never')}
-              </span>
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className="archive-grid">
+        {files.map((file) => {
+          const live = runFiles.get(file.name);
+          if (running && live && isActiveStatus(live.status))
+            return <ProgressCard key={file.name} file={live} />;
+          const isSelected = selected.includes(file.name);
+          const outcome = live?.status ?? file.status;
+          const tone = finishedTone(outcome);
+          const rejected =
+            outcome === 'SUCCESS' && file.recordsRejected > 0
+              ? t('sync.fileRejected', {
+                  count: file.recordsRejected,
+                  formatted: formatInteger(file.recordsRejected),
+                })
+              : null;
+          return (
+            <li key={file.name} className="archive-grid__item">
+              <button
+                type="button"
+                className={cardClass(isSelected, tone)}
+                aria-pressed={isSelected}
+                // the outcome as a tooltip: the button's name stays the file name and date
+                title={rejected ?? (tone && outcome ? t(fileStatusView(outcome, 100).labelKey) : undefined)}
+                onClick={() => onToggle(file.name)}
+              >
+                <span className="archive-file__name">{displayName(file.name)}</span>
+                <span className="archive-file__date">
+                  {file.lastUpdate ? formatDateTime(file.lastUpdate) : t('sync.never')}
+                </span>
+              </button>
+              {rejected && (
+                <button
+                  type="button"
+                  className="link-button archive-file__rejected"
+                  aria-haspopup="dialog"
+                  onClick={() => setShowingRejected(file)}
+                >
+                  {rejected}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {showingRejected && (
+        <RejectedRecordsDialog file={showingRejected} onClose={() => setShowingRejected(null)} />
+      )}
+    </>
   );
 }

@@ -1,13 +1,10 @@
 import type { ArchiveFileDto } from '@rna/domain';
 import { compareArchiveNames } from './file-status';
 
-const newer = (a: number | null, b: number | null): number | null =>
-  a === null ? b : b === null ? a : Math.max(a, b);
-
 /**
  * The files the grid shows: the archive list joined with the run's files, newest first. A first sync's files
  * are only in the run until they are imported, and a file the run has just imported may still carry its old
- * date in the list, so the newer of the two dates wins.
+ * date in the list, so the newer import wins: its date and the records it rejected.
  */
 export function archiveView(
   list: readonly ArchiveFileDto[],
@@ -16,7 +13,13 @@ export function archiveView(
   const byName = new Map(list.map((file) => [file.name, file]));
   for (const [name, live] of runFiles) {
     const listed = byName.get(name);
-    byName.set(name, listed ? { ...listed, lastUpdate: newer(listed.lastUpdate, live.lastUpdate) } : live);
+    if (!listed) {
+      byName.set(name, live);
+      continue;
+    }
+    const newer = (live.lastUpdate ?? 0) > (listed.lastUpdate ?? 0) ? live : listed;
+    const { lastUpdate, recordsRejected, rejected } = newer;
+    byName.set(name, { ...listed, lastUpdate, recordsRejected, rejected });
   }
   return [...byName.values()].sort((a, b) => compareArchiveNames(a.name, b.name));
 }

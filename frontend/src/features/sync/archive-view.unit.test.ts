@@ -29,6 +29,22 @@ describe('archive view', () => {
     expect(archiveView(list, byName([archiveFile('2024_01')]))[0]?.lastUpdate).toBe(10);
   });
 
+  it('shows the rejected records of the newer import, the run’s once it has imported the file', () => {
+    const old = { idComponenteAiuto: '1', reason: 'DATA_NON_VALIDA' as const, message: 'vecchio' };
+    const fresh = { idComponenteAiuto: '2', reason: 'IMPORTO_NEGATIVO' as const, message: 'nuovo' };
+    const list = [archiveFile('2024_01', { lastUpdate: 10, recordsRejected: 1, rejected: [old] })];
+    const imported = archiveFile('2024_01', {
+      status: 'SUCCESS',
+      lastUpdate: 20,
+      recordsRejected: 3,
+      rejected: [fresh],
+    });
+    expect(archiveView(list, byName([imported]))[0]).toMatchObject({ recordsRejected: 3, rejected: [fresh] });
+    // not imported by the run yet (or skipped as unchanged): the list's last import still holds
+    const pending = archiveFile('2024_01', { status: 'PENDING', lastUpdate: 10 });
+    expect(archiveView(list, byName([pending]))[0]).toMatchObject({ recordsRejected: 1, rejected: [old] });
+  });
+
   it('the run signature changes when a file joins, changes state or gets its date, not on progress', () => {
     const a = [archiveFile('2024_01', { status: 'DOWNLOADING', progress: 10 })];
     const progressed = [archiveFile('2024_01', { status: 'DOWNLOADING', progress: 60 })];

@@ -40,7 +40,15 @@ export function SyncHistory() {
       {
         key: 'records',
         header: t('sync.records'),
-        render: (r) => formatInteger(r.records),
+        // with the records the run's imports rejected, when there were any
+        render: (r) =>
+          r.recordsRejected > 0
+            ? t('sync.recordsWithRejected', {
+                count: r.recordsRejected,
+                records: formatInteger(r.records),
+                formatted: formatInteger(r.recordsRejected),
+              })
+            : formatInteger(r.records),
         sortValue: (r) => r.records,
       },
     ],

@@ -1,4 +1,5 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import type { SyncStatusDto } from '@rna/domain';
 import { createStore } from '../../app/store';
@@ -98,6 +99,31 @@ describe('archive screen and records set aside', () => {
     expect(await screen.findByText(/^2 record non è stato possibile indicizzarli/)).toHaveTextContent(
       'messi da parte',
     );
+  });
+});
+
+describe('archive screen and records the register sent wrong', () => {
+  it('counts in the history the records each run rejected', async () => {
+    const routes = firstSyncRoutes();
+    routes['GET /api/sync/status'] = { status: 200, body: { running: false, indexing: false, run: null } };
+    const run = { type: 'LAST_YEAR', status: 'SUCCESS', succeeded: 2, failed: 0, skipped: 0 };
+    routes['GET /api/sync/results'] = {
+      status: 200,
+      body: [
+        { ...run, id: 'r2', start: IMPORTED + 1, end: IMPORTED + 2, records: 1_234, recordsRejected: 4 },
+        { ...run, id: 'r1', start: IMPORTED - 2, end: IMPORTED - 1, records: 10, recordsRejected: 0 },
+      ],
+    };
+    installFakeServer(routes);
+    render(
+      <Provider store={createStore()}>
+        <SyncPage />
+      </Provider>,
+    );
+    await userEvent.click(await screen.findByRole('tab', { name: 'Storico' }));
+    const table = await screen.findByRole('table');
+    expect(await within(table).findByText('1.234 (4 scartati)')).toBeInTheDocument();
+    expect(within(table).getByText('10')).toBeInTheDocument();
   });
 });
 

@@ -223,6 +223,37 @@ describe('read side', () => {
     ]);
   });
 
+  it('tells which records each file’s last import rejected; documents from before the check read as none', async () => {
+    const d = deps();
+    const negative = { idComponenteAiuto: '7', reason: 'IMPORTO_NEGATIVO', message: 'Importo negativo (elemento di aiuto): -500.000,00 €' }; // prettier-ignore
+    const badDay = { idComponenteAiuto: '9', reason: 'DATA_NON_VALIDA', message: 'Data di concessione non valida: 2026-13-45' }; // prettier-ignore
+    const files = d.documents.collection<Record<string, unknown> & { id: string }>('archive-files');
+    await files.put({ ...archiveFile('2024_02', 'SUCCESS', 50), recordsRejected: 1, rejected: [negative] });
+    await files.put({ ...archiveFile('2024_01', 'SUCCESS', 40), recordsRejected: 1, rejected: [badDay] });
+    await files.put(archiveFile('2023_12', 'SUCCESS', 30)); // imported before the check
+    await d.documents.collection<Record<string, unknown> & { id: string }>('sync-runs').put({
+      id: 'r1', type: 'ALL', start: 1, end: 2, status: 'SUCCESS', files: ['2024_02', '2024_01', '2023_12'], done: 3, total: 3, records: 12, recordsRejected: 1,
+      fileStates: {
+        '2024_02': { status: 'SUCCESS', records: 12, error: null, importId: 'r1:2024_02:a', recordsRejected: 1, rejected: [negative] },
+        '2024_01': { status: 'SUCCESS', records: 0, error: null }, // unchanged: skipped by this run
+        '2023_12': { status: 'SUCCESS', records: 0, error: null },
+      },
+    }); // prettier-ignore
+    const status = await getSyncStatus(d);
+    expect(status.run?.recordsRejected).toBe(1);
+    // the skipped file still shows what its last import rejected
+    expect(status.run?.files.map((f) => [f.name, f.recordsRejected, f.rejected])).toEqual([
+      ['2024_02', 1, [negative]],
+      ['2024_01', 1, [badDay]],
+      ['2023_12', 0, []],
+    ]);
+    expect((await getDocumentsUpdate(d)).map((f) => [f.name, f.recordsRejected, f.rejected])).toEqual([
+      ['2024_02', 1, [negative]],
+      ['2024_01', 1, [badDay]],
+      ['2023_12', 0, []],
+    ]);
+  });
+
   it('lists listed-but-never-synced files next to imported ones, newest first', async () => {
     const d = deps();
     await d.documents

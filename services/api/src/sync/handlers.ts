@@ -79,9 +79,20 @@ export async function startSync(deps: SyncHandlerDeps, actor: Actor, body: unkno
     done: 0,
     total: onlyDocuments.length,
     records: 0,
+    recordsRejected: 0,
     published: 0,
     indexed: 0,
   };
+}
+
+/**
+ * The records a file's import rejected: those of the run's own import when it imported the file,
+ * else those of the file's last import (a file skipped as unchanged keeps them).
+ */
+function rejectionsOf(
+  source: Pick<ArchiveFileDoc, 'recordsRejected' | 'rejected'> | null | undefined,
+): Pick<ArchiveFileDto, 'recordsRejected' | 'rejected'> {
+  return { recordsRejected: source?.recordsRejected ?? 0, rejected: source?.rejected ?? [] };
 }
 
 /** Newest first by year, month, then part. */
@@ -119,6 +130,7 @@ export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDt
             : 0,
       records: state?.records ?? 0,
       error: state?.error ?? null,
+      ...rejectionsOf(state?.importId ? state : doc),
     });
   }
   const { fileStates: _states, ...run } = latest;
@@ -127,7 +139,7 @@ export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDt
   return {
     running,
     indexing: !running && indexed < published,
-    run: { ...run, files, published, indexed },
+    run: { ...run, recordsRejected: latest.recordsRejected ?? 0, files, published, indexed },
   };
 }
 
@@ -136,17 +148,20 @@ export async function getSyncResults(deps: SyncHandlerDeps): Promise<SyncResultD
   const entries = await deps.documents
     .collection<SyncHistoryDoc>(SYNC_HISTORY)
     .find({}, { sortBy: 'start', order: 'desc', limit: 200 });
-  return entries.map(({ id, type, start, end, status, succeeded, failed, skipped, records }) => ({
-    id,
-    type,
-    start,
-    end,
-    status,
-    succeeded,
-    failed,
-    skipped,
-    records,
-  }));
+  return entries.map(
+    ({ id, type, start, end, status, succeeded, failed, skipped, records, recordsRejected }) => ({
+      id,
+      type,
+      start,
+      end,
+      status,
+      succeeded,
+      failed,
+      skipped,
+      records,
+      recordsRejected: recordsRejected ?? 0,
+    }),
+  );
 }
 
 /** GET /sync/documents-update: every file known from the register's listing or from imports. */
@@ -163,6 +178,7 @@ export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<Archive
       progress: 0,
       records: 0,
       error: null,
+      ...rejectionsOf(null),
     });
   }
   for (const doc of imported) {
@@ -175,6 +191,7 @@ export async function getDocumentsUpdate(deps: SyncHandlerDeps): Promise<Archive
       progress: doc.progress,
       records: doc.records,
       error: doc.error,
+      ...rejectionsOf(doc),
     });
   }
   const live = await liveProgress(deps.documents);

@@ -170,6 +170,7 @@ async function parseOnly(files: string[], xmlBytes: number): Promise<IngestionMe
     const report = await parseAidStream(xml, {
       sourceFile: path.basename(file),
       importId: 'bench',
+      now: Date.now(),
       onBatch: async () => undefined,
     });
     records += report.records;

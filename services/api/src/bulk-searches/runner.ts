@@ -43,7 +43,8 @@ import {
   settleUnchargedJob,
   type JobAt,
 } from './commands';
-import { bulkPdf, MAX_AID_ROWS, startBulkWorkbook, type BulkResult } from './result-files';
+import { bulkPdfOffThread } from './bulk-pdf';
+import { MAX_AID_ROWS, startBulkWorkbook, type BulkResult } from './result-files';
 
 export const BULK_RUNNER_LEASE = 'bulk-search-runner';
 export const BULK_SWEEPS_COLLECTION = 'bulk-search-sweeps';
@@ -226,7 +227,7 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
       const profile =
         by.role === 'SYSTEM' ? null : await searchProfile(deps, { ...by, role: by.role }).catch(() => null);
       const branding = await reportBranding(deps, profile?.logoId ?? DEFAULT_LOGO_ID);
-      const pdf = await bulkPdf(result, branding);
+      const pdf = await bulkPdfOffThread(result, branding);
       await deps.blobs.put(bulkBlobName(jobId, 'pdf'), pdf, 'application/pdf');
       await decideAndAppend(
         jobId,

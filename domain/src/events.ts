@@ -208,11 +208,23 @@ export type QuotaSnapshotEvent = {
   data: { version: number; state: QuotaState };
 };
 
+/** A user stream's live variation alerts folded up to `version` (snapshot-user-<userId>). */
+export type UserSnapshotEvent = {
+  type: 'UserSnapshotTaken';
+  data: { version: number; state: UserAlertsState };
+};
+
+/** What an alert decision needs of a user's stream: the ids of the alerts not removed. */
+export interface UserAlertsState {
+  alertIds: string[];
+}
+
 /** The union of events each stream category holds. */
 export interface EventsByCategory {
   client: ClientEvent;
   quota: QuotaEvent;
   quotaSnapshot: QuotaSnapshotEvent;
+  userSnapshot: UserSnapshotEvent;
   user: UserEvent;
   logo: LogoEvent;
   sync: SyncEvent;
@@ -231,6 +243,8 @@ export const streams = {
   /** The searches and downloads of a user who is not metered (ADMIN): the same events, cost 0. */
   audit: (userId: string) => stream<QuotaEvent>(`audit-${userId}`),
   user: (id: string) => stream<UserEvent>(`user-${id}`),
+  /** Folded alert states of a user stream (UserSnapshotTaken): an alert decision never replays it all. */
+  userSnapshots: (id: string) => stream<UserSnapshotEvent>(`snapshot-user-${id}`),
   logo: (id: number) => stream<LogoEvent>(`logo-${id}`),
   sync: (runId: string) => stream<SyncEvent>(`sync-${runId}`),
   syncControl: stream<SyncEvent>('sync-control'),
@@ -256,6 +270,7 @@ const EVENT_TYPES: { [C in keyof EventsByCategory]: Record<EventsByCategory[C]['
   },
   quota: { SearchAllowanceGranted: true, SearchPerformed: true, ReportDownloaded: true, SearchRefused: true },
   quotaSnapshot: { QuotaSnapshotTaken: true },
+  userSnapshot: { UserSnapshotTaken: true },
   user: {
     UserRegistered: true,
     SearchSaved: true,

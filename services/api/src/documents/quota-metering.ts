@@ -13,94 +13,32 @@ import {
   type DataSource,
   type LookUpRecord,
   type QuotaCommand,
-  type QuotaEvent,
   type QuotaState,
   type ReportKind,
   type SearchRequest,
 } from '@rna/domain';
-import { ConcurrencyError, type EventStore, type StreamName } from '@rna/infra';
+import { ConcurrencyError, type EventStore } from '@rna/infra';
+import { FOLD_PAGE, readFolded, SNAPSHOT_EVERY, type Folded as FoldedStream } from '../http/snapshot-folds';
 
 /** A quota stream folded up to `version`. */
-export interface Folded {
-  version: number;
-  state: QuotaState;
-}
-
-interface KnownQuota {
-  folded: Folded;
-  /** the version of the newest snapshot known to exist */
-  snapshotVersion: number;
-}
-
-/** Folded state per stream, so that a long quota stream is read from where this process left it. */
-const foldCache = new WeakMap<EventStore, Map<string, KnownQuota>>();
+export type Folded = FoldedStream<QuotaState>;
 
 /** Events read at a time: a decision holds at most this many in memory, whatever the stream's length. */
-export const QUOTA_PAGE = 1_000;
-/** A process that folded this many events past the newest snapshot writes a new one for the others. */
-export const SNAPSHOT_EVERY = 1_000;
-
-const NOTHING_FOLDED: KnownQuota = { folded: { version: -1, state: initialQuotaState }, snapshotVersion: -1 };
-
-/** The newest snapshot of a client's quota (QuotaSnapshotTaken), or null. */
-async function latestSnapshot(eventStore: EventStore, clientId: string): Promise<Folded | null> {
-  const stream = streams.quotaSnapshots(clientId);
-  const { currentVersion } = await eventStore.readStream(stream, { maxCount: 0 });
-  if (currentVersion < 0) return null;
-  const { events } = await eventStore.readStream(stream, {
-    fromVersion: currentVersion,
-    maxCount: 1,
-  });
-  return events[0]?.data ?? null;
-}
-
-/** Folds the events after `from`, a page at a time; null when the stream is shorter than `from`. */
-async function foldAfter(
-  eventStore: EventStore,
-  stream: StreamName<QuotaEvent>,
-  from: Folded,
-): Promise<Folded | null> {
-  let { version, state } = from;
-  for (;;) {
-    const page = await eventStore.readStream(stream, { fromVersion: version + 1, maxCount: QUOTA_PAGE });
-    if (page.currentVersion < from.version) return null;
-    for (const event of page.events) {
-      state = evolveQuota(state, event);
-      version = event.streamVersion;
-    }
-    if (page.events.length < QUOTA_PAGE) return { version, state };
-  }
-}
+export const QUOTA_PAGE = FOLD_PAGE;
+export { SNAPSHOT_EVERY };
 
 /**
  * The client's quota state: from this process's fold, else from the newest snapshot, then the events
  * after it a page at a time — bounded memory and work however many searches the client has made.
  */
-export async function readQuota(eventStore: EventStore, clientId: string): Promise<Folded> {
-  const stream = streams.quota(clientId);
-  let perStore = foldCache.get(eventStore);
-  if (!perStore) {
-    perStore = new Map();
-    foldCache.set(eventStore, perStore);
-  }
-  let known = perStore.get(stream);
-  if (!known) {
-    const snapshot = await latestSnapshot(eventStore, clientId);
-    known = snapshot ? { folded: snapshot, snapshotVersion: snapshot.version } : NOTHING_FOLDED;
-  }
-  // A stream shorter than what was folded (a test store was reset): fold it again from zero.
-  const folded =
-    (await foldAfter(eventStore, stream, known.folded)) ??
-    (await foldAfter(eventStore, stream, NOTHING_FOLDED.folded))!;
-  let snapshotVersion = Math.min(known.snapshotVersion, folded.version);
-  if (folded.version - snapshotVersion >= SNAPSHOT_EVERY) {
-    await eventStore.appendToStream(streams.quotaSnapshots(clientId), [
-      { type: 'QuotaSnapshotTaken', data: folded },
-    ]);
-    snapshotVersion = folded.version;
-  }
-  perStore.set(stream, { folded, snapshotVersion });
-  return folded;
+export function readQuota(eventStore: EventStore, clientId: string): Promise<Folded> {
+  return readFolded(eventStore, {
+    stream: streams.quota(clientId),
+    snapshots: streams.quotaSnapshots(clientId),
+    snapshotType: 'QuotaSnapshotTaken',
+    initial: initialQuotaState,
+    evolve: evolveQuota,
+  });
 }
 
 export interface MeteringContext {

@@ -19,7 +19,7 @@ import { aidLookups } from './documents/aid-lookups';
 import { ensureFirstAdmin } from './auth/first-admin';
 import type { ApiDeps } from './http/deps';
 import { startWebServer, type RunningWebServer } from './http/web-server';
-import { ensureDefaultLogo } from './logos/commands';
+import { ensureDefaultLogo, normaliseStoredLogos } from './logos/commands';
 import { archiveLastUpdateReader } from './sync/handlers';
 import { requestSync } from './sync/request-sync';
 
@@ -100,6 +100,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
     await options.awaitProjections();
     const admin = await ensureFirstAdmin(deps, { email: config.adminEmail, password: config.adminPassword });
     await ensureDefaultLogo(deps);
+    await normaliseStoredLogos(deps);
     const alerts = options.alertNotifier ?? 'lease';
     notifier =
       alerts === 'off'

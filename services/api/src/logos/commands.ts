@@ -6,7 +6,7 @@ import { DEFAULT_LOGO_ID, findLogo, logosReadModel } from '../accounts/read-mode
 import { SYSTEM_ACTOR } from '../accounts/streams';
 import type { ApiDeps } from '../http/deps';
 import { DEFAULT_LOGO_FILE, drawDefaultLogo } from './default-logo';
-import { normaliseLogo } from './images';
+import { isStoredLogoBounded, normaliseLogo } from './images';
 
 export const MAX_LOGO_BYTES = 1024 * 1024;
 
@@ -147,5 +147,29 @@ export async function ensureDefaultLogo(deps: ApiDeps): Promise<void> {
     );
   } catch (error) {
     if (!(error instanceof ConcurrencyError)) throw error;
+  }
+}
+
+/**
+ * Logos stored before uploads were decoded and bounded are brought within the same bounds once, at
+ * start: from then on every logo served and embedded is a bounded copy. One that cannot be decoded
+ * within the pixel limit is replaced by the default image (and logged), never left for a PDF to choke on.
+ */
+export async function normaliseStoredLogos(deps: ApiDeps): Promise<void> {
+  for (const logo of await logosReadModel(deps).find({ deleted: false })) {
+    if (logo.logoId < 0) continue;
+    const blob = await deps.blobs.get(logo.fileName);
+    if (!blob || (await isStoredLogoBounded(blob.bytes))) continue;
+    try {
+      const { bytes } = await normaliseLogo(blob.bytes);
+      await deps.blobs.put(logo.fileName, bytes, blob.contentType);
+      deps.logger.info({ logoId: logo.logoId }, 'stored logo scaled within bounds');
+    } catch {
+      await deps.blobs.put(logo.fileName, drawDefaultLogo(), 'image/png');
+      deps.logger.warn(
+        { logoId: logo.logoId },
+        'stored logo could not be read within bounds: default image used',
+      );
+    }
   }
 }

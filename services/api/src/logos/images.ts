@@ -70,3 +70,13 @@ export async function normaliseLogo(bytes: Buffer): Promise<NormalisedLogo> {
     throw new DomainError('F001', 'Immagine illeggibile o danneggiata');
   }
 }
+
+/** Whether a stored image is already within LOGO_BOX (read from its header, nothing decoded). */
+export async function isStoredLogoBounded(bytes: Buffer): Promise<boolean> {
+  try {
+    const { width, height } = await sharp(bytes, { limitInputPixels: false }).metadata();
+    return !!width && !!height && width <= LOGO_BOX.width && height <= LOGO_BOX.height;
+  } catch {
+    return false;
+  }
+}

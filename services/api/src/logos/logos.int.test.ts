@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { LogoDto } from '@rna/domain';
 import { startTestApi, type TestApi } from '../testing/harness';
 import { drawDefaultLogo, encodePng } from './default-logo';
+import { normaliseStoredLogos } from './commands';
 import { detectImageType, LOGO_BOX, MAX_LOGO_PIXELS } from './images';
 
 jest.setTimeout(60_000);
@@ -103,6 +104,21 @@ describe('logos', () => {
     expect(meta.hasAlpha).toBe(true);
     expect(served.includes('segreto-nascosto')).toBe(false);
     expect(served.includes('<script>')).toBe(false);
+  });
+
+  it('brings logos stored before the bounds within them at start, and replaces one it cannot read', async () => {
+    const old = (await upload('Vecchio', tinyPng, 'v.png').expect(200)).body as LogoDto;
+    const bomb = (await upload('Bomba', tinyPng, 'b.png').expect(200)).body as LogoDto;
+    // as an earlier version stored them: the uploaded file as it came
+    await api.deps.blobs.put(old.fileName, await flatPng(2400, 1200), 'image/png');
+    const side = Math.ceil(Math.sqrt(MAX_LOGO_PIXELS)) + 1;
+    await api.deps.blobs.put(bomb.fileName, await flatPng(side, side), 'image/png');
+    await normaliseStoredLogos(api.deps);
+    const served = async (fileName: string) =>
+      sharp((await request(api.app).get(`/api/images/${fileName}`).expect(200)).body as Buffer).metadata();
+    expect(await served(old.fileName)).toMatchObject({ width: 800, height: 400 });
+    const replaced = await served(bomb.fileName);
+    expect(replaced.width! * replaced.height!).toBeLessThanOrEqual(LOGO_BOX.width * LOGO_BOX.height);
   });
 
   it('serves images with an ETag and answers 304 when unchanged', async () => {

@@ -78,6 +78,11 @@ export async function hostileRequests(): Promise<HostileRequest[]> {
     { ...preview, what: '80,000 pasted codes (1 MB of JSON)', json: { text: pasted80k } },
     {
       ...preview,
+      what: '80,000 pasted codes on one line, comma-separated',
+      json: { text: distinctCodes(80_000).join(',') },
+    },
+    {
+      ...preview,
       what: '80,000 pasted codes as a table with a chosen column',
       json: { text: `Codice fiscale\n${pasted80k}`, column: 'Codice fiscale' },
     },

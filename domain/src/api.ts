@@ -357,3 +357,69 @@ export interface AuditHistoryDto {
   availableYearlySearches: number;
   endDate: number | null;
 }
+
+// ---- de minimis of a single undertaking (impresa unica) at a planned grant date ----
+
+/**
+ * The de minimis regimes, each with its ceiling (domain/src/de-minimis-regimes.ts says which
+ * regulation falls under which, and the sources).
+ */
+export type DeMinimisRegime = 'GENERAL' | 'AGRICULTURE' | 'FISHERIES' | 'SIEG';
+export const DE_MINIMIS_REGIMES: readonly DeMinimisRegime[] = ['GENERAL', 'AGRICULTURE', 'FISHERIES', 'SIEG'];
+
+/** One limit a planned aid must respect: the regimes' aids in the window plus the new aid ≤ ceiling. */
+export interface HeadroomLimitDto {
+  /** euro, two decimals ('300000.00') */
+  ceiling: string;
+  regimes: DeMinimisRegime[];
+  used: string;
+  /** ceiling − used, never below 0 */
+  remaining: string;
+}
+
+/**
+ * GET /de-minimis/headroom?taxCodes=A,B|group=<id>&date=YYYY-MM-DD&regime=…: how much de minimis aid
+ * of `regime` the undertaking (the codes together) may still receive if granted on `date`.
+ * Amounts are euro strings with two decimals, like `elementoDiAiuto`.
+ */
+export interface HeadroomDto {
+  taxCodes: string[];
+  /** the planned grant date */
+  date: string;
+  regime: DeMinimisRegime;
+  /** the first day counted: the day after `date` − 3 years */
+  windowStart: string;
+  usedByRegime: Record<DeMinimisRegime, string>;
+  limits: HeadroomLimitDto[];
+  /** the smallest remaining of the limits, never below 0 */
+  headroom: string;
+  /** after `date`: the days on which aids counted now leave the window, and how much each frees */
+  releases: { date: string; amount: string }[];
+  /** each company's own share of what is counted */
+  perCompany: { taxCode: string; name: string | null; usedByRegime: Record<DeMinimisRegime, string> }[];
+  /** de minimis aids counted as GENERAL because their regulation is not one the rules name */
+  unknownRegulationAids: number;
+  /** the group asked for, when the request named one */
+  group: { id: string; name: string } | null;
+}
+
+/** A member of a group: a tax code and an optional note ("controllata al 60%"). */
+export interface UndertakingMemberDto {
+  taxCode: string;
+  note: string;
+}
+
+/** GET/POST /groups, PUT/DELETE /groups/:id: a named group of companies counted as one undertaking. */
+export interface UndertakingGroupDto {
+  id: string;
+  name: string;
+  members: UndertakingMemberDto[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The body of POST /groups and PUT /groups/:id. */
+export interface UndertakingGroupInput {
+  name: string;
+  members: { taxCode: string; note?: string }[];
+}

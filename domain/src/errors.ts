@@ -41,6 +41,11 @@ export const ERROR_CATALOGUE = {
   B010: { status: 429, message: 'Ci sono già 3 ricerche massive in attesa o in corso' },
   B011: { status: 429, message: 'Raggiunto il numero di ricerche massive gratuite ripetute di oggi' },
   B012: { status: 507, message: 'Spazio per i risultati delle ricerche massive esaurito' },
+  D001: { status: 400, message: 'La data prevista deve essere dal 01-01-2024 (Reg. UE 2023/2831)' },
+  D002: { status: 400, message: 'Regime de minimis non riconosciuto' },
+  I001: { status: 409, message: 'Raggiunto il numero massimo di imprese uniche' },
+  I002: { status: 400, message: 'Impresa unica non valida' },
+  I003: { status: 404, message: 'Impresa unica non trovata' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

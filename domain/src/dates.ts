@@ -172,6 +172,17 @@ export function addMonths(iso: string, months: number): string {
   return formatIsoDay({ ...target, day: Math.min(day, daysInMonth(target.year, target.month)) });
 }
 
+/** Adds (or, negative, subtracts) calendar days. */
+export function addDays(iso: string, days: number): string {
+  const { year, month, day } = requireIsoDay(iso);
+  const moved = new Date(Date.UTC(year, month - 1, day + days));
+  return formatIsoDay({
+    year: moved.getUTCFullYear(),
+    month: moved.getUTCMonth() + 1,
+    day: moved.getUTCDate(),
+  });
+}
+
 /** Adds calendar years; 29 Feb + 1 year → 28 Feb. */
 export function addYears(iso: string, years: number): string {
   return addMonths(iso, years * 12);

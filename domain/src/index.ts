@@ -17,3 +17,4 @@ export * from './bulk-searches';
 export * from './search-answer';
 export * from './bulk-summary';
 export * from './bulk-fairness';
+export * from './de-minimis-regimes';

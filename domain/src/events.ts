@@ -106,6 +106,18 @@ export type UserEvent =
   | { type: 'VariationAlertAdded'; data: { userId: string; alertId: string; taxCodes: string[]; at: string } }
   | { type: 'VariationAlertRemoved'; data: { userId: string; alertId: string; at: string } }
   | {
+      /** a group of companies counted as one undertaking (impresa unica), created or replaced */
+      type: 'UndertakingGroupSaved';
+      data: {
+        userId: string;
+        groupId: string;
+        name: string;
+        members: { taxCode: string; note: string }[];
+        at: string;
+      };
+    }
+  | { type: 'UndertakingGroupDeleted'; data: { userId: string; groupId: string; at: string } }
+  | {
       type: 'VariationAlertTriggered';
       data: {
         userId: string;
@@ -214,9 +226,13 @@ export type UserSnapshotEvent = {
   data: { version: number; state: UserAlertsState };
 };
 
-/** What an alert decision needs of a user's stream: the ids of the alerts not removed. */
+/**
+ * What a decision on a user's stream needs of it: the ids of the alerts not removed, and of the
+ * groups not deleted (absent in snapshots taken before groups existed: none then).
+ */
 export interface UserAlertsState {
   alertIds: string[];
+  groupIds?: string[];
 }
 
 /** The union of events each stream category holds. */
@@ -277,6 +293,8 @@ const EVENT_TYPES: { [C in keyof EventsByCategory]: Record<EventsByCategory[C]['
     SavedSearchCleared: true,
     VariationAlertAdded: true,
     VariationAlertRemoved: true,
+    UndertakingGroupSaved: true,
+    UndertakingGroupDeleted: true,
     VariationAlertTriggered: true,
     PasswordChanged: true,
   },

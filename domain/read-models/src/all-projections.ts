@@ -3,6 +3,7 @@ import { accountProjections } from './accounts';
 import { variationAlertsProjection } from './alerts';
 import { archiveProjections } from './archive';
 import { bulkSearchesProjection } from './bulk-searches';
+import { undertakingGroupsProjection } from './groups';
 import { subscriberIdOf, type Projection } from './projection';
 import { savedSearchesProjection } from './searches';
 
@@ -12,6 +13,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   savedSearchesProjection,
   variationAlertsProjection,
   bulkSearchesProjection,
+  undertakingGroupsProjection,
 ];
 
 /** The checkpoint names of every projection (read-your-writes waits for them). */

@@ -13,4 +13,5 @@ export const DOCUMENT_INDEXES: Readonly<Record<string, readonly string[]>> = {
   'sync-runs': ['start'],
   'sync-history': ['start'],
   'bulk-searches': ['userId', 'open', 'awaitingCharge', 'status', 'requestedAt'],
+  'undertaking-groups': ['userId', 'deleted', 'createdAt'],
 };

@@ -5,6 +5,8 @@
  */
 import type { Router } from 'express';
 import { alertsRoutes } from './alerts/routes';
+import { deMinimisRoutes } from './de-minimis/routes';
+import { groupsRoutes } from './groups/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { bulkSearchesRoutes } from './bulk-searches/routes';
@@ -34,6 +36,8 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   documentsRoutes,
   savedSearchesRoutes,
   alertsRoutes,
+  groupsRoutes,
+  deMinimisRoutes,
   bulkSearchesRoutes,
   auditRoutes,
   syncRoutes,

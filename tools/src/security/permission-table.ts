@@ -78,6 +78,11 @@ export const PERMISSIONS: Record<string, PermissionRow> = {
   'GET /variation-alerts': SIGNED_IN,
   'POST /variation-alerts': LOOK_UP,
   'DELETE /variation-alerts/:id': SIGNED_IN,
+  'GET /groups': SIGNED_IN,
+  'POST /groups': LOOK_UP,
+  'PUT /groups/:id': LOOK_UP,
+  'DELETE /groups/:id': SIGNED_IN,
+  'GET /de-minimis/headroom': LOOK_UP,
   'GET /sync/last-rna-sync': SIGNED_IN,
   // Ricerca massiva: a preview charges nothing; running a list is a look-up (the probe runs another
   // company's code); every user reads and downloads only their own jobs

@@ -67,10 +67,27 @@ export async function addAlert(
 
 /** Folds a user stream's events into its live alert ids. */
 export function evolveUserAlerts(state: UserAlertsState, event: UserEvent): UserAlertsState {
-  if (event.type === 'VariationAlertAdded') return { alertIds: [...state.alertIds, event.data.alertId] };
+  if (event.type === 'VariationAlertAdded')
+    return { ...state, alertIds: [...state.alertIds, event.data.alertId] };
   if (event.type === 'VariationAlertRemoved')
-    return { alertIds: state.alertIds.filter((id) => id !== event.data.alertId) };
+    return { ...state, alertIds: state.alertIds.filter((id) => id !== event.data.alertId) };
+  const groups = state.groupIds ?? [];
+  if (event.type === 'UndertakingGroupSaved' && !groups.includes(event.data.groupId))
+    return { ...state, groupIds: [...groups, event.data.groupId] };
+  if (event.type === 'UndertakingGroupDeleted')
+    return { ...state, groupIds: groups.filter((id) => id !== event.data.groupId) };
   return state;
+}
+
+/** The decisions' view of a user's stream (alerts and groups), from its snapshot (see snapshot-folds). */
+export function readUserDecisionState(eventStore: EventStore, userId: string) {
+  return readFolded(eventStore, {
+    stream: streams.user(userId),
+    snapshots: streams.userSnapshots(userId),
+    snapshotType: 'UserSnapshotTaken',
+    initial: { alertIds: [], groupIds: [] },
+    evolve: evolveUserAlerts,
+  });
 }
 
 /**
@@ -82,13 +99,7 @@ async function activeAlertIds(
   eventStore: EventStore,
   userId: string,
 ): Promise<{ version: number; ids: Set<string> }> {
-  const { version, state } = await readFolded(eventStore, {
-    stream: streams.user(userId),
-    snapshots: streams.userSnapshots(userId),
-    snapshotType: 'UserSnapshotTaken',
-    initial: { alertIds: [] },
-    evolve: evolveUserAlerts,
-  });
+  const { version, state } = await readUserDecisionState(eventStore, userId);
   return { version, ids: new Set(state.alertIds) };
 }
 

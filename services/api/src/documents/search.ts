@@ -228,13 +228,39 @@ export async function performSearch(
   request: SearchRequest,
   purpose: 'search' | ReportKind = 'search',
 ): Promise<SearchResultDto> {
+  // the audit records what the client was shown: the rows after the display filters
+  const { result, remainingSearches } = await performLookUp(
+    deps,
+    searcher,
+    request,
+    purpose,
+    (found, source, now, archiveAsOf) => searchResult(request, source, found, now, archiveAsOf),
+    (shown) => shown.rows.length,
+  );
+  return remainingSearches === undefined ? result : { ...result, remainingSearches };
+}
+
+/**
+ * Any look-up of tax codes that is charged like a search (the search, its reports, the de minimis
+ * headroom): checks who may look the codes up, picks the data source, finds every aid of the codes
+ * and shapes the answer with `shape`; a CLIENT is metered on its quota stream (decided with the
+ * answer, `shownCount` of it audited), an ADMIN audited on its own stream, never charged.
+ */
+export async function performLookUp<T>(
+  deps: SearchDeps,
+  searcher: Searcher,
+  request: SearchRequest,
+  purpose: 'search' | ReportKind,
+  shape: (found: FoundAids, source: DataSource, now: Date, archiveAsOf: number | null) => T,
+  shownCount: (answer: T) => number,
+): Promise<{ result: T; remainingSearches?: number }> {
   assertMaySearch(searcher, request);
   const now = deps.clock();
   const source = dataSourceOf(await dataSourceForSearch(deps.eventStore));
   // live mode falls back on the archive for the codes the register cannot answer in time
   const archiveAsOf = deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
   const answer = async () =>
-    searchResult(request, source, await findAids(deps, request, source, archiveAsOf), now, archiveAsOf);
+    shape(await findAids(deps, request, source, archiveAsOf), source, now, archiveAsOf);
   const ctx: MeteringContext = {
     eventStore: deps.eventStore,
     clientId: searcher.actor.userId,
@@ -245,19 +271,17 @@ export async function performSearch(
   if (searcher.actor.role !== 'CLIENT') {
     // Not metered, but audited all the same: an administrator's look-ups go to its own audit stream.
     const result = await answer();
-    const audited = lookUpEvents(lookUpOf(ctx, { purpose, dataSource: source }, result.rows.length), 0);
+    const audited = lookUpEvents(lookUpOf(ctx, { purpose, dataSource: source }, shownCount(result)), 0);
     await deps.eventStore.appendToStream(streams.audit(searcher.actor.userId), audited, {
       expectedVersion: 'any',
     });
-    return result;
+    return { result };
   }
-
-  // the audit records what the client was shown: the rows after the display filters
   const { result, remainingSearches } = await metered(
     ctx,
     { purpose, dataSource: source },
     answer,
-    (found) => found.rows.length,
+    shownCount,
   );
-  return { ...result, remainingSearches };
+  return { result, remainingSearches };
 }

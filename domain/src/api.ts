@@ -214,6 +214,8 @@ export interface SavedSearchDto {
 export interface VariationAlertDto {
   id: string;
   taxCodes: string[];
+  /** an alert on a group watches its members as they are at each sync */
+  group: { id: string; name: string } | null;
   createdAt: number;
   /** the latest sync that changed the aids of these codes */
   lastNotification: { at: number; changes: number } | null;

@@ -103,7 +103,17 @@ export type UserEvent =
   | { type: 'UserRegistered'; data: { userId: string; email: string; role: Role; at: string } }
   | { type: 'SearchSaved'; data: SearchRequest & { userId: string; searchId: string; at: string } }
   | { type: 'SavedSearchCleared'; data: { userId: string; at: string } }
-  | { type: 'VariationAlertAdded'; data: { userId: string; alertId: string; taxCodes: string[]; at: string } }
+  | {
+      type: 'VariationAlertAdded';
+      data: {
+        userId: string;
+        alertId: string;
+        taxCodes: string[];
+        at: string;
+        /** an alert on a group (impresa unica): it watches the group's members as they are at each sync */
+        group?: { id: string; name: string };
+      };
+    }
   | { type: 'VariationAlertRemoved'; data: { userId: string; alertId: string; at: string } }
   | {
       /** a group of companies counted as one undertaking (impresa unica), created or replaced */

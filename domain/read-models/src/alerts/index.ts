@@ -13,6 +13,8 @@ export interface VariationAlertReadModel extends Doc {
   id: string;
   userId: string;
   taxCodes: string[];
+  /** the group the alert is on (absent on alerts on codes, and on older alerts) */
+  group?: { id: string; name: string } | null;
   createdAt: number;
   removed: boolean;
   lastNotification: { at: number; changes: number; syncRunId: string } | null;
@@ -30,11 +32,12 @@ export function evolveAlert(
   switch (event.type) {
     case 'VariationAlertAdded': {
       if (current) return current;
-      const { alertId, userId, taxCodes, at } = event.data;
+      const { alertId, userId, taxCodes, at, group } = event.data;
       return {
         id: alertId,
         userId,
         taxCodes,
+        group: group ?? null,
         createdAt: Date.parse(at),
         removed: false,
         lastNotification: null,
@@ -56,6 +59,7 @@ export function alertDto(alert: VariationAlertReadModel): VariationAlertDto {
   return {
     id: alert.id,
     taxCodes: alert.taxCodes,
+    group: alert.group ?? null,
     createdAt: alert.createdAt,
     lastNotification: alert.lastNotification
       ? { at: alert.lastNotification.at, changes: alert.lastNotification.changes }

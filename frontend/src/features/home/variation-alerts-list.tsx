@@ -26,7 +26,11 @@ export function VariationAlertsList({ alerts, onRemove, failure }: VariationAler
         <ul className={`alerts__list alerts__list--cols-${alertColumns(alerts.length)}`}>
           {alerts.map((alert) => (
             <li key={alert.id} className="alerts__item">
-              <span className="alerts__codes">{alert.taxCodes.join(', ')}</span>
+              <span className="alerts__codes">
+                {alert.group
+                  ? t('home.alertOnGroup', { name: alert.group.name, codes: alert.taxCodes.join(', ') })
+                  : alert.taxCodes.join(', ')}
+              </span>
               {alert.lastNotification && (
                 <span className="alerts__note">
                   {t('home.alertChanges', {

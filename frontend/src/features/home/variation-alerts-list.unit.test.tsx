@@ -6,6 +6,7 @@ import { VariationAlertsList } from './variation-alerts-list';
 const alert = (id: string, changes: number): VariationAlertDto => ({
   id,
   taxCodes: [`0123456789${id}`],
+  group: null,
   createdAt: Date.UTC(2026, 9, 1),
   lastNotification: { at: Date.UTC(2026, 10, 2, 9), changes },
 });

@@ -137,6 +137,50 @@ describe('/api/variation-alerts and their notifications', () => {
     expect(await notifyVariations(notifierDeps, { runId: 'run-2', at: api.now().toISOString() })).toBe(0);
   });
 
+  it('watches a group’s members as they are at each sync: a change to any of them is one mail naming the group', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    const auth = (test: request.Test) => test.set('Authorization', `Bearer ${client.token}`);
+    const group = (
+      await auth(request(api.app).post('/api/groups'))
+        .send({ name: 'Gruppo Verdi', members: [{ taxCode: '33333333333' }, { taxCode: '55555555555' }] })
+        .expect(201)
+    ).body as { id: string };
+    const alert = (
+      await auth(request(api.app).post('/api/variation-alerts')).send({ group: group.id }).expect(201)
+    ).body as VariationAlertDto;
+    expect(alert).toMatchObject({
+      taxCodes: ['33333333333', '55555555555'],
+      group: { id: group.id, name: 'Gruppo Verdi' },
+    });
+    // a member joins the group after the alert was set; then two members' aids change in one sync
+    await auth(request(api.app).put(`/api/groups/${group.id}`))
+      .send({ name: 'Gruppo Verdi', members: [{ taxCode: '33333333333' }, { taxCode: '66666666666' }] })
+      .expect(200);
+    const changes = api.deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
+    tick();
+    await changes.put({ id: '66666666666', changedAt: api.now().getTime(), sourceFile: '2025_08' });
+    await changes.put({ id: '33333333333', changedAt: api.now().getTime(), sourceFile: '2025_08' });
+    // the member that left the group is not watched any more
+    await changes.put({ id: '55555555555', changedAt: api.now().getTime(), sourceFile: '2025_08' });
+    tick();
+    api.mails.length = 0;
+    const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
+    expect(await notifyVariations(notifierDeps, { runId: 'run-group', at: api.now().toISOString() })).toBe(1);
+    const mine = api.mails.filter((mail) => mail.to === client.email);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.subject).toContain('Gruppo Verdi');
+    expect(mine[0]?.text).toContain('66666666666');
+    expect(mine[0]?.text).toContain('33333333333');
+    expect(mine[0]?.text).not.toMatch(/^\s+55555555555$/m);
+    // an alert on another user's group is refused as not found
+    const other = await api.client({ enableVariationAlerts: true });
+    const refused = await request(api.app)
+      .post('/api/variation-alerts')
+      .set('Authorization', `Bearer ${other.token}`)
+      .send({ group: group.id });
+    expect([refused.status, refused.body.code]).toEqual([404, 'I003']);
+  });
+
   it('runs by itself on every SyncCompleted once started', async () => {
     const client = await api.client({ enableVariationAlerts: true });
     await as(client.token).add(['33333333333']).expect(201);

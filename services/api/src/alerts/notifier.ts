@@ -13,6 +13,7 @@ import {
 } from '@rna/read-models/accounts';
 import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
 import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
+import { UNDERTAKING_GROUPS_COLLECTION, type UndertakingGroupReadModel } from '@rna/read-models/groups';
 
 export const ALERT_CHECKS_COLLECTION = 'variation-alert-checks';
 /** The accounts read model of users (id → email). */
@@ -39,17 +40,40 @@ export interface NotifierDeps {
   onError?: (error: unknown, alertId: string) => void;
 }
 
-export function alertMail(publicUrl: string, taxCodes: string[], changedCodes: string[]) {
+export function alertMail(
+  publicUrl: string,
+  taxCodes: string[],
+  changedCodes: string[],
+  group: { name: string } | null = null,
+) {
   const link = `${publicUrl.replace(/\/$/, '')}/documents?taxCode=${encodeURIComponent(changedCodes.join(','))}&deMinimis=false&last3Years=false`;
   return {
-    subject: 'Variazioni negli aiuti di Stato dei codici fiscali monitorati',
+    subject: group
+      ? `Variazioni negli aiuti di Stato dell’impresa unica «${group.name}»`
+      : 'Variazioni negli aiuti di Stato dei codici fiscali monitorati',
     text:
       'Gentile utente,\n\n' +
       `l’ultimo aggiornamento dell’archivio RNA ha modificato gli aiuti di Stato di ${changedCodes.length === 1 ? 'questo codice fiscale' : 'questi codici fiscali'}:\n\n` +
       `${changedCodes.map((code) => `  ${code}`).join('\n')}\n\n` +
-      `(avviso impostato su: ${taxCodes.join(', ')})\n\n` +
+      (group
+        ? `(avviso impostato sull’impresa unica «${group.name}»: ${taxCodes.join(', ')})\n\n`
+        : `(avviso impostato su: ${taxCodes.join(', ')})\n\n`) +
       `Consulta i risultati aggiornati: ${link}\n`,
   };
+}
+
+/**
+ * The codes an alert watches now: an alert on a group follows the group's members as they are (a
+ * deleted group: the members it had when the alert was set); any other alert its own codes.
+ */
+async function watchedCodes(deps: NotifierDeps, alert: VariationAlertReadModel): Promise<string[]> {
+  if (!alert.group) return alert.taxCodes;
+  const group = await deps.documents
+    .collection<UndertakingGroupReadModel>(UNDERTAKING_GROUPS_COLLECTION)
+    .get(alert.group.id);
+  return group && !group.deleted && group.userId === alert.userId
+    ? group.members.map((member) => member.taxCode)
+    : alert.taxCodes;
 }
 
 /** The sync that just completed: its run and when (ISO). */
@@ -99,7 +123,8 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
     if (!(completedAt > since)) continue;
     const checkedAt = completedAt;
     try {
-      const touched = await Promise.all(alert.taxCodes.map((code) => changes.get(code)));
+      const watched = await watchedCodes(deps, alert);
+      const touched = await Promise.all(watched.map((code) => changes.get(code)));
       const changedCodes = await codesOwnerMayLearn(
         deps,
         alert.userId,
@@ -112,14 +137,14 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
         if (owner)
           await deps.mailer.send({
             to: owner.email,
-            ...alertMail(deps.publicUrl, alert.taxCodes, changedCodes),
+            ...alertMail(deps.publicUrl, watched, changedCodes, alert.group ?? null),
           });
         const triggered: UserEvent = {
           type: 'VariationAlertTriggered',
           data: {
             userId: alert.userId,
             alertId: alert.id,
-            taxCodes: alert.taxCodes,
+            taxCodes: watched,
             syncRunId,
             changes: changedCodes.length,
             at: deps.clock().toISOString(),

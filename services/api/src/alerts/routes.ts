@@ -1,6 +1,7 @@
 /** /variation-alerts: be told by mail when a sync changes the aids of some tax codes. */
 import { z } from 'zod';
 import { searchProfile } from '../documents/profile';
+import { findOwnGroup } from '../groups/commands';
 import type { ApiDeps } from '../http/deps';
 import { projectionsCaughtUp } from '../http/deps';
 import { defineRoute, reply, signedIn, type AnyRoute, type Principal } from '../http/route';
@@ -9,6 +10,7 @@ import { addAlert, assertMayUseAlerts, listAlerts, removeAlert, type AlertOwner 
 const alertSchema = z.object({
   id: z.string(),
   taxCodes: z.array(z.string()),
+  group: z.object({ id: z.string(), name: z.string() }).nullable(),
   createdAt: z.number(),
   lastNotification: z.object({ at: z.number(), changes: z.number() }).nullable(),
 });
@@ -42,13 +44,24 @@ export const alertsRoutes: AnyRoute[] = [
     path: '/variation-alerts',
     access: 'signed-in',
     tag: 'alerts',
-    summary: 'Add a variation alert for some tax codes (ADMIN, or clients with alerts enabled)',
+    summary:
+      'Add a variation alert for some tax codes or one of the user’s groups (ADMIN, or clients with alerts enabled)',
     body: z
-      .object({ taxCodes: z.union([z.string().max(2_000), z.array(z.string().max(100)).max(50)]) })
+      .object({
+        taxCodes: z.union([z.string().max(2_000), z.array(z.string().max(100)).max(50)]).optional(),
+        /** one of the user's groups (impresa unica): a change to any member's aids is one alert */
+        group: z.string().min(1).max(100).optional(),
+      })
       .strict(),
     responses: { 201: { description: 'The new alert', schema: alertSchema } },
     async handler(ctx) {
-      const alert = await addAlert(ctx.deps, await alertOwner(ctx.deps, signedIn(ctx)), ctx.body.taxCodes);
+      const principal = signedIn(ctx);
+      const owner = await alertOwner(ctx.deps, principal);
+      assertMayUseAlerts(owner);
+      const group = ctx.body.group
+        ? await findOwnGroup(ctx.deps.documents, principal.userId, ctx.body.group)
+        : undefined;
+      const alert = await addAlert(ctx.deps, owner, ctx.body.taxCodes ?? [], group);
       await projectionsCaughtUp(ctx.deps);
       return reply.json(alert, 201);
     },

@@ -8,6 +8,7 @@ import {
   DomainError,
   parseSearchTaxCodes,
   streams,
+  type UndertakingGroupDto,
   type UserAlertsState,
   type UserEvent,
   type VariationAlertDto,
@@ -43,10 +44,13 @@ export async function addAlert(
   deps: { eventStore: EventStore; clock: () => Date },
   owner: AlertOwner,
   rawTaxCodes: string | readonly string[],
+  /** an alert on one of the owner's groups: its members now, followed as the group changes */
+  group?: UndertakingGroupDto,
 ): Promise<VariationAlertDto> {
   assertMayUseAlerts(owner);
-  const taxCodes = parseSearchTaxCodes(rawTaxCodes);
+  const taxCodes = group ? group.members.map((member) => member.taxCode) : parseSearchTaxCodes(rawTaxCodes);
   assertOnlyFixedTaxCode(owner.fixedTaxCode, taxCodes);
+  const onGroup = group ? { id: group.id, name: group.name } : null;
   for (;;) {
     // The limit is decided on the user's own stream, so parallel requests cannot pass it together.
     const { version, ids } = await activeAlertIds(deps.eventStore, owner.userId);
@@ -54,11 +58,23 @@ export async function addAlert(
     const now = deps.clock();
     const event: UserEvent = {
       type: 'VariationAlertAdded',
-      data: { userId: owner.userId, alertId: randomUUID(), taxCodes, at: now.toISOString() },
+      data: {
+        userId: owner.userId,
+        alertId: randomUUID(),
+        taxCodes,
+        at: now.toISOString(),
+        ...(onGroup ? { group: onGroup } : {}),
+      },
     };
     try {
       await deps.eventStore.appendToStream(streams.user(owner.userId), [event], { expectedVersion: version });
-      return { id: event.data.alertId, taxCodes, createdAt: now.getTime(), lastNotification: null };
+      return {
+        id: event.data.alertId,
+        taxCodes,
+        group: onGroup,
+        createdAt: now.getTime(),
+        lastNotification: null,
+      };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
     }

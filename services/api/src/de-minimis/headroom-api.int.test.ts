@@ -3,12 +3,19 @@
  * bounded, owned; the headroom computed on the group's aids as the law counts them, charged like a
  * search of its codes and refused like one.
  */
+import ExcelJS from 'exceljs';
 import request from 'supertest';
 import type { HeadroomDto, UndertakingGroupDto } from '@rna/domain';
 import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
 import { MAX_GROUPS } from '../groups/commands';
 
 jest.setTimeout(60_000);
+
+const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+};
 
 const ACME = '01234567897';
 const BETA = '98765432109';
@@ -213,6 +220,39 @@ describe('groups and the headroom at a planned date', () => {
     // 50,000 − 20,000 = 30,000 of agriculture's own, 10,000 of G+A+F: 10,000
     expect(agriculture.headroom).toBe('10000.00');
     expect(await remaining(client.token)).toBe(8);
+  });
+
+  it('puts the group’s headroom at the date in the Excel, and each company’s own for unrelated companies', async () => {
+    const client = await api.client({ remainingSearches: 10 });
+    const group = (
+      await as(client.token)
+        .create({ name: 'Gruppo Excel', members: [{ taxCode: ACME }, { taxCode: BETA }] })
+        .expect(201)
+    ).body as UndertakingGroupDto;
+    const sheetOf = async (query: string) => {
+      const response = await request(api.app)
+        .get(`/api/documents/sheet?${query}`)
+        .set('Authorization', `Bearer ${client.token}`)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('Residuo alla data')!;
+      const rows: unknown[][] = [];
+      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+      return rows;
+    };
+    const grouped = await sheetOf(`group=${group.id}&date=2025-06-30&regime=GENERAL`);
+    expect(grouped[0]).toEqual(['Impresa unica «Gruppo Excel»']);
+    expect(grouped).toContainEqual(['Residuo concedibile', 10_000]);
+    expect(grouped).toContainEqual(['Generale + Agricoltura + Pesca', 300_000, 290_000, 10_000]);
+    expect(grouped).toContainEqual(['BETA S.P.A. (98765432109)', 150_000, 0, 0]);
+    // the same two companies searched together, without a group: each one's own headroom
+    const apart = await sheetOf(`taxCodes=${ACME},${BETA}&date=2025-06-30`);
+    const headrooms = apart.filter((row) => row[0] === 'Residuo concedibile').map((row) => row[1]);
+    // ACME: 120,000 + 20,000 → 160,000 left; BETA: 150,000 → 150,000 left
+    expect(headrooms).toEqual([160_000, 150_000]);
   });
 
   it('refuses before anything is charged: D001 before 2024, D002 an unknown regime, T002 a malformed code', async () => {

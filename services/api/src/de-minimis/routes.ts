@@ -7,12 +7,12 @@ import { z } from 'zod';
 import {
   assertHeadroomRequest,
   deMinimisHeadroom,
-  isDeMinimisProcedure,
   parseSearchTaxCodes,
   todayInRome,
   type HeadroomDto,
 } from '@rna/domain';
 import { searchProfile } from '../documents/profile';
+import { headroomAidOf } from './headroom-aids';
 import { performLookUp } from '../documents/search';
 import { findOwnGroup } from '../groups/commands';
 import { countPaidRequest } from '../http/paid-work-limit';
@@ -82,20 +82,7 @@ export const deMinimisRoutes: AnyRoute[] = [
         { taxCodes, deMinimis: true, last3Years: false },
         'search',
         (found): HeadroomDto => ({
-          ...deMinimisHeadroom(
-            taxCodes,
-            found.aids.map((aid) => ({
-              taxCode: aid.codiceFiscaleBeneficiario,
-              name: aid.denominazioneBeneficiario || null,
-              dataConcessione: aid.dataConcessione,
-              elementoDiAiutoCents: aid.elementoDiAiutoCents,
-              isDeMinimis: isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento),
-              codRegolamento: aid.codRegolamento,
-              desRegolamento: aid.desRegolamento,
-            })),
-            date,
-            regimeAsked,
-          ),
+          ...deMinimisHeadroom(taxCodes, found.aids.map(headroomAidOf), date, regimeAsked),
           group: group ? { id: group.id, name: group.name } : null,
         }),
         // the audit records how many companies the answer covers

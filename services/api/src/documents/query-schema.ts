@@ -16,3 +16,23 @@ export const searchQuerySchema = z
     deMinimis,
     last3Years,
   }));
+
+/**
+ * The reports' query: the search's, and where the de minimis headroom is asked for (one of the
+ * user's groups, a planned date, a regime; today and GENERAL by default).
+ */
+export const reportQuerySchema = z
+  .object({
+    taxCodes: codes,
+    taxCode: codes,
+    deMinimis: flag,
+    last3Years: flag,
+    group: z.string().min(1).max(100).optional(),
+    date: z.string().max(20).optional(),
+    regime: z.string().max(20).optional(),
+  })
+  .strict()
+  .transform(({ taxCodes, taxCode, ...rest }) => ({
+    taxCodes: [taxCodes ?? [], taxCode ?? []].flat(),
+    ...rest,
+  }));

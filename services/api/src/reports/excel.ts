@@ -5,8 +5,15 @@
  */
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { formatItalianDateTime, parseItalianDay, type CalendarDay } from '@rna/domain';
+import {
+  formatItalianDateTime,
+  isoToItalianDay,
+  parseItalianDay,
+  type CalendarDay,
+  type HeadroomDto,
+} from '@rna/domain';
 import { dataSourceLines, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
+import { HEADROOM_NOTE, REGIME_LABELS, regimes, undertakingLabel } from './headroom-report';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
 export const DATE_FORMAT = 'dd/mm/yyyy';
@@ -144,6 +151,8 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   series.getRow(1).font = { bold: true };
   for (const point of result.deMinimisSeries) series.addRow(point);
   commitStreamed(series);
+
+  addHeadroomSheet(workbook, input.headrooms ?? []);
 }
 
 /** Streams report.xlsx to `out` as it is built (50,000 rows never sit in memory as cells); ends `out`. */
@@ -164,4 +173,63 @@ export async function buildExcelReport(input: ReportInput): Promise<Buffer> {
   sink.on('data', (chunk: Buffer) => chunks.push(chunk));
   await writeExcelReport(input, sink);
   return Buffer.concat(chunks);
+}
+
+/** The sheet "Residuo alla data": one block per undertaking. */
+export function addHeadroomSheet(workbook: ExcelJS.Workbook, headrooms: readonly HeadroomDto[]): void {
+  if (headrooms.length === 0) return;
+  const sheet = workbook.addWorksheet('Residuo alla data');
+  sheet.columns = [
+    { key: 'a', width: 44 },
+    { key: 'b', width: 20 },
+    { key: 'c', width: 20 },
+    { key: 'd', width: 20 },
+  ];
+  const money = (row: ExcelJS.Row, ...cells: number[]) =>
+    cells.forEach((cell) => (row.getCell(cell).numFmt = EURO_FORMAT));
+  for (const headroom of headrooms) {
+    sheet.addRow([undertakingLabel(headroom)]).font = { bold: true };
+    sheet.addRow(['Data prevista di concessione', isoToItalianDay(headroom.date)]);
+    sheet.addRow(['Regime', REGIME_LABELS[headroom.regime]]);
+    sheet.addRow(['Aiuti contati dal', isoToItalianDay(headroom.windowStart)]);
+    money(sheet.addRow(['Residuo concedibile', Number(headroom.headroom)]), 2);
+    sheet.addRow(['Limite', 'Massimale', 'Utilizzato', 'Residuo']).font = { bold: true };
+    for (const limit of headroom.limits)
+      money(
+        sheet.addRow([
+          regimes(limit.regimes),
+          Number(limit.ceiling),
+          Number(limit.used),
+          Number(limit.remaining),
+        ]),
+        2,
+        3,
+        4,
+      );
+    if (headroom.perCompany.length > 1) {
+      sheet.addRow([
+        'Quota per impresa',
+        ...(['GENERAL', 'AGRICULTURE', 'SIEG'] as const).map((r) => REGIME_LABELS[r]),
+      ]).font = {
+        bold: true,
+      };
+      for (const company of headroom.perCompany)
+        money(
+          sheet.addRow([
+            `${company.name ?? 'Nessun aiuto trovato'} (${company.taxCode})`,
+            Number(company.usedByRegime.GENERAL),
+            Number(company.usedByRegime.AGRICULTURE),
+            Number(company.usedByRegime.SIEG),
+          ]),
+          2,
+          3,
+          4,
+        );
+    }
+    for (const release of headroom.releases)
+      money(sheet.addRow([`Si liberano il ${isoToItalianDay(release.date)}`, Number(release.amount)]), 2);
+    sheet.addRow([]);
+  }
+  sheet.addRow([HEADROOM_NOTE]);
+  commitStreamed(sheet);
 }

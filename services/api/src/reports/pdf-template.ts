@@ -2,6 +2,7 @@
  * The HTML of report.pdf. Every value that came from the register or from a user is escaped:
  * register texts are free text, and a client's footer must not be able to inject markup.
  */
+import { headroomHtml } from './headroom-report';
 import {
   DE_MINIMIS_CEILING_EURO as DE_MINIMIS_CEILING,
   formatItalianDateTime,
@@ -142,6 +143,7 @@ function reportParts(input: ReportInput): ReportParts {
   header img { max-height: 48px; max-width: 200px; }
   h1 { color: ${colour}; font-size: 16px; margin: 0; }
   h2 { color: ${colour}; font-size: 12px; margin: 14px 0 6px; }
+  h3 { font-size: 10px; margin: 10px 0 4px; }
   dl.params { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 8px 0; }
   dl.params dt { font-weight: bold; }
   dl.params dd { margin: 0; }
@@ -173,6 +175,7 @@ function reportParts(input: ReportInput): ReportParts {
     )
     .join('')}</div>
 ${perCodeTable(result)}
+${headroomHtml(input.headrooms ?? [], escapeHtml)}
 <h2>De Minimis: andamento su 36 mesi (massimale ${escapeHtml(formatEuroAmount(DE_MINIMIS_CEILING))})</h2>
 ${deMinimisChartSvg(result.deMinimisSeries, colour)}
 <p class="note">${escapeHtml(DE_MINIMIS_NOTE)}</p>

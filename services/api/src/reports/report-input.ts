@@ -1,5 +1,10 @@
 /** What both reports are made of: one search's answer, its parameters, the brand, and when. */
-import { formatItalianDateTime, type CodeSourceDto, type SearchResultDto } from '@rna/domain';
+import {
+  formatItalianDateTime,
+  type CodeSourceDto,
+  type HeadroomDto,
+  type SearchResultDto,
+} from '@rna/domain';
 
 export interface ReportBranding {
   /** data: URL of the client's logo image, or null for none. */
@@ -16,6 +21,8 @@ export interface ReportInput {
   result: SearchResultDto;
   generatedAt: Date;
   branding: ReportBranding;
+  /** the de minimis headroom at a planned date: a group's, or each searched company's own */
+  headrooms?: HeadroomDto[];
 }
 
 export const DEFAULT_BRANDING: ReportBranding = {

@@ -1,12 +1,20 @@
 /** GET /documents/sheet and /documents/pdf: the reports of a search (free when searched today). */
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DomainError, type ReportKind } from '@rna/domain';
+import {
+  assertHeadroomRequest,
+  deMinimisHeadroom,
+  DomainError,
+  todayInRome,
+  type ReportKind,
+} from '@rna/domain';
 import { PdfQueueFullError, PdfRenderError } from '@rna/infra/pdf';
 import { countPaidRequest, RetryLaterError } from '../http/paid-work-limit';
 import { searchProfile } from '../documents/profile';
-import { searchQuerySchema } from '../documents/query-schema';
-import { performSearch, searchRequestFrom } from '../documents/search';
+import { reportQuerySchema } from '../documents/query-schema';
+import { performLookUp, searchRequestFrom, searchResult } from '../documents/search';
+import { findOwnGroup } from '../groups/commands';
+import { headroomAidOf } from '../de-minimis/headroom-aids';
 import type { ApiDeps } from '../http/deps';
 import {
   defineRoute,
@@ -27,19 +35,56 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 async function reportInput(
   deps: ApiDeps,
   principal: Principal,
-  query: { taxCodes: string[]; deMinimis: boolean; last3Years: boolean },
+  query: {
+    taxCodes: string[];
+    deMinimis: boolean;
+    last3Years: boolean;
+    group?: string;
+    date?: string;
+    regime?: string;
+  },
   kind: ReportKind,
 ): Promise<ReportInput> {
-  const request = searchRequestFrom(query);
+  const date = query.date ?? todayInRome(deps.clock());
+  const regime = query.regime ?? 'GENERAL';
+  assertHeadroomRequest(date, regime);
+  const group = query.group ? await findOwnGroup(deps.documents, principal.userId, query.group) : null;
+  const request = searchRequestFrom(
+    group ? { ...query, taxCodes: group.members.map((m) => m.taxCode) } : query,
+  );
   await countPaidRequest(deps, principal.userId);
   const profile = await searchProfile(deps, principal);
   if (kind === 'pdf' && !profile.pdfEnabled) throw new DomainError('P001');
   if (kind === 'pdf' && !deps.pdfRenderer) throw new DomainError('G001', 'Generazione PDF non disponibile');
   // The search's aids come from the look-up cache when the user just searched the same codes
   // (documents/aid-lookups); the download is decided, charged or refused, and recorded as always.
-  const result = await performSearch(deps, profile, request, kind);
+  // The headroom at the date: a group's together, else each company's own (never added up).
+  const { result, remainingSearches } = await performLookUp(
+    deps,
+    profile,
+    request,
+    kind,
+    (found, source, now, archiveAsOf) => {
+      const aids = found.aids.map(headroomAidOf);
+      const headrooms = group
+        ? [
+            {
+              ...deMinimisHeadroom(request.taxCodes, aids, date, regime),
+              group: { id: group.id, name: group.name },
+            },
+          ]
+        : request.taxCodes.map((code) => ({ ...deMinimisHeadroom([code], aids, date, regime), group: null }));
+      return { search: searchResult(request, source, found, now, archiveAsOf), headrooms };
+    },
+    (answer) => answer.search.rows.length,
+  );
   const branding = await reportBranding(deps, profile.logoId);
-  return { result, branding, generatedAt: deps.clock() };
+  return {
+    result: remainingSearches === undefined ? result.search : { ...result.search, remainingSearches },
+    headrooms: result.headrooms,
+    branding,
+    generatedAt: deps.clock(),
+  };
 }
 
 /**
@@ -74,7 +119,7 @@ export const reportsRoutes: AnyRoute[] = [
     allowExpiredClient: true,
     tag: 'documents',
     summary: 'The search as report.xlsx (rows, totals, de minimis series)',
-    query: searchQuerySchema,
+    query: reportQuerySchema,
     responses: { 200: { description: 'report.xlsx', contentType: XLSX } },
     async handler(ctx) {
       const input = await reportInput(ctx.deps, signedIn(ctx), ctx.query, 'sheet');
@@ -92,7 +137,7 @@ export const reportsRoutes: AnyRoute[] = [
     allowExpiredClient: true,
     tag: 'documents',
     summary: 'The search as report.pdf, branded with the client’s logo (pdfEnabled clients and ADMIN)',
-    query: searchQuerySchema,
+    query: reportQuerySchema,
     responses: { 200: { description: 'report.pdf', contentType: 'application/pdf' } },
     async handler(ctx) {
       const input = await reportInput(ctx.deps, signedIn(ctx), ctx.query, 'pdf');

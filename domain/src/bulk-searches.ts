@@ -38,6 +38,11 @@ export interface BulkPreviewDto {
   ignoredCount: number;
   /** repeated codes dropped */
   duplicates: number;
+  /**
+   * the group (impresa unica) of each code, from a column headed "Gruppo" or "Impresa unica" when the
+   * file has one; empty otherwise. The job's workbook sums each group's de minimis together.
+   */
+  groups: BulkCodeGroup[];
   /** codes not yet looked up today by this client: what the job costs (0 for ADMIN) */
   newToday: number;
   cost: number;
@@ -47,10 +52,18 @@ export interface BulkPreviewDto {
   affordable: boolean;
 }
 
+/** A code of the list and the group (impresa unica) it belongs to. */
+export interface BulkCodeGroup {
+  taxCode: string;
+  group: string;
+}
+
 /** POST /bulk-searches (JSON): run the previewed list. The server reads and charges it anew. */
 export interface BulkSearchRequestDto {
   taxCodes: string[];
   sourceName: string;
+  /** the previewed groups (impresa unica), when the list had a group column */
+  groups?: BulkCodeGroup[];
 }
 
 export type BulkJobStatus = 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
@@ -111,6 +124,8 @@ export type BulkSearchEvent =
         sourceName: string;
         taxCodes: string[];
         warnings: BulkCodeWarning[];
+        /** each grouped code's group (impresa unica); absent when the list named none */
+        groups?: BulkCodeGroup[];
         dataSource: DataSource;
         /** the searches charged (with `awaitingCharge`: 0, BulkSearchCharged says) */
         cost: number;

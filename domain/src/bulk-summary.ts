@@ -6,6 +6,7 @@
 import {
   BULK_MAX_CODES,
   BULK_RESULT_DAYS,
+  type BulkCodeGroup,
   type BulkCodeWarning,
   type BulkCompanySummary,
   type BulkJobDto,
@@ -73,6 +74,15 @@ export function looksLikeTaxCode(code: string): boolean {
   return isWellFormedTaxCode(code) && /\d/.test(code);
 }
 
+/** Headers of a column naming each company's group (impresa unica). */
+const GROUP_HEADERS = ['gruppo', 'impresaunica', 'gruppoimpresaunica', 'gruppoimpresa'];
+/** A group's name as kept: printable, at most 100 characters. */
+const groupName = (cell: string) =>
+  cell
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim()
+    .slice(0, 100);
+
 const HEADER_HINTS = ['codicefiscale', 'partitaiva', 'piva', 'cf', 'cfpiva', 'codicefiscalepartitaiva'];
 
 /**
@@ -104,11 +114,12 @@ class ListCollector {
   private readonly seen = new Set<string>();
   readonly warnings: BulkCodeWarning[] = [];
   readonly ignored: string[] = [];
+  readonly groups: BulkCodeGroup[] = [];
   ignoredCount = 0;
   duplicates = 0;
 
   /** B003 as soon as the list passes BULK_MAX_CODES: the rest of a huge list is never read. */
-  code(code: string): void {
+  code(code: string, group = ''): void {
     if (this.seen.has(code)) {
       this.duplicates += 1;
       return;
@@ -116,6 +127,7 @@ class ListCollector {
     if (this.taxCodes.length >= BULK_MAX_CODES) throw new DomainError('B003');
     this.seen.add(code);
     this.taxCodes.push(code);
+    if (group !== '') this.groups.push({ taxCode: code, group });
     if (checkTaxCode(code) === 'invalid') this.warnings.push({ taxCode: code, reason: 'CHECK_DIGIT' });
   }
 
@@ -135,6 +147,7 @@ class ListCollector {
       ignored: this.ignored,
       ignoredCount: this.ignoredCount,
       duplicates: this.duplicates,
+      groups: this.groups,
     };
   }
 }
@@ -161,12 +174,16 @@ export function readCodeCells(
   const hasHeader =
     !looksLikeTaxCode(cellAsTaxCode(first[index] ?? '')) && (first[index] ?? '').trim() !== '';
   const collector = new ListCollector();
+  // a column headed "Gruppo" or "Impresa unica" names each company's group
+  const groupIndex = hasHeader
+    ? first.findIndex((cell, c) => c !== index && GROUP_HEADERS.includes(headerKey(cell)))
+    : -1;
   rows.forEach((row, r) => {
     if (r === 0 && hasHeader) return;
     const cell = (row[index] ?? '').trim();
     if (cell === '') return;
     const code = cellAsTaxCode(cell);
-    if (looksLikeTaxCode(code)) collector.code(code);
+    if (looksLikeTaxCode(code)) collector.code(code, groupIndex >= 0 ? groupName(row[groupIndex] ?? '') : '');
     else collector.ignore(cell);
   });
   const columns = hasHeader ? first.map((cell) => cell.trim()).filter((cell) => cell !== '') : [];

@@ -36,6 +36,7 @@ describe('reading a list from a sheet’s cells', () => {
       warnings: [{ taxCode: WRONG_CHECK, reason: 'CHECK_DIGIT' }],
       ignored: ['n.d.'],
       ignoredCount: 1,
+      groups: [],
       duplicates: 1,
     });
   });

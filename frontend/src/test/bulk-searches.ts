@@ -14,6 +14,7 @@ export function bulkPreview(overrides: Partial<BulkPreviewDto> = {}): BulkPrevie
     ignored: [],
     ignoredCount: 0,
     duplicates: 0,
+    groups: [],
     newToday: 2,
     cost: 2,
     remainingSearches: 7,

@@ -87,7 +87,11 @@ export default function BulkSearchPage() {
   const confirm = async () => {
     if (!preview) return;
     setPreviewProblem(null);
-    const result = await start({ taxCodes: preview.taxCodes, sourceName: preview.sourceName });
+    const result = await start({
+      taxCodes: preview.taxCodes,
+      sourceName: preview.sourceName,
+      ...(preview.groups.length > 0 ? { groups: preview.groups } : {}),
+    });
     if (result.error) {
       setPreviewProblem(errorCodeOf(result.error));
       return;

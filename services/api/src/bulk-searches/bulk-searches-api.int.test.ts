@@ -398,6 +398,41 @@ describe('Ricerca massiva over HTTP', () => {
     });
   });
 
+  describe('groups (impresa unica) in a list', () => {
+    it('reads a "Gruppo" column, and the workbook sums each group’s de minimis together', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      const csv = `Codice fiscale;Gruppo\n${ACME};Gruppo Rossi\n${BETA};Gruppo Rossi\n`;
+      const previewed = (
+        await preview(client.token).attach('file', Buffer.from(csv), 'gruppi.csv').expect(200)
+      ).body as BulkPreviewDto;
+      expect(previewed.groups).toEqual([
+        { taxCode: ACME, group: 'Gruppo Rossi' },
+        { taxCode: BETA, group: 'Gruppo Rossi' },
+      ]);
+      const jobId = (
+        (
+          await auth(request(api.app).post('/api/bulk-searches'), client.token)
+            .send({ taxCodes: previewed.taxCodes, sourceName: 'gruppi.csv', groups: previewed.groups })
+            .expect(202)
+        ).body as BulkJobDto
+      ).jobId;
+      await runAll();
+      const workbook = await downloadWorkbook(client.token, jobId);
+      const sheet = workbook.getWorksheet('Imprese uniche')!;
+      const row = (sheet.getRow(2).values as unknown[]).slice(1);
+      // ACME's 200,000 + 150,000 of general de minimis count for the group (BETA's aid is not de minimis):
+      // 350,000 against 300,000, nothing left
+      expect(row[0]).toBe('Gruppo Rossi');
+      expect(row[1]).toBe(2);
+      expect(row[4]).toBe(350_000);
+      expect(row[6]).toBe(0);
+      // a list without a group column has no such sheet
+      const plain = ((await run(client.token, [ACME]).expect(202)).body as BulkJobDto).jobId;
+      await runAll();
+      expect((await downloadWorkbook(client.token, plain)).getWorksheet('Imprese uniche')).toBeUndefined();
+    });
+  });
+
   describe('fair shares', () => {
     it('keeps at most 3 jobs of a user open (B010), and takes the other users’ jobs in turns', async () => {
       const greedy = await api.client({ remainingSearches: 100 });

@@ -124,6 +124,27 @@ function requestedCodes(taxCodes: readonly string[]): { codes: string[]; warning
   return { codes, warnings };
 }
 
+/** The groups of the requested codes only, each code once, names printable and at most 100 characters. */
+function requestedGroups(
+  codes: readonly string[],
+  groups: readonly { taxCode: string; group: string }[],
+): { taxCode: string; group: string }[] {
+  const listed = new Set(codes);
+  const seen = new Set<string>();
+  const kept: { taxCode: string; group: string }[] = [];
+  for (const entry of groups) {
+    const taxCode = normalizeTaxCode(entry.taxCode);
+    const group = entry.group
+      .replace(/[\p{Cc}\p{Cf}]/gu, '')
+      .trim()
+      .slice(0, 100);
+    if (!listed.has(taxCode) || seen.has(taxCode) || group === '') continue;
+    seen.add(taxCode);
+    kept.push({ taxCode, group });
+  }
+  return kept;
+}
+
 /**
  * Runs a list. A CLIENT's job is requested first (awaiting its charge), then charged for exactly the
  * codes not looked up today, decided on its quota stream with optimistic concurrency (the search's
@@ -136,9 +157,10 @@ function requestedCodes(taxCodes: readonly string[]): { codes: string[]; warning
 export async function requestBulkSearch(
   deps: ApiDeps,
   principal: Principal,
-  body: { taxCodes: string[]; sourceName: string },
+  body: { taxCodes: string[]; sourceName: string; groups?: { taxCode: string; group: string }[] },
 ): Promise<BulkJobDto> {
   const { codes, warnings } = requestedCodes(body.taxCodes);
+  const groups = requestedGroups(codes, body.groups ?? []);
   const profile = await searchProfile(deps, principal);
   assertOnlyFixedTaxCode(profile.fixedTaxCode, codes);
   const dataSource = dataSourceOf(await dataSourceForSearch(deps.eventStore));
@@ -166,6 +188,7 @@ export async function requestBulkSearch(
       sourceName: cleanSourceName(body.sourceName),
       taxCodes: codes,
       warnings,
+      ...(groups.length > 0 ? { groups } : {}),
       dataSource,
       cost: 0,
       ...(awaitingCharge ? { awaitingCharge } : {}),

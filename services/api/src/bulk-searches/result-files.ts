@@ -16,6 +16,7 @@ import {
   parseIsoDay,
   type AidRecord,
   type BulkCompanySummary,
+  type HeadroomDto,
   type DataSource,
 } from '@rna/domain';
 import { formatEuroAmount } from '../reports/format';
@@ -80,8 +81,46 @@ const AID_COLUMNS: Partial<ExcelJS.Column>[] = [
 export interface BulkWorkbook {
   /** Streams these aids' rows into the "Aiuti" sheet (in the order given). */
   addAids(aids: readonly AidRecord[]): void;
-  /** Writes the summary sheet and closes the file. */
-  finish(summaries: readonly BulkCompanySummary[]): Promise<Buffer>;
+  /** Writes the summary sheet (and the groups', when the list named groups) and closes the file. */
+  finish(summaries: readonly BulkCompanySummary[], groups?: readonly HeadroomDto[]): Promise<Buffer>;
+}
+
+/** Each group's (impresa unica) de minimis together today: the sums a grant file needs per group. */
+function writeGroupsSheet(sheet: ExcelJS.Worksheet, groups: readonly HeadroomDto[]): void {
+  sheet.columns = [
+    { header: 'Impresa unica', key: 'name', width: 32 },
+    { header: 'Imprese', key: 'members', width: 10 },
+    { header: 'Codici fiscali', key: 'codes', width: 40 },
+    { header: 'Contati dal', key: 'since', width: 12 },
+    {
+      header: 'Generale + agricoltura + pesca utilizzato',
+      key: 'usedAll',
+      width: 22,
+      style: { numFmt: EURO_FORMAT },
+    },
+    { header: 'Generale + SIEG utilizzato', key: 'usedSieg', width: 20, style: { numFmt: EURO_FORMAT } },
+    {
+      header: 'Residuo concedibile oggi (regime generale)',
+      key: 'headroom',
+      width: 24,
+      style: { numFmt: EURO_FORMAT },
+    },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  commitStreamed(sheet.getRow(1));
+  for (const group of groups)
+    commitStreamed(
+      sheet.addRow({
+        name: group.group?.name ?? '',
+        members: group.taxCodes.length,
+        codes: group.taxCodes.join(', '),
+        since: dayCell(parseIsoDay(group.windowStart), group.windowStart),
+        usedAll: Number(group.limits[0]?.used ?? 0),
+        usedSieg: Number(group.limits[1]?.used ?? 0),
+        headroom: Number(group.headroom),
+      }),
+    );
+  commitStreamed(sheet);
 }
 
 /**
@@ -135,7 +174,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
         written += 1;
       }
     },
-    async finish(summaries) {
+    async finish(summaries, groups = []) {
       if (left > 0) {
         const note = sheet.addRow({
           taxCode: `${left === 1 ? 'Un altro aiuto non elencato' : `Altri ${formatInteger(left)} aiuti non elencati`}: il foglio ha raggiunto il numero massimo di righe di Excel. Il riepilogo li conta tutti; la ricerca della singola impresa li elenca.`,
@@ -173,6 +212,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
       totalRow.font = { bold: true };
       commitStreamed(totalRow);
       commitStreamed(summary);
+      if (groups.length > 0) writeGroupsSheet(workbook.addWorksheet('Imprese uniche', frozen), groups);
       await workbook.commit();
       return Buffer.concat(chunks);
     },

@@ -24,6 +24,7 @@ const previewSchema = z.object({
   ignored: z.array(z.string()),
   ignoredCount: z.number(),
   duplicates: z.number(),
+  groups: z.array(z.object({ taxCode: z.string(), group: z.string() })),
   newToday: z.number(),
   cost: z.number(),
   remainingSearches: z.number().nullable(),
@@ -84,6 +85,10 @@ export const bulkSearchesRoutes: AnyRoute[] = [
     body: z.object({
       taxCodes: z.array(z.string().max(100)).max(BULK_MAX_CODES * 2),
       sourceName: z.string().max(500).default(''),
+      groups: z
+        .array(z.object({ taxCode: z.string().max(100), group: z.string().max(200) }).strict())
+        .max(BULK_MAX_CODES * 2)
+        .optional(),
     }),
     responses: { 202: { description: 'The job, queued', schema: jobSchema } },
     async handler(ctx) {

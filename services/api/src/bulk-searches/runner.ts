@@ -19,6 +19,11 @@ import {
   isBulkJobOpen,
   isBulkResultExpired,
   nextFairJob,
+  deMinimisHeadroom,
+  headroomWindowStart,
+  todayInRome,
+  type HeadroomAid,
+  type HeadroomDto,
   rowsByTaxCode,
   type AidRecord,
   type BulkCompanySummary,
@@ -43,6 +48,7 @@ import {
   settleUnchargedJob,
   type JobAt,
 } from './commands';
+import { headroomAidOf } from '../de-minimis/headroom-aids';
 import { bulkPdfOffThread } from './bulk-pdf';
 import { MAX_AID_ROWS, startBulkWorkbook, type BulkResult } from './result-files';
 
@@ -119,6 +125,40 @@ const LIVE_WARNINGS: Record<NonNullable<CodeSourceDto['liveFallback']>, BulkRowW
   UNAVAILABLE: 'LIVE_UNAVAILABLE',
 };
 
+/** Keeps the de minimis aids of grouped codes that count today: all a group's headroom needs. */
+function collectGroupAids(
+  groupAids: Map<string, HeadroomAid[]>,
+  groupOf: ReadonlyMap<string, string>,
+  aids: readonly AidRecord[],
+  now: Date,
+): void {
+  const today = todayInRome(now);
+  const windowStart = headroomWindowStart(today);
+  for (const aid of aids) {
+    const group = groupOf.get(aid.codiceFiscaleBeneficiario);
+    if (group === undefined) continue;
+    const counted = headroomAidOf(aid);
+    if (!counted.isDeMinimis || counted.dataConcessione < windowStart || counted.dataConcessione > today)
+      continue;
+    groupAids.set(group, [...(groupAids.get(group) ?? []), counted]);
+  }
+}
+
+/** Each group's headroom today for a GENERAL aid, its members together (impresa unica). */
+function groupHeadrooms(
+  groupOf: ReadonlyMap<string, string>,
+  groupAids: ReadonlyMap<string, HeadroomAid[]>,
+  now: Date,
+): HeadroomDto[] {
+  const members = new Map<string, string[]>();
+  for (const [code, group] of groupOf) members.set(group, [...(members.get(group) ?? []), code]);
+  const today = todayInRome(now);
+  return [...members].map(([name, codes]) => ({
+    ...deMinimisHeadroom(codes, groupAids.get(name) ?? [], today, 'GENERAL'),
+    group: { id: name, name },
+  }));
+}
+
 /** A chunk's aids company by company in the list's order, each company's newest first. */
 function aidsInListOrder(codes: readonly string[], aids: readonly AidRecord[]): AidRecord[] {
   const byCode = rowsByTaxCode(aids);
@@ -160,6 +200,9 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
     if (!requested) return false;
     const at: JobAt = { state: folded.state, version: folded.version };
     const { taxCodes, warnings, dataSource } = requested.data;
+    // each group's de minimis aids of the window, gathered chunk by chunk (a few per company)
+    const groupOf = new Map((requested.data.groups ?? []).map((entry) => [entry.taxCode, entry.group]));
+    const groupAids = new Map<string, HeadroomAid[]>();
     try {
       const archiveAsOf = deps.archiveLastUpdate ? await deps.archiveLastUpdate() : null;
       // every company's figures as of one instant; a chunk's aids are summarised and written out,
@@ -194,6 +237,7 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
           ...bulkCompanySummaries(chunk, found.aids, generatedAt, (code) => rowWarnings.get(code) ?? []),
         );
         workbook.addAids(aidsInListOrder(chunk, found.aids));
+        if (groupOf.size > 0) collectGroupAids(groupAids, groupOf, found.aids, generatedAt);
         done += chunk.length;
         codesPerChunk = Math.max(
           1,
@@ -221,7 +265,7 @@ export function startBulkSearchRunner(deps: ApiDeps, options: BulkRunnerOptions 
         generatedAt,
         summaries,
       };
-      const sheet = await workbook.finish(summaries);
+      const sheet = await workbook.finish(summaries, groupHeadrooms(groupOf, groupAids, generatedAt));
       await deps.blobs.put(bulkBlobName(jobId, 'sheet'), sheet, XLSX);
       const by = requested.data.by;
       const profile =

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { UndertakingGroupDto } from '@rna/domain';
-import { clientUser, signedInRoutes, startRememberedApp } from '../../test/app';
+import { clientUser, documentsCall, searchResult, signedInRoutes, startRememberedApp } from '../../test/app';
 import { sentBodies, type FakeRoutes } from '../../test/fake-server';
 
 const CLIENT = clientUser('c1', 'studio@example.it');
@@ -169,16 +169,23 @@ describe('the groups screen', () => {
   });
 
   it('opens the documents of a group’s codes, naming the group for the headroom', async () => {
-    const fake = routes([group()]);
-    const { calls } = await openPage(fake);
+    const { calls } = await openPage(
+      routes([group()], {
+        [documentsCall([ALFA, BETA])]: { status: 200, body: searchResult([ALFA, BETA], []) },
+      }),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Cerca Gruppo Alfa' }));
     await screen.findByRole('heading', { name: `Risultati per ${ALFA}, ${BETA}` });
-    expect(calls).toContain(
-      `GET /api/documents?${new URLSearchParams({
-        taxCodes: `${ALFA},${BETA}`,
-        deMinimis: 'false',
-        last3Years: 'false',
-      }).toString()}`,
+    expect(calls).toContain(documentsCall([ALFA, BETA]));
+    // the headroom is asked for the group, not for the codes of the address
+    const panel = screen.getByRole('region', { name: 'Residuo alla data' });
+    await userEvent.click(within(panel).getByRole('button', { name: 'Calcola il residuo' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.startsWith('GET /api/de-minimis/headroom?'))).toEqual([
+        expect.stringMatching(
+          /^GET \/api\/de-minimis\/headroom\?group=g1&date=\d{4}-\d{2}-\d{2}&regime=GENERAL$/,
+        ),
+      ]),
     );
   });
 });

@@ -169,13 +169,15 @@ function HeadroomResult({ headroom }: { headroom: HeadroomDto }) {
             {headroom.limits.map((limit, index) => (
               <tr key={limit.regimes.join('+')}>
                 <th scope="row" data-label={t('headroom.limitRegimes')}>
-                  {regimesLabel(limit.regimes, t)}
-                  {index === binding && (
-                    <>
-                      {' '}
-                      <span className="badge badge--warning">{t('headroom.binding')}</span>
-                    </>
-                  )}
+                  <span>
+                    {regimesLabel(limit.regimes, t)}
+                    {index === binding && (
+                      <>
+                        {' '}
+                        <span className="badge badge--warning">{t('headroom.binding')}</span>
+                      </>
+                    )}
+                  </span>
                 </th>
                 <td className="numeric" data-label={t('headroom.limitCeiling')}>
                   {formatEuro(limit.ceiling)}

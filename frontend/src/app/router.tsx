@@ -13,6 +13,7 @@ const ClientsRoute = lazy(() => import('./clients-route'));
 const SyncPage = lazy(() => import('../features/sync/sync-page'));
 const AuditRoute = lazy(() => import('./audit-route'));
 const BulkSearchPage = lazy(() => import('../features/bulk-searches/bulk-search-page'));
+const GroupsPage = lazy(() => import('../features/groups/groups-page'));
 
 export function AppRoutes() {
   const user = useUser();
@@ -37,6 +38,7 @@ export function AppRoutes() {
         <Route index element={<HomeRoute />} />
         <Route path="documents" element={<DocumentsPage />} />
         <Route path="ricerca-massiva" element={<BulkSearchPage />} />
+        <Route path="imprese-uniche" element={<GroupsPage />} />
         {admin && <Route path="clients" element={<ClientsRoute />} />}
         {admin && <Route path="sync" element={<SyncPage />} />}
         {admin && <Route path="audit" element={<AuditRoute />} />}

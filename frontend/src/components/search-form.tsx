@@ -227,12 +227,16 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
   );
 }
 
-/** The documents URL for a query: taxCode comma-separated, both flags as true/false. */
-export function documentsUrl(query: SearchQuery): string {
+/**
+ * The documents URL for a query: taxCode comma-separated, both flags as true/false; `group` names the
+ * user's group (impresa unica) the codes come from, so the headroom is asked for that group.
+ */
+export function documentsUrl(query: SearchQuery, group?: string | null): string {
   const params = new URLSearchParams({
     taxCode: query.taxCodes.join(','),
     deMinimis: String(query.deMinimis),
     last3Years: String(query.last3Years),
   });
+  if (group) params.set('group', group);
   return `/documents?${params.toString()}`;
 }

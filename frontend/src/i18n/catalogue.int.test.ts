@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_CATALOGUE, REGISTER_RECORD_REJECTION_REASONS } from '@rna/domain';
+import { DE_MINIMIS_REGIMES, ERROR_CATALOGUE, REGISTER_RECORD_REJECTION_REASONS } from '@rna/domain';
 import i18n from 'i18next';
 import catalogue from './it.json';
 
@@ -43,11 +43,11 @@ describe('Italian catalogue', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has the message keys the screens store as success messages and the sync labels', () => {
+  it('has the message keys the screens store as success messages or rules return, and the sync labels', () => {
     const missing: string[] = [];
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/'((?:clients|sync|validation)\.[a-zA-Z]+)'/g)) {
+      for (const match of text.matchAll(/'((?:clients|sync|validation|groups|headroom)\.[a-zA-Z]+)'/g)) {
         // file names such as 'clients.xlsx' look like keys but are not
         if (!/\.(xlsx|pdf)$/.test(match[1]!) && !has(match[1]!)) missing.push(match[1]!);
       }
@@ -58,6 +58,8 @@ describe('Italian catalogue', () => {
       if (!has(`sync.runStatus.${status}`)) missing.push(status);
     for (const reason of REGISTER_RECORD_REJECTION_REASONS)
       if (!has(`sync.rejectionReason.${reason}`)) missing.push(reason);
+    for (const regime of DE_MINIMIS_REGIMES)
+      if (!has(`headroom.regime.${regime}`)) missing.push(`headroom.regime.${regime}`);
     expect(missing).toEqual([]);
   });
 

@@ -73,6 +73,7 @@ export const api = createApi({
     'LastUpdate',
     'SearchResult',
     'BulkJob',
+    'UndertakingGroup',
   ],
   keepUnusedDataFor: 300,
   endpoints: () => ({}),

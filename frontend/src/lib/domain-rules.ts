@@ -8,11 +8,13 @@ import {
   DE_MINIMIS_CEILING_EURO,
   endDateFromDay,
   formatEuro as domainFormatEuro,
+  formatIsoDay,
   formatItalianDate,
   formatItalianDateTime,
   isWellFormedTaxCode,
   MIN_TAX_CODE_LENGTH as DOMAIN_MIN_TAX_CODE_LENGTH,
   normalizeTaxCode,
+  parseIsoDay,
   parseTaxCodeList,
   type ClientStatusLabel,
 } from '@rna/domain';
@@ -38,6 +40,16 @@ export function formatEuro(value: number | string | null | undefined): string {
 /** dd-mm-yyyy, or a dash when there is no date */
 export function formatDate(ms: number | null | undefined): string {
   return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : formatItalianDate(ms);
+}
+
+/** A calendar day as the API writes it ('2026-03-15') → '15-03-2026', or a dash when it is none. */
+export function formatDay(iso: string | null | undefined): string {
+  return iso && parseIsoDay(iso) ? formatItalianDate(iso) : '—';
+}
+
+/** The day a date picker shows, as the API takes it: 'YYYY-MM-DD'. */
+export function isoDayOf(date: Date): string {
+  return formatIsoDay({ year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() });
 }
 
 /** dd-mm-yyyy hh:mm, or a dash */

@@ -1,7 +1,9 @@
 import {
   clientStatusLabel,
   formatDate,
+  formatDay,
   formatEuro,
+  isoDayOf,
   isTaxCodeWellFormed,
   normaliseTaxCode,
 } from './domain-rules';
@@ -15,6 +17,12 @@ describe('pure rules used by the screens', () => {
   it('formats dates as dd-mm-yyyy', () => {
     expect(formatDate(new Date(2024, 1, 3, 12).getTime())).toBe('03-02-2024');
     expect(formatDate(null)).toBe('—');
+  });
+  it('writes the API’s calendar days as dd-mm-yyyy, and a picked date as the API’s day', () => {
+    expect(formatDay('2026-03-15')).toBe('15-03-2026');
+    expect(formatDay('2026-02-30')).toBe('—');
+    expect(formatDay(null)).toBe('—');
+    expect(isoDayOf(new Date(2024, 0, 5, 12))).toBe('2024-01-05');
   });
   it('labels client status: expired at or past the end date, then active, then pending', () => {
     const now = new Date(2025, 0, 1).getTime();

@@ -6,6 +6,7 @@ const SIGNED_IN_TITLES: Record<string, string> = {
   '/': 'home.title',
   '/documents': 'documents.title',
   '/ricerca-massiva': 'bulk.title',
+  '/imprese-uniche': 'groups.title',
   '/clients': 'clients.title',
   '/sync': 'sync.title',
   '/audit': 'audit.title',

@@ -1,4 +1,4 @@
-import type { SearchAnswerDto } from '@rna/domain';
+import type { DeMinimisRegime, HeadroomDto, SearchAnswerDto } from '@rna/domain';
 import { api } from '../../lib/api';
 import { saveAs } from '../../lib/download';
 import { announceSearchUsed } from '../../lib/session/session-actions';
@@ -10,6 +10,23 @@ export const toQueryString = (q: DocumentsQuery): string =>
     deMinimis: String(q.deMinimis),
     last3Years: String(q.last3Years),
   }).toString();
+
+/** The de minimis headroom asked for: the searched codes, or the group they come from; a day; a regime. */
+export interface HeadroomQuery {
+  taxCodes: string[];
+  /** the user's group (impresa unica): the server counts its members instead of taxCodes */
+  group: string | null;
+  /** YYYY-MM-DD */
+  date: string;
+  regime: DeMinimisRegime;
+}
+
+export const headroomQueryString = (q: HeadroomQuery): string => {
+  const params = new URLSearchParams(q.group ? { group: q.group } : { taxCodes: q.taxCodes.join(',') });
+  params.set('date', q.date);
+  params.set('regime', q.regime);
+  return params.toString();
+};
 
 /** Each search or download uses one of a CLIENT's searches: reload the counter (SPEC §4 search counter). */
 async function afterCharge(
@@ -32,6 +49,15 @@ export const documentsApi = api.injectEndpoints({
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
     }),
+    /**
+     * Charged like a search of the codes (one per code not yet searched today) and refused like one:
+     * the screen asks for it only on the user's request, never on a change of date or regime.
+     */
+    getHeadroom: build.query<HeadroomDto, HeadroomQuery>({
+      query: (q) => `/de-minimis/headroom?${headroomQueryString(q)}`,
+      onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
+        afterCharge(dispatch, queryFulfilled).catch(() => undefined),
+    }),
     downloadSheet: build.mutation<null, DocumentsQuery>({
       query: (q) => ({ url: `/documents/sheet?${toQueryString(q)}`, responseHandler: saveAs('report.xlsx') }),
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
@@ -45,4 +71,9 @@ export const documentsApi = api.injectEndpoints({
   }),
 });
 
-export const { useSearchDocumentsQuery, useDownloadSheetMutation, useDownloadPdfMutation } = documentsApi;
+export const {
+  useSearchDocumentsQuery,
+  useLazyGetHeadroomQuery,
+  useDownloadSheetMutation,
+  useDownloadPdfMutation,
+} = documentsApi;

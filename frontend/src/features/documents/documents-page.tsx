@@ -13,7 +13,8 @@ import { DataSourcesNotice } from './data-sources-notice';
 import { DocumentsActions } from './documents-actions';
 import { useSearchDocumentsQuery } from './documents-api';
 import { DocumentsTable } from './documents-table';
-import { readDocumentsQuery } from './search-params';
+import { HeadroomPanel } from './headroom-panel';
+import { readDocumentsQuery, readGroupParam, sameCodes } from './search-params';
 
 const DeMinimisChart = lazy(() => import('./de-minimis-chart'));
 
@@ -23,6 +24,7 @@ export default function DocumentsPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const query = user ? readDocumentsQuery(params, user.taxCode) : null;
+  const group = user ? readGroupParam(params, user.taxCode) : null;
   const result = useSearchDocumentsQuery(query ?? { taxCodes: [], deMinimis: false, last3Years: false }, {
     skip: !query,
   });
@@ -47,7 +49,12 @@ export default function DocumentsPage() {
         initial={query ?? undefined}
         fixedTaxCode={user.taxCode}
         busy={result.isFetching}
-        onSearch={(next) => navigate(documentsUrl(next))}
+        // the same codes searched again still come from the group
+        onSearch={(next) =>
+          navigate(
+            documentsUrl(next, group && query && sameCodes(next.taxCodes, query.taxCodes) ? group : null),
+          )
+        }
       />
       {!query ? (
         <div className="error-panel card" role="alert">
@@ -100,6 +107,11 @@ export default function DocumentsPage() {
               >
                 <DeMinimisChart points={result.data.deMinimisSeries} />
               </Suspense>
+              <HeadroomPanel
+                key={`${query.taxCodes.join(',')}|${group ?? ''}`}
+                taxCodes={query.taxCodes}
+                group={group}
+              />
               {query.taxCodes.length > 1 && <CodeSummaries summaries={result.data.perCode} />}
               <DocumentsTable answer={result.data} showBeneficiary={query.taxCodes.length > 1} />
               <aside className="note card">

@@ -28,6 +28,15 @@ export function readDocumentsQuery(
   };
 }
 
+/**
+ * The group (impresa unica) the searched codes come from (`group=<id>`, set by the groups screen): the
+ * headroom is then asked for the group. Ignored for a user with a fixed tax code, who may use only that.
+ */
+export function readGroupParam(params: URLSearchParams, fixedTaxCode?: string | null): string | null {
+  const group = params.get('group')?.trim() ?? '';
+  return fixedTaxCode || group === '' ? null : group;
+}
+
 /** A saved search or alert matches when it holds the same codes (order aside) and, for searches, the same flags. */
 export function sameCodes(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;

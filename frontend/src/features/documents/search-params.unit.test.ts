@@ -1,4 +1,4 @@
-import { readDocumentsQuery, sameCodes } from './search-params';
+import { readDocumentsQuery, readGroupParam, sameCodes } from './search-params';
 
 describe('documents query parameters', () => {
   it('reads comma-separated codes and the two flags', () => {
@@ -21,6 +21,12 @@ describe('documents query parameters', () => {
       '01234567890',
     ]);
     expect(readDocumentsQuery(new URLSearchParams(''), '01234567890')?.taxCodes).toEqual(['01234567890']);
+  });
+  it('reads the group the codes come from, except for a fixed tax code', () => {
+    expect(readGroupParam(new URLSearchParams('taxCode=A1234567890&group=g-1'))).toBe('g-1');
+    expect(readGroupParam(new URLSearchParams('taxCode=A1234567890&group='))).toBeNull();
+    expect(readGroupParam(new URLSearchParams('taxCode=A1234567890'))).toBeNull();
+    expect(readGroupParam(new URLSearchParams('group=g-1'), '01234567890')).toBeNull();
   });
   it('matches saved searches regardless of code order', () => {
     expect(sameCodes(['B', 'A'], ['A', 'B'])).toBe(true);

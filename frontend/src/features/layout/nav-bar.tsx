@@ -62,6 +62,7 @@ export function NavBar({ user }: { user: UserDto }) {
               ...(endDate ? [{ key: 'end', label: endDate, onSelect: () => undefined, disabled: true }] : []),
               { key: 'email', label: user.email, onSelect: () => undefined, disabled: true },
               { key: 'bulk', label: t('nav.bulk'), onSelect: () => navigate('/ricerca-massiva') },
+              { key: 'groups', label: t('nav.groups'), onSelect: () => navigate('/imprese-uniche') },
               ...(user.role === 'ADMIN'
                 ? [
                     { key: 'clients', label: t('nav.clients'), onSelect: () => navigate('/clients') },
@@ -83,6 +84,9 @@ export function NavBar({ user }: { user: UserDto }) {
             {endDate && <span className="nav-bar__info">{endDate}</span>}
             <NavLink to="/ricerca-massiva" className="nav-bar__link">
               {t('nav.bulk')}
+            </NavLink>
+            <NavLink to="/imprese-uniche" className="nav-bar__link">
+              {t('nav.groups')}
             </NavLink>
             {user.role === 'ADMIN' && (
               <>

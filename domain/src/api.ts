@@ -405,6 +405,9 @@ export interface HeadroomDto {
   group: { id: string; name: string } | null;
 }
 
+/** Limits of groups (impresa unica): per user, per group, and their texts' lengths. */
+export const UNDERTAKING_GROUP_LIMITS = { groups: 50, members: 100, name: 100, note: 200 } as const;
+
 /** A member of a group: a tax code and an optional note ("controllata al 60%"). */
 export interface UndertakingMemberDto {
   taxCode: string;

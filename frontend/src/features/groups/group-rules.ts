@@ -1,11 +1,11 @@
-import type { UndertakingGroupDto, UndertakingGroupInput } from '@rna/domain';
+import { UNDERTAKING_GROUP_LIMITS, type UndertakingGroupDto, type UndertakingGroupInput } from '@rna/domain';
 import { isTaxCodeWellFormed, normaliseTaxCode, parseTaxCodes } from '../../lib/domain-rules';
 
-/** The server's limits (I001, I002): groups per user, companies per group, name and note lengths. */
-export const MAX_GROUPS = 50;
-export const MAX_MEMBERS = 100;
-export const MAX_NAME_LENGTH = 100;
-export const MAX_NOTE_LENGTH = 200;
+/** The server's limits (I001, I002), from the contract: groups per user, companies per group, name and note lengths. */
+export const MAX_GROUPS = UNDERTAKING_GROUP_LIMITS.groups;
+export const MAX_MEMBERS = UNDERTAKING_GROUP_LIMITS.members;
+export const MAX_NAME_LENGTH = UNDERTAKING_GROUP_LIMITS.name;
+export const MAX_NOTE_LENGTH = UNDERTAKING_GROUP_LIMITS.note;
 
 /** One row of the editor; `key` keeps React's rows apart while codes are typed. */
 export interface MemberDraft {

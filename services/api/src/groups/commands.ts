@@ -11,6 +11,7 @@ import {
   isWellFormedTaxCode,
   normalizeTaxCode,
   streams,
+  UNDERTAKING_GROUP_LIMITS,
   type UndertakingGroupDto,
   type UndertakingGroupInput,
   type UserEvent,
@@ -24,10 +25,10 @@ import {
 import { readUserDecisionState } from '../alerts/variation-alerts';
 
 /** Groups a user may keep, and companies a group may hold. */
-export const MAX_GROUPS = 50;
-export const MAX_GROUP_MEMBERS = 100;
-export const MAX_GROUP_NAME = 100;
-export const MAX_MEMBER_NOTE = 200;
+export const MAX_GROUPS = UNDERTAKING_GROUP_LIMITS.groups;
+export const MAX_GROUP_MEMBERS = UNDERTAKING_GROUP_LIMITS.members;
+export const MAX_GROUP_NAME = UNDERTAKING_GROUP_LIMITS.name;
+export const MAX_MEMBER_NOTE = UNDERTAKING_GROUP_LIMITS.note;
 
 export interface GroupOwner {
   userId: string;

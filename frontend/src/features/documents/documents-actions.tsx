@@ -15,7 +15,16 @@ import { useDownloadPdfMutation, useDownloadSheetMutation } from './documents-ap
 import { sameCodes, type DocumentsQuery } from './search-params';
 
 /** Favorite, spreadsheet, PDF and alert buttons; shown only when the address has a taxCode (SPEC §2). */
-export function DocumentsActions({ user, query }: { user: UserDto; query: DocumentsQuery }) {
+export function DocumentsActions({
+  user,
+  query,
+  group = null,
+}: {
+  user: UserDto;
+  query: DocumentsQuery;
+  /** the group (impresa unica) the codes come from: the reports carry its headroom */
+  group?: string | null;
+}) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const saved = useGetSavedSearchesQuery();
@@ -56,7 +65,7 @@ export function DocumentsActions({ user, query }: { user: UserDto; query: Docume
         type="button"
         className="button button--secondary"
         disabled={sheetState.isLoading}
-        onClick={() => run(() => downloadSheet(query))}
+        onClick={() => run(() => downloadSheet({ ...query, group }))}
       >
         {sheetState.isLoading ? t('common.loading') : t('documents.downloadSheet')}
       </button>
@@ -65,7 +74,7 @@ export function DocumentsActions({ user, query }: { user: UserDto; query: Docume
           type="button"
           className="button button--secondary"
           disabled={pdfState.isLoading}
-          onClick={() => run(() => downloadPdf(query))}
+          onClick={() => run(() => downloadPdf({ ...query, group }))}
         >
           {pdfState.isLoading ? t('common.loading') : t('documents.downloadPdf')}
         </button>

@@ -11,6 +11,11 @@ export const toQueryString = (q: DocumentsQuery): string =>
     last3Years: String(q.last3Years),
   }).toString();
 
+/** A report's query: the search's, and the group (impresa unica) whose headroom it carries, if any. */
+export type ReportQuery = DocumentsQuery & { group?: string | null };
+const reportQueryString = (q: ReportQuery): string =>
+  q.group ? `${toQueryString(q)}&${new URLSearchParams({ group: q.group }).toString()}` : toQueryString(q);
+
 /** The de minimis headroom asked for: the searched codes, or the group they come from; a day; a regime. */
 export interface HeadroomQuery {
   taxCodes: string[];
@@ -58,13 +63,19 @@ export const documentsApi = api.injectEndpoints({
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
     }),
-    downloadSheet: build.mutation<null, DocumentsQuery>({
-      query: (q) => ({ url: `/documents/sheet?${toQueryString(q)}`, responseHandler: saveAs('report.xlsx') }),
+    downloadSheet: build.mutation<null, ReportQuery>({
+      query: (q) => ({
+        url: `/documents/sheet?${reportQueryString(q)}`,
+        responseHandler: saveAs('report.xlsx'),
+      }),
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
     }),
-    downloadPdf: build.mutation<null, DocumentsQuery>({
-      query: (q) => ({ url: `/documents/pdf?${toQueryString(q)}`, responseHandler: saveAs('report.pdf') }),
+    downloadPdf: build.mutation<null, ReportQuery>({
+      query: (q) => ({
+        url: `/documents/pdf?${reportQueryString(q)}`,
+        responseHandler: saveAs('report.pdf'),
+      }),
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
     }),

@@ -64,7 +64,7 @@ export default function DocumentsPage() {
         <>
           <div className="documents__header">
             <h2>{t('documents.resultsFor', { codes: query.taxCodes.join(', ') })}</h2>
-            {hasTaxCodeParam && <DocumentsActions user={user} query={query} />}
+            {hasTaxCodeParam && <DocumentsActions user={user} query={query} group={group} />}
           </div>
           {result.isFetching && !result.data ? (
             <div className="page-loading">

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
-import { todayInRome, type HeadroomDto, type SyncStatusDto, type UndertakingGroupDto } from '@rna/domain';
+import {
+  addYears,
+  isoToItalianDay,
+  todayInRome,
+  type HeadroomDto,
+  type SyncStatusDto,
+  type UndertakingGroupDto,
+} from '@rna/domain';
 import {
   ADMIN,
   captureScreen,
@@ -37,11 +44,17 @@ let first: string;
 let second: string;
 let files: string;
 
+/** The planned grant day asked for: a year after today (the pinned test clock's today). */
+let PLANNED = '';
+let PLANNED_IT = '';
+
 /** '10.000,00 €' → 10000 */
 const euroOf = (text: string) => Number(text.replace(/[^\d,-]/g, '').replace(',', '.'));
 
 beforeAll(async () => {
   world = await startWorld();
+  PLANNED = addYears(todayInRome(new Date()), 1);
+  PLANNED_IT = isoToItalianDay(PLANNED);
   files = await mkdtemp(path.join(os.tmpdir(), 'rna-e2e-groups-'));
   const admin = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
   await admin.call('POST', '/sync', { type: 'LAST_YEAR' });
@@ -86,6 +99,9 @@ describe('a single undertaking in a real browser', () => {
       .or(client.getByRole('button', { name: 'Cerca Gruppo Gialli' }))
       .click();
     await client.getByRole('heading', { name: 'Residuo alla data' }).waitFor();
+    // a planned grant in the agricultural regime, a year and more from now
+    await client.getByRole('textbox', { name: 'Data prevista di concessione' }).fill(PLANNED_IT);
+    await client.getByLabel('Regime de minimis').selectOption('AGRICULTURE');
     await client.getByRole('button', { name: 'Calcola il residuo' }).click();
     const figure = client.locator('.headroom__amount');
     await figure.waitFor();
@@ -95,9 +111,13 @@ describe('a single undertaking in a real browser', () => {
     const [group] = await api.call<UndertakingGroupDto[]>('GET', '/groups');
     const answer = await api.call<HeadroomDto>(
       'GET',
-      `/de-minimis/headroom?group=${group!.id}&date=${todayInRome(new Date())}&regime=GENERAL`,
+      `/de-minimis/headroom?group=${group!.id}&date=${PLANNED}&regime=AGRICULTURE`,
     );
     expect(answer.taxCodes).toEqual([first, second]);
+    expect(answer.limits.map((limit) => limit.regimes.join('+'))).toEqual([
+      'AGRICULTURE',
+      'GENERAL+AGRICULTURE+FISHERIES',
+    ]);
     expect(euroOf((await figure.textContent()) ?? '')).toBe(Number(answer.headroom));
     await client.getByText('Impresa unica «Gruppo Gialli»', { exact: false }).first().waitFor();
     // each member's share is listed
@@ -113,6 +133,11 @@ describe('a single undertaking in a real browser', () => {
     const sheet = workbook.getWorksheet('Residuo alla data');
     expect(sheet).toBeDefined();
     expect(String(sheet!.getRow(1).getCell(1).value)).toBe('Impresa unica «Gruppo Gialli»');
+    // the headroom of the day and regime computed on the screen
+    const rows: string[][] = [];
+    sheet!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map(String)));
+    expect(rows).toContainEqual(['Data prevista di concessione', PLANNED_IT]);
+    expect(rows).toContainEqual(['Regime', 'Agricoltura']);
   });
 
   it('has no serious or critical accessibility violation on either screen', () => {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { UserDto } from '@rna/domain';
+import type { DeMinimisRegime, UserDto } from '@rna/domain';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError } from '../../lib/session/status-slice';
@@ -19,11 +19,14 @@ export function DocumentsActions({
   user,
   query,
   group = null,
+  headroom = null,
 }: {
   user: UserDto;
   query: DocumentsQuery;
   /** the group (impresa unica) the codes come from: the reports carry its headroom */
   group?: string | null;
+  /** the day and regime of the headroom computed on the page (else the reports take today, general) */
+  headroom?: { date: string; regime: DeMinimisRegime } | null;
 }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
@@ -65,7 +68,7 @@ export function DocumentsActions({
         type="button"
         className="button button--secondary"
         disabled={sheetState.isLoading}
-        onClick={() => run(() => downloadSheet({ ...query, group }))}
+        onClick={() => run(() => downloadSheet({ ...query, group, ...headroom }))}
       >
         {sheetState.isLoading ? t('common.loading') : t('documents.downloadSheet')}
       </button>
@@ -74,7 +77,7 @@ export function DocumentsActions({
           type="button"
           className="button button--secondary"
           disabled={pdfState.isLoading}
-          onClick={() => run(() => downloadPdf({ ...query, group }))}
+          onClick={() => run(() => downloadPdf({ ...query, group, ...headroom }))}
         >
           {pdfState.isLoading ? t('common.loading') : t('documents.downloadPdf')}
         </button>

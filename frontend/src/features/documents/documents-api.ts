@@ -11,10 +11,19 @@ export const toQueryString = (q: DocumentsQuery): string =>
     last3Years: String(q.last3Years),
   }).toString();
 
-/** A report's query: the search's, and the group (impresa unica) whose headroom it carries, if any. */
-export type ReportQuery = DocumentsQuery & { group?: string | null };
-const reportQueryString = (q: ReportQuery): string =>
-  q.group ? `${toQueryString(q)}&${new URLSearchParams({ group: q.group }).toString()}` : toQueryString(q);
+/**
+ * A report's query: the search's, the group (impresa unica) whose headroom it carries, if any, and the
+ * day and regime of that headroom (the server takes today and GENERAL without them).
+ */
+export type ReportQuery = DocumentsQuery & { group?: string | null; date?: string; regime?: DeMinimisRegime };
+const reportQueryString = (q: ReportQuery): string => {
+  const extra = new URLSearchParams();
+  if (q.group) extra.set('group', q.group);
+  if (q.date) extra.set('date', q.date);
+  if (q.regime) extra.set('regime', q.regime);
+  const more = extra.toString();
+  return more ? `${toQueryString(q)}&${more}` : toQueryString(q);
+};
 
 /** The de minimis headroom asked for: the searched codes, or the group they come from; a day; a regime. */
 export interface HeadroomQuery {

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { DeMinimisRegime } from '@rna/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { documentsUrl, SearchForm } from '../../components/search-form';
@@ -25,6 +26,12 @@ export default function DocumentsPage() {
   const navigate = useNavigate();
   const query = user ? readDocumentsQuery(params, user.taxCode) : null;
   const group = user ? readGroupParam(params, user.taxCode) : null;
+  // the day and regime of the last headroom computed for these codes: the reports carry the same one
+  const panelKey = `${query?.taxCodes.join(',') ?? ''}|${group ?? ''}`;
+  const [computed, setComputed] = useState<{ key: string; date: string; regime: DeMinimisRegime } | null>(
+    null,
+  );
+  const headroomChoice = computed?.key === panelKey ? { date: computed.date, regime: computed.regime } : null;
   const result = useSearchDocumentsQuery(query ?? { taxCodes: [], deMinimis: false, last3Years: false }, {
     skip: !query,
   });
@@ -64,7 +71,9 @@ export default function DocumentsPage() {
         <>
           <div className="documents__header">
             <h2>{t('documents.resultsFor', { codes: query.taxCodes.join(', ') })}</h2>
-            {hasTaxCodeParam && <DocumentsActions user={user} query={query} group={group} />}
+            {hasTaxCodeParam && (
+              <DocumentsActions user={user} query={query} group={group} headroom={headroomChoice} />
+            )}
           </div>
           {result.isFetching && !result.data ? (
             <div className="page-loading">
@@ -111,6 +120,7 @@ export default function DocumentsPage() {
                 key={`${query.taxCodes.join(',')}|${group ?? ''}`}
                 taxCodes={query.taxCodes}
                 group={group}
+                onCompute={(choice) => setComputed({ key: panelKey, ...choice })}
               />
               {query.taxCodes.length > 1 && <CodeSummaries summaries={result.data.perCode} />}
               <DocumentsTable answer={result.data} showBeneficiary={query.taxCodes.length > 1} />

@@ -20,13 +20,15 @@ interface HeadroomPanelProps {
   taxCodes: string[];
   /** the group they come from (group=<id> in the address): the headroom is asked for the group */
   group: string | null;
+  /** told the day and regime of each computation asked for: the reports then carry that headroom */
+  onCompute?: (choice: { date: string; regime: DeMinimisRegime }) => void;
 }
 
 /**
  * "Residuo alla data": how much de minimis aid of a regime the undertaking may still receive if granted
  * on a planned day. Each computation is charged like a search of the codes, so it runs only when asked.
  */
-export function HeadroomPanel({ taxCodes, group }: HeadroomPanelProps) {
+export function HeadroomPanel({ taxCodes, group, onCompute }: HeadroomPanelProps) {
   const { t } = useTranslation();
   const id = useId();
   const [date, setDate] = useState<Date | null>(today);
@@ -48,6 +50,7 @@ export function HeadroomPanel({ taxCodes, group }: HeadroomPanelProps) {
       return;
     }
     setProblem(null);
+    onCompute?.({ date: day, regime });
     void compute({ taxCodes, group, date: day, regime });
   };
 

@@ -99,6 +99,16 @@ export interface AidRowDto {
   isDeMinimis: boolean;
   importoNominale: string;
   elementoDiAiuto: string;
+  /** the aid's own references, for the reports that cite it (absent from the compact wire answer) */
+  cor?: string;
+  car?: string;
+  codRegolamento?: string;
+  titoloProgetto?: string;
+  desObiettivo?: string;
+  settoreAttivita?: string;
+  regioneBeneficiario?: string;
+  /** the register file the aid came from (2024_02 or 2024_02_002) */
+  sourceFile?: string;
 }
 
 export interface DocumentStatsDto {

@@ -338,11 +338,26 @@ describe('archive sync and search in a real browser', () => {
     await workbook.xlsx.readFile(sheet);
     const rows = workbook.getWorksheet('Aiuti');
     if (!rows) throw new Error('report.xlsx has no "Aiuti" sheet');
-    const ids: string[] = [];
+    const header = (rows.getRow(1).values as unknown[]).slice(1).map(String);
+    const byId = new Map<string, unknown[]>();
     rows.eachRow((row, index) => {
-      if (index > 1) ids.push(String(row.getCell(9).value));
+      if (index === 1) return;
+      const values = (row.values as unknown[]).slice(1);
+      byId.set(String(values[header.indexOf('ID componente aiuto')]), values);
     });
-    expect(ids.sort()).toEqual(aids.map((aid) => aid.idComponenteAiuto).sort());
+    expect([...byId.keys()].sort()).toEqual(aids.map((aid) => aid.idComponenteAiuto).sort());
+    // each aid's references in the workbook are the register file's
+    const cell = (values: unknown[], name: string) => values[header.indexOf(name)] ?? '';
+    for (const aid of aids) {
+      const values = byId.get(aid.idComponenteAiuto)!;
+      expect(
+        ['COR', 'CAR', 'CUP', 'Codice regolamento', 'Regolamento', 'File del registro'].map((name) =>
+          String(cell(values, name)),
+        ),
+      ).toEqual([aid.cor, aid.car, aid.cup, aid.codRegolamento, aid.desRegolamento, aid.sourceFile]);
+      expect(cell(values, 'Elemento di aiuto')).toBe(aid.elementoDiAiutoCents / 100);
+      expect(cell(values, 'Importo nominale')).toBe(aid.importoNominaleCents / 100);
+    }
 
     const pdf = await downloadByButton(client, 'Scarica PDF', downloads);
     expect(path.basename(pdf)).toBe('report.pdf');

@@ -67,14 +67,23 @@ const AID_COLUMNS: Partial<ExcelJS.Column>[] = [
   { header: 'Codice fiscale', key: 'taxCode', width: 20 },
   { header: 'Beneficiario', key: 'name', width: 40 },
   { header: 'Data concessione', key: 'day', width: 16, style: { numFmt: DATE_FORMAT } },
-  { header: 'Titolo misura', key: 'measure', width: 40 },
+  { header: 'COR', key: 'cor', width: 14 },
+  { header: 'CAR', key: 'car', width: 12 },
+  { header: 'ID componente aiuto', key: 'id', width: 20 },
   { header: 'Soggetto concedente', key: 'grantor', width: 36 },
+  { header: 'Titolo misura', key: 'measure', width: 40 },
+  { header: 'Titolo progetto', key: 'project', width: 40 },
   { header: 'Procedimento', key: 'procedure', width: 22 },
+  { header: 'Codice regolamento', key: 'regulationCode', width: 16 },
   { header: 'Regolamento', key: 'regulation', width: 30 },
+  { header: 'CUP', key: 'cup', width: 18 },
+  { header: 'Obiettivo', key: 'objective', width: 30 },
+  { header: 'Settore di attività', key: 'sector', width: 16 },
+  { header: 'Regione', key: 'region', width: 16 },
   { header: 'Importo nominale', key: 'nominal', width: 18, style: { numFmt: EURO_FORMAT } },
   { header: 'Elemento di aiuto', key: 'element', width: 18, style: { numFmt: EURO_FORMAT } },
   { header: 'De minimis', key: 'deMinimis', width: 12 },
-  { header: 'ID componente aiuto', key: 'id', width: 20 },
+  { header: 'File del registro', key: 'sourceFile', width: 14 },
 ];
 
 /** A job's workbook, written while the job runs: the aids as they are found, the summary at the end. */
@@ -146,6 +155,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
   const sheet = workbook.addWorksheet('Aiuti', frozen);
   sheet.columns = AID_COLUMNS;
   sheet.getRow(1).font = { bold: true };
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: AID_COLUMNS.length } };
   commitStreamed(sheet.getRow(1));
   let written = 0;
   let left = 0;
@@ -165,6 +175,15 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
           grantor: aid.soggettoConcedente,
           procedure: aid.desProcedimento,
           regulation: aid.desRegolamento,
+          regulationCode: aid.codRegolamento,
+          cor: aid.cor,
+          car: aid.car,
+          project: aid.titoloProgetto,
+          cup: aid.cup,
+          objective: aid.desObiettivo,
+          sector: aid.settoreAttivita,
+          region: aid.regioneBeneficiario,
+          sourceFile: aid.sourceFile,
           nominal: aid.importoNominaleCents / 100,
           element: aid.elementoDiAiutoCents / 100,
           deMinimis: yesNo(isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento)),

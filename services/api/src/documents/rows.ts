@@ -31,6 +31,14 @@ export function aidToRow(aid: AidRecord, index: number): AidRowDto {
     isDeMinimis: isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento),
     importoNominale: centsToDecimalString(aid.importoNominaleCents),
     elementoDiAiuto: centsToDecimalString(aid.elementoDiAiutoCents),
+    cor: aid.cor,
+    car: aid.car,
+    codRegolamento: aid.codRegolamento,
+    titoloProgetto: aid.titoloProgetto,
+    desObiettivo: aid.desObiettivo,
+    settoreAttivita: aid.settoreAttivita,
+    regioneBeneficiario: aid.regioneBeneficiario,
+    sourceFile: aid.sourceFile,
   };
 }
 

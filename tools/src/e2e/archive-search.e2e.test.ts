@@ -366,6 +366,10 @@ describe('archive sync and search in a real browser', () => {
     const cards = expectedCards(aids);
     expect(text).toContain(heaviest);
     expect(text).toContain(`Documenti (${aids.length})`);
+    // every row cites its aid by COR, with its regulation
+    const pdfTokens = new Set(text.split(/\s+/));
+    expect(aids.filter((aid) => !pdfTokens.has(aid.cor)).map((aid) => aid.cor)).toEqual([]);
+    expect(aids.filter((aid) => !text.includes(aid.codRegolamento)).map((aid) => aid.cor)).toEqual([]);
     expect(text).toContain(cards.deMinimis.replace(/[^\d.,-]/g, ''));
     expect(text).toContain(cards.total.replace(/[^\d.,-]/g, ''));
   });

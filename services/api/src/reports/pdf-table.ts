@@ -56,12 +56,15 @@ export interface TableLayout<Row> {
   highlighted?(row: Row): boolean;
 }
 
+/** Each row cites the aid: its COR (the number a granting body quotes) and its regulation. */
 const COLUMNS: readonly TableColumn[] = [
   { header: 'Data concessione', align: 'left' },
-  { header: 'Beneficiario', align: 'left', weight: 0.27 },
-  { header: 'Titolo misura', align: 'left', weight: 0.33 },
-  { header: 'Soggetto concedente', align: 'left', weight: 0.22 },
-  { header: 'Procedimento', align: 'left', weight: 0.18 },
+  { header: 'COR', align: 'left' },
+  { header: 'Beneficiario', align: 'left', weight: 0.24 },
+  { header: 'Titolo misura', align: 'left', weight: 0.28 },
+  { header: 'Soggetto concedente', align: 'left', weight: 0.2 },
+  { header: 'Procedimento', align: 'left', weight: 0.14 },
+  { header: 'Regolamento', align: 'left', weight: 0.14 },
   { header: 'Importo nominale', align: 'right' },
   { header: 'Elemento di aiuto', align: 'right' },
 ];
@@ -77,11 +80,14 @@ const n = (value: number) => (Math.round(value * 100) / 100).toString();
 export function cellTexts(row: AidRowDto): string[] {
   return [
     row.dataConcessione,
+    row.cor ?? '',
     // whose row it is, in a report of several companies too
     `${row.denominazioneBeneficiario} (${row.codiceFiscaleBeneficiario})`,
     row.titoloMisura,
     row.soggettoConcedente,
     row.desProcedimento,
+    // the code the register gives ('CE2831/23'), else its text
+    row.codRegolamento || row.desRegolamento,
     formatEuroAmount(Number(row.importoNominale)),
     formatEuroAmount(Number(row.elementoDiAiuto)),
   ];

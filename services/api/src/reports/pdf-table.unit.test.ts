@@ -56,6 +56,6 @@ describe('ReportTable', () => {
 
 describe('a table row', () => {
   it('says whose the aid is: the beneficiary with its tax code', () => {
-    expect(cellTexts(aReportRow(7))[1]).toBe('Beneficiario 7 (01234567897)');
+    expect(cellTexts(aReportRow(7))[2]).toBe('Beneficiario 7 (01234567897)');
   });
 });

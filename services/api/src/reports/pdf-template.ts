@@ -196,17 +196,18 @@ export function pdfReportHtml(input: ReportInput): string {
   const rows = input.result.rows
     .map(
       (row) =>
-        `<tr><td>${escapeHtml(row.dataConcessione)}</td><td>${escapeHtml(row.denominazioneBeneficiario)}</td>` +
+        `<tr><td>${escapeHtml(row.dataConcessione)}</td><td>${escapeHtml(row.cor ?? '')}</td><td>${escapeHtml(row.denominazioneBeneficiario)}</td>` +
         `<td>${escapeHtml(row.titoloMisura)}</td><td>${escapeHtml(row.soggettoConcedente)}</td>` +
-        `<td>${escapeHtml(row.desProcedimento)}</td><td class="num">${escapeHtml(formatEuroAmount(Number(row.importoNominale)))}</td>` +
+        `<td>${escapeHtml(row.desProcedimento)}</td><td>${escapeHtml(row.codRegolamento || row.desRegolamento)}</td>` +
+        `<td class="num">${escapeHtml(formatEuroAmount(Number(row.importoNominale)))}</td>` +
         `<td class="num">${escapeHtml(formatEuroAmount(Number(row.elementoDiAiuto)))}</td></tr>`,
     )
     .join('');
   return `${head}<h2>Documenti (${input.result.rows.length})</h2>
 <table>
-  <thead><tr><th>Data concessione</th><th>Beneficiario</th><th>Titolo misura</th><th>Soggetto concedente</th>
-  <th>Procedimento</th><th class="num">Importo nominale</th><th class="num">Elemento di aiuto</th></tr></thead>
-  <tbody>${rows || '<tr><td colspan="7">Nessun documento trovato</td></tr>'}</tbody>
+  <thead><tr><th>Data concessione</th><th>COR</th><th>Beneficiario</th><th>Titolo misura</th><th>Soggetto concedente</th>
+  <th>Procedimento</th><th>Regolamento</th><th class="num">Importo nominale</th><th class="num">Elemento di aiuto</th></tr></thead>
+  <tbody>${rows || '<tr><td colspan="9">Nessun documento trovato</td></tr>'}</tbody>
 </table>
 ${renew}
 </body></html>`;

@@ -1,6 +1,7 @@
 export { apiRoutes, createApiRouter, FEATURE_ROUTES } from './app';
 export type { ApiConfig, ApiDeps, AuthLimits } from './http/deps';
 export { DEFAULT_AUTH_LIMITS } from './http/deps';
+export { DEFAULT_PAID_REQUESTS_PER_MINUTE, DEFAULT_WRITE_REQUESTS_PER_MINUTE } from './http/paid-work-limit';
 export { createApiLogger, REDACTED_PATHS } from './http/logger';
 export { buildOpenApiDocument } from './http/openapi';
 export { buildRouter } from './http/registry';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { checkTaxCode, formatInteger, type SyncStatusDto } from '@rna/domain';
+import { checkTaxCode, formatInteger } from '@rna/domain';
 import {
   ADMIN,
   captureScreen,
@@ -24,6 +24,7 @@ import {
   signIn,
   signInByApi,
   startWorld,
+  syncArchiveByApi,
   taxCodesByAidCount,
   until,
   type InvitedClient,
@@ -57,20 +58,6 @@ function withWrongCheckDigit(code: string): string {
   throw new Error(`no wrong check digit for ${code}`);
 }
 
-/** The admin synchronises the generated archive by API and waits until every aid is searchable. */
-async function syncArchive(): Promise<void> {
-  const admin = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
-  await admin.call('POST', '/sync', { type: 'LAST_YEAR' });
-  await until(
-    async () => {
-      const status = await admin.call<SyncStatusDto>('GET', '/sync/status');
-      return !status.running && !status.indexing && status.run?.status === 'SUCCESS';
-    },
-    'the archive synchronised and indexed',
-    90_000,
-  );
-}
-
 /** A figure of the preview, by its label. */
 async function previewFigure(page: Page, label: string): Promise<string> {
   const term = page.locator('.bulk-preview dt', { hasText: label });
@@ -90,7 +77,7 @@ function rowsOf(sheet: ExcelJS.Worksheet): string[][] {
 beforeAll(async () => {
   world = await startWorld();
   files = await mkdtemp(path.join(os.tmpdir(), 'rna-e2e-bulk-'));
-  await syncArchive();
+  await syncArchiveByApi(await signInByApi(world.portal.url, ADMIN.email, ADMIN.password));
   [heaviest, second] = taxCodesByAidCount(world.archive.truth) as [string, string];
   if (!heaviest || !second) throw new Error('the generated archive has fewer than two beneficiaries');
   wrong = withWrongCheckDigit(heaviest);

@@ -14,7 +14,6 @@ import {
   isoToItalianDay,
   todayInRome,
   type HeadroomDto,
-  type SyncStatusDto,
   type UndertakingGroupDto,
 } from '@rna/domain';
 import {
@@ -28,8 +27,8 @@ import {
   signIn,
   signInByApi,
   startWorld,
+  syncArchiveByApi,
   taxCodesByAidCount,
-  until,
   type InvitedClient,
   type World,
 } from './harness';
@@ -57,15 +56,7 @@ beforeAll(async () => {
   PLANNED_IT = isoToItalianDay(PLANNED);
   files = await mkdtemp(path.join(os.tmpdir(), 'rna-e2e-groups-'));
   const admin = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
-  await admin.call('POST', '/sync', { type: 'LAST_YEAR' });
-  await until(
-    async () => {
-      const status = await admin.call<SyncStatusDto>('GET', '/sync/status');
-      return !status.running && !status.indexing && status.run?.status === 'SUCCESS';
-    },
-    'the archive synchronised and indexed',
-    90_000,
-  );
+  await syncArchiveByApi(admin);
   [first, second] = taxCodesByAidCount(world.archive.truth) as [string, string];
   invited = await inviteClientByApi(admin, 'studio.gialli@example.it', { searches: 20, pdfEnabled: true });
   context = await newContext(world.browser, world.portal.url);

@@ -1,4 +1,7 @@
 /** Set-up steps a journey does not walk through in the browser: plain calls to the portal's API. */
+import type { SyncStatusDto } from '@rna/domain';
+import { until } from './ui';
+
 export interface ApiClient {
   token: string;
   call<T>(method: string, path: string, body?: unknown): Promise<T>;
@@ -56,4 +59,17 @@ export async function inviteClientByApi(
       enable: options.enableVariationAlerts,
     });
   return { id: invited.id, email, invitationCode: invited.invitationCode };
+}
+
+/** The administrator synchronises the generated archive by API and waits until every aid is searchable. */
+export async function syncArchiveByApi(admin: ApiClient): Promise<void> {
+  await admin.call('POST', '/sync', { type: 'LAST_YEAR' });
+  await until(
+    async () => {
+      const status = await admin.call<SyncStatusDto>('GET', '/sync/status');
+      return !status.running && !status.indexing && status.run?.status === 'SUCCESS';
+    },
+    'the archive synchronised and indexed',
+    90_000,
+  );
 }

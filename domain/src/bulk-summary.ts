@@ -24,6 +24,7 @@ import {
   type BeneficiaryRow,
 } from './de-minimis';
 import { DomainError } from './errors';
+import { printableText } from './formatting';
 import type { Actor, AidRecord, DataSource } from './events';
 import { centsToEuro, euroToCents } from './money';
 import { checkTaxCode, isWellFormedTaxCode, normalizeTaxCode, parseTaxCodeList } from './tax-codes';
@@ -76,12 +77,8 @@ export function looksLikeTaxCode(code: string): boolean {
 
 /** Headers of a column naming each company's group (impresa unica). */
 const GROUP_HEADERS = ['gruppo', 'impresaunica', 'gruppoimpresaunica', 'gruppoimpresa'];
-/** A group's name as kept: printable, at most 100 characters. */
-const groupName = (cell: string) =>
-  cell
-    .replace(/[\p{Cc}\p{Cf}]/gu, '')
-    .trim()
-    .slice(0, 100);
+/** A group's name as a list gives it and a job keeps it: printable, at most 100 characters. */
+export const bulkGroupName = (cell: string): string => printableText(cell).slice(0, 100);
 
 const HEADER_HINTS = ['codicefiscale', 'partitaiva', 'piva', 'cf', 'cfpiva', 'codicefiscalepartitaiva'];
 
@@ -183,7 +180,8 @@ export function readCodeCells(
     const cell = (row[index] ?? '').trim();
     if (cell === '') return;
     const code = cellAsTaxCode(cell);
-    if (looksLikeTaxCode(code)) collector.code(code, groupIndex >= 0 ? groupName(row[groupIndex] ?? '') : '');
+    if (looksLikeTaxCode(code))
+      collector.code(code, groupIndex >= 0 ? bulkGroupName(row[groupIndex] ?? '') : '');
     else collector.ignore(cell);
   });
   const columns = hasHeader ? first.map((cell) => cell.trim()).filter((cell) => cell !== '') : [];

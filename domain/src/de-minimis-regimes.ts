@@ -182,21 +182,15 @@ export function deMinimisHeadroom(
       releases.set(day, (releases.get(day) ?? 0) + aid.elementoDiAiutoCents);
     }
   }
-  const limitDtos: HeadroomLimitDto[] = limits.map((limit) => {
-    const usedCents = limit.regimes.reduce((sum, r) => sum + used[r], 0);
-    return {
-      ceiling: centsToDecimalString(limit.ceilingCents),
-      regimes: [...limit.regimes],
-      used: centsToDecimalString(usedCents),
-      remaining: centsToDecimalString(Math.max(0, limit.ceilingCents - usedCents)),
-    };
-  });
-  const headroomCents = Math.max(
-    0,
-    Math.min(
-      ...limits.map((limit) => limit.ceilingCents - limit.regimes.reduce((sum, r) => sum + used[r], 0)),
-    ),
-  );
+  // what each limit leaves (negative when exceeded): the DTO clamps it, the headroom is the least
+  const left = limits.map((limit) => limit.ceilingCents - limit.regimes.reduce((sum, r) => sum + used[r], 0));
+  const limitDtos: HeadroomLimitDto[] = limits.map((limit, i) => ({
+    ceiling: centsToDecimalString(limit.ceilingCents),
+    regimes: [...limit.regimes],
+    used: centsToDecimalString(limit.ceilingCents - left[i]!),
+    remaining: centsToDecimalString(Math.max(0, left[i]!)),
+  }));
+  const headroomCents = Math.max(0, Math.min(...left));
   return {
     taxCodes: [...taxCodes],
     date,

@@ -233,14 +233,14 @@ export type QuotaSnapshotEvent = {
 /** A user stream's live variation alerts folded up to `version` (snapshot-user-<userId>). */
 export type UserSnapshotEvent = {
   type: 'UserSnapshotTaken';
-  data: { version: number; state: UserAlertsState };
+  data: { version: number; state: UserDecisionState };
 };
 
 /**
  * What a decision on a user's stream needs of it: the ids of the alerts not removed, and of the
  * groups not deleted (absent in snapshots taken before groups existed: none then).
  */
-export interface UserAlertsState {
+export interface UserDecisionState {
   alertIds: string[];
   groupIds?: string[];
 }

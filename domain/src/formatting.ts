@@ -52,3 +52,8 @@ export function formatItalianDateTime(value: Date | number): string {
 export function formatMonthLabel({ year, month }: YearMonth): string {
   return `${pad2(month)}/${pad2(year % 100)}`;
 }
+
+/** A text a user or a file gave, as it may be kept and shown: control and format characters out, trimmed. */
+export function printableText(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+}

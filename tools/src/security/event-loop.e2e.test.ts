@@ -74,6 +74,8 @@ function pollHealth() {
   let slowest = 0;
   let answers = 0;
   let failures = 0;
+  let firstAnswer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
   const done = (async () => {
     while (!stopped) {
       const started = performance.now();
@@ -81,6 +83,7 @@ function pollHealth() {
         const response = await fetch(`${base}/api/health`);
         await response.arrayBuffer();
         answers += 1;
+        firstAnswer();
       } catch {
         // a connection cut while the process was stalled (seen before the fix: ECONNRESET)
         failures += 1;
@@ -90,6 +93,8 @@ function pollHealth() {
     }
   })();
   return {
+    /** resolves once the poller has been answered: its connection is open and the loop free */
+    answered,
     async stop() {
       stopped = true;
       await done;
@@ -110,7 +115,7 @@ it('answers everyone else within a second while each route reads its worst input
   for (const request of requests) {
     const poll = pollHealth();
     // the poller is answered at least once before the hostile request goes out
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await poll.answered;
     const { status, code } = await sendHostile(base, token, request);
     const { slowest, answers, failures } = await poll.stop();
     expect(answers).toBeGreaterThan(0);

@@ -9,7 +9,7 @@ import {
   parseSearchTaxCodes,
   streams,
   type UndertakingGroupDto,
-  type UserAlertsState,
+  type UserDecisionState,
   type UserEvent,
   type VariationAlertDto,
 } from '@rna/domain';
@@ -81,8 +81,8 @@ export async function addAlert(
   }
 }
 
-/** Folds a user stream's events into its live alert ids. */
-export function evolveUserAlerts(state: UserAlertsState, event: UserEvent): UserAlertsState {
+/** Folds a user stream's events into what its decisions need: its live alerts and groups. */
+export function evolveUserDecisions(state: UserDecisionState, event: UserEvent): UserDecisionState {
   if (event.type === 'VariationAlertAdded')
     return { ...state, alertIds: [...state.alertIds, event.data.alertId] };
   if (event.type === 'VariationAlertRemoved')
@@ -102,7 +102,7 @@ export function readUserDecisionState(eventStore: EventStore, userId: string) {
     snapshots: streams.userSnapshots(userId),
     snapshotType: 'UserSnapshotTaken',
     initial: { alertIds: [], groupIds: [] },
-    evolve: evolveUserAlerts,
+    evolve: evolveUserDecisions,
   });
 }
 

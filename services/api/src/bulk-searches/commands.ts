@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   assertBulkJobAllowed,
+  bulkGroupName,
+  printableText,
   assertOnlyFixedTaxCode,
   BULK_MAX_CODES,
   bulkJobDecider,
@@ -50,10 +52,7 @@ export function cleanSourceName(name: string): string {
   // multer hands a UTF-8 file name over as Latin-1 text
   const utf8 = Buffer.from(name, 'latin1').toString('utf8');
   if (!utf8.includes('\uFFFD') && /[\u0080-\u00ff]/.test(name)) text = utf8;
-  return text
-    .replace(/[\p{Cc}\p{Cf}]/gu, '')
-    .trim()
-    .slice(0, 200);
+  return printableText(text).slice(0, 200);
 }
 
 export interface PreviewInput {
@@ -134,10 +133,7 @@ function requestedGroups(
   const kept: { taxCode: string; group: string }[] = [];
   for (const entry of groups) {
     const taxCode = normalizeTaxCode(entry.taxCode);
-    const group = entry.group
-      .replace(/[\p{Cc}\p{Cf}]/gu, '')
-      .trim()
-      .slice(0, 100);
+    const group = bulkGroupName(entry.group);
     if (!listed.has(taxCode) || seen.has(taxCode) || group === '') continue;
     seen.add(taxCode);
     kept.push({ taxCode, group });

@@ -140,7 +140,9 @@ function collectGroupAids(
     const counted = headroomAidOf(aid);
     if (!counted.isDeMinimis || counted.dataConcessione < windowStart || counted.dataConcessione > today)
       continue;
-    groupAids.set(group, [...(groupAids.get(group) ?? []), counted]);
+    const kept = groupAids.get(group);
+    if (kept) kept.push(counted);
+    else groupAids.set(group, [counted]);
   }
 }
 

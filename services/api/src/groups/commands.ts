@@ -10,6 +10,7 @@ import {
   DomainError,
   isWellFormedTaxCode,
   normalizeTaxCode,
+  printableText,
   streams,
   UNDERTAKING_GROUP_LIMITS,
   type UndertakingGroupDto,
@@ -43,7 +44,7 @@ export function cleanGroup(input: UndertakingGroupInput): {
   name: string;
   members: { taxCode: string; note: string }[];
 } {
-  const name = input.name.replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+  const name = printableText(input.name);
   if (name === '' || name.length > MAX_GROUP_NAME)
     throw new DomainError('I002', 'Nome dell’impresa unica mancante o troppo lungo');
   if (input.members.length === 0 || input.members.length > MAX_GROUP_MEMBERS)
@@ -54,7 +55,7 @@ export function cleanGroup(input: UndertakingGroupInput): {
     if (!isWellFormedTaxCode(taxCode)) throw new DomainError('T002');
     if (seen.has(taxCode)) throw new DomainError('I002', `Codice fiscale ripetuto: ${taxCode}`);
     seen.add(taxCode);
-    const note = (member.note ?? '').replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+    const note = printableText(member.note ?? '');
     if (note.length > MAX_MEMBER_NOTE) throw new DomainError('I002', 'Nota troppo lunga');
     return { taxCode, note };
   });

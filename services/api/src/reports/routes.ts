@@ -6,6 +6,7 @@ import {
   deMinimisHeadroom,
   DomainError,
   todayInRome,
+  type HeadroomAid,
   type ReportKind,
 } from '@rna/domain';
 import { PdfQueueFullError, PdfRenderError } from '@rna/infra/pdf';
@@ -66,6 +67,13 @@ async function reportInput(
     kind,
     (found, source, now, archiveAsOf) => {
       const aids = found.aids.map(headroomAidOf);
+      // each company's own aids once, not every aid of the search for each company
+      const byCode = new Map<string, HeadroomAid[]>();
+      for (const aid of aids) {
+        const own = byCode.get(aid.taxCode);
+        if (own) own.push(aid);
+        else byCode.set(aid.taxCode, [aid]);
+      }
       const headrooms = group
         ? [
             {
@@ -73,7 +81,10 @@ async function reportInput(
               group: { id: group.id, name: group.name },
             },
           ]
-        : request.taxCodes.map((code) => ({ ...deMinimisHeadroom([code], aids, date, regime), group: null }));
+        : request.taxCodes.map((code) => ({
+            ...deMinimisHeadroom([code], byCode.get(code) ?? [], date, regime),
+            group: null,
+          }));
       return { search: searchResult(request, source, found, now, archiveAsOf), headrooms };
     },
     (answer) => answer.search.rows.length,

@@ -2,7 +2,7 @@
  * The HTTP contract between the front end and the API (all paths under /api).
  * Timestamps are epoch milliseconds unless the field says otherwise.
  */
-import type { Actor, Role, RegisterFileStatus } from './events';
+import type { Actor, Role, RegisterFileStatus, ReportKind } from './events';
 import type { SyncScope } from './archive-files';
 import type { RegisterRecordRejection } from './register-records';
 
@@ -437,4 +437,18 @@ export interface UndertakingGroupDto {
 export interface UndertakingGroupInput {
   name: string;
   members: { taxCode: string; note?: string }[];
+}
+
+/**
+ * GET /reports/verify/:code (public): a report the portal issued, as far as a third party may learn
+ * of it: when, which kind, for which tax codes, under which organisation's brand. No amounts.
+ */
+export interface ReportVerificationDto {
+  /** printed form, XXXX-XXXX-XXXX-C */
+  code: string;
+  issuedAt: number;
+  kind: ReportKind;
+  taxCodes: string[];
+  /** the organisation whose brand the report carries ('' when none) */
+  organisation: string;
 }

@@ -46,6 +46,8 @@ export const ERROR_CATALOGUE = {
   I001: { status: 409, message: 'Raggiunto il numero massimo di imprese uniche' },
   I002: { status: 400, message: 'Impresa unica non valida' },
   I003: { status: 404, message: 'Impresa unica non trovata' },
+  R001: { status: 400, message: 'Codice di verifica non valido: controllare di averlo copiato per intero' },
+  R002: { status: 404, message: 'Il portale non ha emesso alcun report con questo codice' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

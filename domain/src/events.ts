@@ -91,7 +91,16 @@ export type QuotaEvent =
     }
   | {
       type: 'ReportDownloaded';
-      data: SearchRequest & { clientId: string; at: string; by: Actor; kind: ReportKind };
+      data: SearchRequest & {
+        clientId: string;
+        at: string;
+        by: Actor;
+        kind: ReportKind;
+        /** the verification code printed on the report's pages (report-codes.ts); absent before codes */
+        reportCode?: string;
+        /** the organisation whose brand the report carries (its logo's name), shown by the verification */
+        organisation?: string;
+      };
     }
   | {
       type: 'SearchRefused';

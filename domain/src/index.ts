@@ -18,3 +18,4 @@ export * from './search-answer';
 export * from './bulk-summary';
 export * from './bulk-fairness';
 export * from './de-minimis-regimes';
+export * from './report-codes';

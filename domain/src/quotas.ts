@@ -139,8 +139,16 @@ export type QuotaCommand =
         resultCount: number;
         /** The bulk search job this look-up is the charge of (Ricerca massiva). */
         bulkJobId?: string;
+        /** A report's verification code and the organisation it is issued under. */
+        report?: IssuedReportStamp;
       };
     };
+
+/** What a verifiable report records of itself when it is issued. */
+export interface IssuedReportStamp {
+  code: string;
+  organisation: string;
+}
 
 export type LookUpRecord = Extract<QuotaCommand, { type: 'ChargeLookUp' }>['data'];
 
@@ -150,14 +158,15 @@ export type LookUpRecord = Extract<QuotaCommand, { type: 'ChargeLookUp' }>['data
  * (never charged) are recorded the same way at cost 0.
  */
 export function lookUpEvents(lookUp: LookUpRecord, cost: number): QuotaEvent[] {
-  const { clientId, by, at, request, purpose, dataSource, resultCount, bulkJobId } = lookUp;
+  const { clientId, by, at, request, purpose, dataSource, resultCount, bulkJobId, report } = lookUp;
   const base = { ...request, clientId, at, by };
   const performed: QuotaEvent = {
     type: 'SearchPerformed',
     data: { ...base, dataSource, resultCount, cost, ...(bulkJobId ? { bulkJobId } : {}) },
   };
   if (purpose === 'search') return [performed];
-  const downloaded: QuotaEvent = { type: 'ReportDownloaded', data: { ...base, kind: purpose } };
+  const stamp = report ? { reportCode: report.code, organisation: report.organisation } : {};
+  const downloaded: QuotaEvent = { type: 'ReportDownloaded', data: { ...base, kind: purpose, ...stamp } };
   return cost > 0 ? [performed, downloaded] : [downloaded];
 }
 

@@ -4,6 +4,7 @@ import { variationAlertsProjection } from './alerts';
 import { archiveProjections } from './archive';
 import { bulkSearchesProjection } from './bulk-searches';
 import { undertakingGroupsProjection } from './groups';
+import { issuedReportsProjection } from './issued-reports';
 import { subscriberIdOf, type Projection } from './projection';
 import { savedSearchesProjection } from './searches';
 
@@ -14,6 +15,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   variationAlertsProjection,
   bulkSearchesProjection,
   undertakingGroupsProjection,
+  issuedReportsProjection,
 ];
 
 /** The checkpoint names of every projection (read-your-writes waits for them). */

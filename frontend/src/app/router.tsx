@@ -14,6 +14,7 @@ const SyncPage = lazy(() => import('../features/sync/sync-page'));
 const AuditRoute = lazy(() => import('./audit-route'));
 const BulkSearchPage = lazy(() => import('../features/bulk-searches/bulk-search-page'));
 const GroupsPage = lazy(() => import('../features/groups/groups-page'));
+const VerificationPage = lazy(() => import('../features/verification/verification-page'));
 
 export function AppRoutes() {
   const user = useUser();
@@ -26,6 +27,8 @@ export function AppRoutes() {
           <Route index element={<LoginPage />} />
           <Route path="forgot" element={<ForgotPage />} />
           <Route path="reset-password" element={<ResetPage />} />
+          {/* a report's verification is public: whoever holds the report may check it */}
+          <Route path="verifica/:code?" element={<VerificationPage />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Route>
       </Routes>
@@ -39,6 +42,7 @@ export function AppRoutes() {
         <Route path="documents" element={<DocumentsPage />} />
         <Route path="ricerca-massiva" element={<BulkSearchPage />} />
         <Route path="imprese-uniche" element={<GroupsPage />} />
+        <Route path="verifica/:code?" element={<VerificationPage />} />
         {admin && <Route path="clients" element={<ClientsRoute />} />}
         {admin && <Route path="sync" element={<SyncPage />} />}
         {admin && <Route path="audit" element={<AuditRoute />} />}

@@ -130,13 +130,13 @@ export async function startRememberedApp(
 }
 
 /** The app with nobody signed in: the login screen and the other signed-out routes. */
-export function startSignedOutApp(routes: FakeRoutes = {}): { store: AppStore; calls: string[] } {
+export function startSignedOutApp(routes: FakeRoutes = {}, at = '/'): { store: AppStore; calls: string[] } {
   const calls = installFakeServer(routes);
   const store = createStore();
   store.dispatch(userResolved(null));
   render(
     <Provider store={store}>
-      <MemoryRouter>
+      <MemoryRouter initialEntries={[at]}>
         <AppRoutes />
       </MemoryRouter>
     </Provider>,

@@ -20,6 +20,7 @@ import { buildRouter } from './http/registry';
 import { defineRoute, reply, type AnyRoute } from './http/route';
 import { logosRoutes } from './logos/routes';
 import { reportsRoutes } from './reports/routes';
+import { verificationRoutes } from './reports/verification/routes';
 import { savedSearchesRoutes } from './searches/routes';
 import { syncRoutes } from './sync/routes';
 import { usersRoutes } from './users/routes';
@@ -33,6 +34,7 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   // search feature: data-source and reports before /documents (more specific paths first)
   dataSourceRoutes,
   reportsRoutes,
+  verificationRoutes,
   documentsRoutes,
   savedSearchesRoutes,
   alertsRoutes,

@@ -11,6 +11,7 @@ import {
   streams,
   type Actor,
   type DataSource,
+  type IssuedReportStamp,
   type LookUpRecord,
   type QuotaCommand,
   type QuotaState,
@@ -60,12 +61,15 @@ export interface Metered<T> {
   cost: number;
 }
 
+/** What is looked up for: a search, or a report (with its verification stamp), and from where. */
+export interface LookUpKind {
+  purpose: 'search' | ReportKind;
+  dataSource: DataSource;
+  report?: IssuedReportStamp;
+}
+
 /** The look-up the context describes, as the quota rules record it. */
-export function lookUpOf(
-  ctx: MeteringContext,
-  lookUp: { purpose: 'search' | ReportKind; dataSource: DataSource },
-  resultCount: number,
-): LookUpRecord {
+export function lookUpOf(ctx: MeteringContext, lookUp: LookUpKind, resultCount: number): LookUpRecord {
   return {
     clientId: ctx.clientId,
     by: ctx.actor,
@@ -87,7 +91,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function metered<T>(
   ctx: MeteringContext,
-  lookUp: { purpose: 'search' | ReportKind; dataSource: DataSource },
+  lookUp: LookUpKind,
   perform: () => Promise<T>,
   shownOf: (result: T) => number,
 ): Promise<Metered<T>> {

@@ -19,6 +19,7 @@ import {
   type BeneficiaryRow,
   type CodeSourceDto,
   type DataSource,
+  type IssuedReportStamp,
   type ReportKind,
   streams,
   type SearchRequest,
@@ -253,6 +254,8 @@ export async function performLookUp<T>(
   purpose: 'search' | ReportKind,
   shape: (found: FoundAids, source: DataSource, now: Date, archiveAsOf: number | null) => T,
   shownCount: (answer: T) => number,
+  /** a report's verification stamp, recorded with its download */
+  report?: IssuedReportStamp,
 ): Promise<{ result: T; remainingSearches?: number }> {
   assertMaySearch(searcher, request);
   const now = deps.clock();
@@ -271,7 +274,10 @@ export async function performLookUp<T>(
   if (searcher.actor.role !== 'CLIENT') {
     // Not metered, but audited all the same: an administrator's look-ups go to its own audit stream.
     const result = await answer();
-    const audited = lookUpEvents(lookUpOf(ctx, { purpose, dataSource: source }, shownCount(result)), 0);
+    const audited = lookUpEvents(
+      lookUpOf(ctx, { purpose, dataSource: source, ...(report ? { report } : {}) }, shownCount(result)),
+      0,
+    );
     await deps.eventStore.appendToStream(streams.audit(searcher.actor.userId), audited, {
       expectedVersion: 'any',
     });
@@ -279,7 +285,7 @@ export async function performLookUp<T>(
   }
   const { result, remainingSearches } = await metered(
     ctx,
-    { purpose, dataSource: source },
+    { purpose, dataSource: source, ...(report ? { report } : {}) },
     answer,
     shownCount,
   );

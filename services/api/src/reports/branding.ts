@@ -13,5 +13,6 @@ export async function reportBranding(deps: ApiDeps, logoId: number): Promise<Rep
     footer1: logo.pdfConfig.footer1,
     footer2: logo.pdfConfig.footer2,
     subRenewUrl: logo.subRenewUrl,
+    organisation: logo.name,
   };
 }

@@ -12,7 +12,7 @@ import {
   type CalendarDay,
   type HeadroomDto,
 } from '@rna/domain';
-import { dataSourceLines, DE_MINIMIS_NOTE, yesNo, type ReportInput } from './report-input';
+import { dataSourceLines, DE_MINIMIS_NOTE, verificationLine, yesNo, type ReportInput } from './report-input';
 import { HEADROOM_NOTE, REGIME_LABELS, regimes, undertakingLabel } from './headroom-report';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
@@ -126,8 +126,9 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
     ['Codici fiscali', result.taxCodes.join(', ')],
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
-    ...dataSourceLines(result),
+    ...dataSourceLines(result, input.archive),
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
+    ...(input.verification ? [['Verifica', verificationLine(input.verification)] as [string, string]] : []),
     ['Numero documenti', result.stats.totalDocuments],
   ];
   for (const [label, value] of parameters) summary.addRow({ label, value });

@@ -1,41 +1,14 @@
-import pdfParse from 'pdf-parse';
 import { PDFDocument } from 'pdf-lib';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { PAGES_PER_CHUNK, preparePdfReport, type PdfReport } from './pdf-report';
 import { aReportInput, aReportRow } from './testing';
+import { pageTexts } from './testing/pdf-pages';
 
 const collect = async (report: PdfReport): Promise<Buffer> => {
   const chunks: Buffer[] = [];
   for await (const chunk of report.chunks()) chunks.push(chunk);
   return Buffer.concat(chunks);
 };
-
-interface TextItem {
-  str: string;
-  transform: number[];
-}
-
-/**
- * The text of each page, in order (pdf-parse renders the pages one after another): pieces on one
- * baseline joined as they are (Chromium splits words), a new line for each new baseline.
- */
-async function pageTexts(pdf: Buffer): Promise<string[]> {
-  const pages: string[] = [];
-  await pdfParse(pdf, {
-    pagerender: async (page: { getTextContent(): Promise<{ items: TextItem[] }> }) => {
-      let text = '';
-      let lastY: number | undefined;
-      for (const item of (await page.getTextContent()).items) {
-        if (lastY !== undefined && item.transform[5] !== lastY) text += '\n';
-        text += item.str;
-        lastY = item.transform[5];
-      }
-      pages.push(text);
-      return text;
-    },
-  });
-  return pages;
-}
 
 /** Every object the cross-reference table lists starts exactly where it says. */
 function expectExactCrossReferences(pdf: Buffer): void {

@@ -23,7 +23,13 @@ import { PdfRenderError, type PdfRenderer } from '@rna/infra/pdf';
 import { pdfSummaryHtml } from './pdf-template';
 import { FONT_BOLD, FONT_REGULAR, PAGE, ReportTable } from './pdf-table';
 import { PdfTextFont, wrapText } from './pdf-text';
-import { safeColour, type ReportBranding, type ReportInput } from './report-input';
+import {
+  safeColour,
+  verificationLine,
+  type ReportBranding,
+  type ReportInput,
+  type ReportVerification,
+} from './report-input';
 
 const deflate = promisify(zlib.deflate);
 
@@ -41,17 +47,23 @@ const FOOTER_LINE = 7.2;
 const FOOTER_TOP = PAGE.bottom - 14;
 const FOOTER_MAX_LINES = 4;
 
-/** The footer of page `page` of `total` (1-based): the client's footer lines left, numbering right. */
+/**
+ * The footer of page `page` of `total` (1-based): the client's footer lines left; numbering right,
+ * with the report's verification code under it, so that any page on its own can be checked.
+ */
 export function footerOperators(
   font: PdfTextFont,
   branding: ReportBranding,
   page: number,
   total: number,
+  verification?: ReportVerification,
 ): string {
   const label = `Pagina ${page} di ${total}`;
   const labelWidth = font.width(label, FOOTER_SIZE);
+  const code = verification ? verificationLine(verification) : '';
+  const codeWidth = code ? font.width(code, FOOTER_SIZE) : 0;
   const right = PAGE.width - PAGE.right;
-  const room = right - PAGE.left - labelWidth - 12;
+  const room = right - PAGE.left - Math.max(labelWidth, codeWidth) - 12;
   const lines = [branding.footer1, branding.footer2]
     .filter((text) => text.trim() !== '')
     .flatMap((text) => wrapText(font, font.printable(text), FOOTER_SIZE, room))
@@ -63,6 +75,7 @@ export function footerOperators(
     `/${FONT_REGULAR} ${FOOTER_SIZE} Tf 0.333 g`,
     ...lines.map((line, i) => at(PAGE.left, FOOTER_TOP - i * FOOTER_LINE, line)),
     at(right - labelWidth, FOOTER_TOP, label),
+    ...(code ? [at(right - codeWidth, FOOTER_TOP - FOOTER_LINE, code)] : []),
     'ET',
   ].join('\n');
 }
@@ -93,10 +106,15 @@ export async function preparePdfReport(input: ReportInput, renderer: PdfRenderer
     if (error instanceof PdfRenderError) throw error;
     throw new PdfRenderError('The summary PDF could not be read', { cause: error });
   }
-  return joinedReport(summary, table, input.branding);
+  return joinedReport(summary, table, input.branding, input.verification);
 }
 
-function joinedReport(summary: PDFDocument, table: ReportTable | null, branding: ReportBranding): PdfReport {
+function joinedReport(
+  summary: PDFDocument,
+  table: ReportTable | null,
+  branding: ReportBranding,
+  verification: ReportVerification | undefined,
+): PdfReport {
   const context = summary.context;
   const footerFont = table?.regular ?? new PdfTextFont('Helvetica');
   const summaryPages = summary.getPages();
@@ -114,7 +132,9 @@ function joinedReport(summary: PDFDocument, table: ReportTable | null, branding:
     const leaf: PDFPageLeaf = page.node;
     leaf.wrapContentStreams(context.register(context.stream('q')), context.register(context.stream('Q')));
     leaf.addContentStream(
-      context.register(context.flateStream(footerOperators(footerFont, branding, i + 1, total))),
+      context.register(
+        context.flateStream(footerOperators(footerFont, branding, i + 1, total, verification)),
+      ),
     );
     leaf.setFontDictionary(PDFName.of(FONT_REGULAR), fonts.regular);
   });
@@ -155,7 +175,7 @@ function joinedReport(summary: PDFDocument, table: ReportTable | null, branding:
         for (let i = first; i < last; i++) {
           const operators =
             table.pageOperators(i) +
-            footerOperators(table.regular, branding, summaryPages.length + i + 1, total);
+            footerOperators(table.regular, branding, summaryPages.length + i + 1, total, verification);
           contents.push(deflate(Buffer.from(operators, 'latin1')));
         }
         const out: Buffer[] = [];

@@ -1,5 +1,6 @@
 import { PdfRenderError, type PdfRenderer } from '@rna/infra/pdf';
 import { footerOperators, preparePdfReport } from './pdf-report';
+import { pdfSummaryHtml } from './pdf-template';
 import { PdfTextFont } from './pdf-text';
 import { aReportInput, aReportRow } from './testing';
 
@@ -39,5 +40,32 @@ describe('footerOperators', () => {
     const footer = footerOperators(font, { ...branding, footer1: ' ', footer2: 'Rossi (Milano)' }, 1, 1);
     expect(footer.match(/ Tj/g)).toHaveLength(2);
     expect(footer).toContain('(Rossi \\(Milano\\))');
+  });
+
+  it('carries the report’s verification code under the page number, so that any page on its own can be checked', () => {
+    const { verification } = aReportInput([]);
+    const footer = footerOperators(font, branding, 3, 9, verification);
+    expect(footer).toContain(
+      '(Codice di verifica ABCD-2345-WXYZ-G \\267 https://portale.example/verifica/ABCD2345WXYZG)',
+    );
+    expect(footerOperators(font, branding, 3, 9)).not.toContain('Codice di verifica');
+  });
+});
+
+describe('the summary of a verifiable report', () => {
+  it('states the archive it was made from and where to verify it', () => {
+    const html = pdfSummaryHtml(aReportInput([]));
+    expect(html).toContain('3 file del registro, dal 2025_03 al 2025_05');
+    expect(html).toContain('Codice di verifica ABCD-2345-WXYZ-G');
+    expect(html).toContain('https://portale.example/verifica/ABCD2345WXYZG');
+  });
+
+  it('says nothing of the archive when every code was answered live', () => {
+    const input = aReportInput([]);
+    input.result = {
+      ...input.result,
+      sources: input.result.sources.map((source) => ({ ...source, source: 'LIVE' as const, asOf: 1 })),
+    };
+    expect(pdfSummaryHtml(input)).not.toContain('file del registro');
   });
 });

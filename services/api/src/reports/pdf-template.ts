@@ -14,6 +14,7 @@ import {
   DE_MINIMIS_NOTE,
   safeColour,
   safeHttpUrl,
+  verificationLine,
   yesNo,
   type ReportBranding,
   type ReportInput,
@@ -126,8 +127,9 @@ function reportParts(input: ReportInput): ReportParts {
     ['Codici fiscali', result.taxCodes.join(', ')],
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
-    ...dataSourceLines(result),
+    ...dataSourceLines(result, input.archive),
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
+    ...(input.verification ? [['Verifica', verificationLine(input.verification)] as [string, string]] : []),
   ];
   const cards: [string, string][] = [
     ['Numero documenti', String(stats.totalDocuments)],

@@ -1,6 +1,7 @@
 /** What both reports are made of: one search's answer, its parameters, the brand, and when. */
 import {
   formatItalianDateTime,
+  formatReportCode,
   type CodeSourceDto,
   type HeadroomDto,
   type SearchResultDto,
@@ -15,6 +16,24 @@ export interface ReportBranding {
   footer2: string;
   /** Where the client renews the subscription ('' = not shown). */
   subRenewUrl: string;
+  /** the organisation the brand is (its logo's name): what a report's verification names */
+  organisation: string;
+}
+
+/** How anyone can check that the portal issued a report: its code, and the page that says so. */
+export interface ReportVerification {
+  /** stored form (report-codes.ts); printed as XXXX-XXXX-XXXX-C */
+  code: string;
+  /** the public verification page of this code */
+  url: string;
+}
+
+/** The archive a report's data came from: how many register files, from which month to which. */
+export interface ArchiveExtent {
+  files: number;
+  /** register file names (2015_01, 2025_02_003) */
+  oldest: string;
+  newest: string;
 }
 
 export interface ReportInput {
@@ -23,6 +42,10 @@ export interface ReportInput {
   branding: ReportBranding;
   /** the de minimis headroom at a planned date: a group's, or each searched company's own */
   headrooms?: HeadroomDto[];
+  /** printed on every page (absent: a report made outside a download, e.g. a preview in a test) */
+  verification?: ReportVerification;
+  /** the register files the archive held when the report was made (null: none, or live data only) */
+  archive?: ArchiveExtent | null;
 }
 
 export const DEFAULT_BRANDING: ReportBranding = {
@@ -31,6 +54,7 @@ export const DEFAULT_BRANDING: ReportBranding = {
   footer1: '',
   footer2: '',
   subRenewUrl: '',
+  organisation: '',
 };
 
 /** A colour safe to put in CSS: 6 hex digits with or without '#', else the default. */
@@ -70,12 +94,27 @@ export function codeSourceLabel(source: CodeSourceDto): string {
   return archive;
 }
 
-/** The report's "data source" lines: the portal's mode, then each code's own source. */
-export function dataSourceLines(result: SearchResultDto): [string, string][] {
+/** The archive's extent as a reader cites it: how many register files, from which to which. */
+export function archiveExtentLabel(archive: ArchiveExtent): string {
+  const files = archive.files === 1 ? '1 file del registro' : `${archive.files} file del registro`;
+  return archive.oldest === archive.newest
+    ? `${files} (${archive.oldest})`
+    : `${files}, dal ${archive.oldest} al ${archive.newest}`;
+}
+
+/** The report's "data source" lines: the portal's mode, each code's own source, the archive's files. */
+export function dataSourceLines(result: SearchResultDto, archive?: ArchiveExtent | null): [string, string][] {
+  const fromArchive = result.sources.some((source) => source.source === 'ARCHIVE');
   return [
     ['Fonte dati', dataSourceLabel(result.dataSource)],
     ...result.sources.map((source): [string, string] => [`Fonte ${source.taxCode}`, codeSourceLabel(source)]),
+    ...(fromArchive && archive ? [['Archivio', archiveExtentLabel(archive)] as [string, string]] : []),
   ];
+}
+
+/** XXXX-XXXX-XXXX-C at <url>: the line every page of a verifiable report carries. */
+export function verificationLine(verification: ReportVerification): string {
+  return `Codice di verifica ${formatReportCode(verification.code)} · ${verification.url}`;
 }
 
 export const DE_MINIMIS_NOTE =

@@ -30,6 +30,7 @@ import { reportBranding } from './branding';
 import { writeExcelReport } from './excel';
 import { preparePdfReport, type PdfReport } from './pdf-report';
 import type { ReportInput } from './report-input';
+import { archiveExtent, issueReport } from './verification/issue';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -57,6 +58,9 @@ async function reportInput(
   const profile = await searchProfile(deps, principal);
   if (kind === 'pdf' && !profile.pdfEnabled) throw new DomainError('P001');
   if (kind === 'pdf' && !deps.pdfRenderer) throw new DomainError('G001', 'Generazione PDF non disponibile');
+  const branding = await reportBranding(deps, profile.logoId);
+  // the code is recorded with the download, so that the report it is printed on can be verified
+  const { verification, stamp } = issueReport(deps, branding);
   // The search's aids come from the look-up cache when the user just searched the same codes
   // (documents/aid-lookups); the download is decided, charged or refused, and recorded as always.
   // The headroom at the date: a group's together, else each company's own (never added up).
@@ -88,13 +92,15 @@ async function reportInput(
       return { search: searchResult(request, source, found, now, archiveAsOf), headrooms };
     },
     (answer) => answer.search.rows.length,
+    stamp,
   );
-  const branding = await reportBranding(deps, profile.logoId);
   return {
     result: remainingSearches === undefined ? result.search : { ...result.search, remainingSearches },
     headrooms: result.headrooms,
     branding,
     generatedAt: deps.clock(),
+    verification,
+    archive: await archiveExtent(deps),
   };
 }
 

@@ -78,6 +78,9 @@ export function aReportInput(rows: AidRowDto[]): ReportInput {
       footer1: 'Studio Rossi & Associati',
       footer2: 'Via Roma 1, Milano',
       subRenewUrl: 'https://example.com/rinnovo',
+      organisation: 'Studio Rossi',
     },
+    verification: { code: 'ABCD2345WXYZG', url: 'https://portale.example/verifica/ABCD2345WXYZG' },
+    archive: { files: 3, oldest: '2025_03', newest: '2025_05' },
   };
 }

@@ -29,7 +29,7 @@ export function escapeHtml(value: string): string {
 }
 
 /** Only an image data URL of a known type may become the logo's src. */
-function safeLogoSrc(dataUrl: string | null): string | null {
+export function safeLogoSrc(dataUrl: string | null): string | null {
   if (!dataUrl) return null;
   return /^data:image\/(png|jpeg|jpg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/.test(dataUrl)
     ? dataUrl

@@ -102,7 +102,7 @@ export function declarationHtml(input: DeclarationInput): string {
   const colour = safeColour(branding.primaryColor);
   const logo = safeLogoSrc(branding.logoDataUrl);
   const ownCeiling = headroom.limits[0];
-  const regime = `${REGIME_LABELS[headroom.regime]} (${REGIME_REGULATIONS[headroom.regime]})`;
+  const regime = `${REGIME_LABELS[headroom.regime]}, ${REGIME_REGULATIONS[headroom.regime]}`;
   const unknown =
     headroom.unknownRegulationAids > 0
       ? `<p class="note">${e(`${headroom.unknownRegulationAids} aiuti «de minimis» indicano un regolamento non riconosciuto: sono conteggiati nel regime generale.`)}</p>`

@@ -83,6 +83,7 @@ export const PERMISSIONS: Record<string, PermissionRow> = {
   'PUT /groups/:id': LOOK_UP,
   'DELETE /groups/:id': SIGNED_IN,
   'GET /de-minimis/headroom': LOOK_UP,
+  'GET /de-minimis/declaration': LOOK_UP,
   'GET /sync/last-rna-sync': SIGNED_IN,
   // Ricerca massiva: a preview charges nothing; running a list is a look-up (the probe runs another
   // company's code); every user reads and downloads only their own jobs

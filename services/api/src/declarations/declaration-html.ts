@@ -103,10 +103,13 @@ export function declarationHtml(input: DeclarationInput): string {
   const logo = safeLogoSrc(branding.logoDataUrl);
   const ownCeiling = headroom.limits[0];
   const regime = `${REGIME_LABELS[headroom.regime]}, ${REGIME_REGULATIONS[headroom.regime]}`;
+  const unknownCount = headroom.unknownRegulationAids;
   const unknown =
-    headroom.unknownRegulationAids > 0
-      ? `<p class="note">${e(`${headroom.unknownRegulationAids} aiuti «de minimis» indicano un regolamento non riconosciuto: sono conteggiati nel regime generale.`)}</p>`
-      : '';
+    unknownCount === 1
+      ? 'Un aiuto «de minimis» indica un regolamento non riconosciuto: è conteggiato nel regime generale.'
+      : unknownCount > 1
+        ? `${unknownCount} aiuti «de minimis» indicano un regolamento non riconosciuto: sono conteggiati nel regime generale.`
+        : '';
   const sources = input.sources
     .map((source) => `<li>${e(`${source.taxCode}: ${codeSourceLabel(source)}`)}</li>`)
     .join('');
@@ -159,7 +162,7 @@ decadenza dai benefici prevista dall’art. 75,</p>
 i seguenti aiuti «de minimis» registrati nel Registro nazionale degli aiuti di Stato (RNA):</p>
 ${aidsHtml(input)}
 ${totalsHtml(input)}
-${unknown}
+${unknown ? `<p class="note">${e(unknown)}</p>` : ''}
 
 <h3>2. Imprese collegate non indicate</h3>
 <p>che l’impresa unica (art. 2, par. 2, ${e(REGIME_REGULATIONS.GENERAL)}) comprende anche le seguenti imprese, non indicate sopra

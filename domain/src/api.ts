@@ -348,7 +348,7 @@ export interface AuditEntryDto {
   dataSource: 'ARCHIVE' | 'LIVE' | null;
   resultCount: number | null;
   cost: number;
-  /** 'sheet' | 'pdf' for downloads, 'A002' | 'U004' for refusals */
+  /** 'sheet' | 'pdf' | 'declaration' for downloads, 'A002' | 'U004' for refusals */
   detail: string | null;
   /** remaining searches right after this entry */
   remainingSearches: number;

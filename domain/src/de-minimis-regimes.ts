@@ -145,6 +145,41 @@ const asStrings = (cents: Record<DeMinimisRegime, number>): Record<DeMinimisRegi
   SIEG: centsToDecimalString(cents.SIEG),
 });
 
+/** A de minimis aid of the undertaking granted inside the window of a planned grant. */
+export interface WindowAid<A extends HeadroomAid = HeadroomAid> {
+  aid: A;
+  /** the regime it counts in (GENERAL when its regulation is not recognised) */
+  regime: DeMinimisRegime;
+  unknownRegulation: boolean;
+  /** it counts towards a limit of the planned regime (an agricultural aid does not, for a SIEG grant) */
+  limited: boolean;
+}
+
+/**
+ * The aids the headroom of a planned aid of `regime` on `date` is made of: the de minimis aids of the
+ * codes of `taxCodes` granted in the window, each with its regime. The headroom and the self-declaration
+ * read this one list, so the aids declared are the aids counted.
+ */
+export function headroomWindowAids<A extends HeadroomAid>(
+  taxCodes: readonly string[],
+  aids: readonly A[],
+  date: string,
+  regime: DeMinimisRegime,
+): WindowAid<A>[] {
+  assertHeadroomRequest(date, regime);
+  const windowStart = headroomWindowStart(date);
+  const relevant = new Set(limitsFor(regime, date).flatMap((limit) => limit.regimes));
+  const codes = new Set(taxCodes);
+  const counted: WindowAid<A>[] = [];
+  for (const aid of aids) {
+    if (!codes.has(aid.taxCode)) continue;
+    if (!aid.isDeMinimis || aid.dataConcessione < windowStart || aid.dataConcessione > date) continue;
+    const found = regimeOfRegulation(aid.codRegolamento, aid.desRegolamento);
+    counted.push({ aid, ...found, limited: relevant.has(found.regime) });
+  }
+  return counted;
+}
+
 /**
  * The undertaking's headroom for a planned aid of `regime` granted on `date`: the aids of every code
  * of `taxCodes` (the undertaking's members) counted together. Everything but the group is filled in.
@@ -158,26 +193,28 @@ export function deMinimisHeadroom(
   assertHeadroomRequest(date, regime);
   const windowStart = headroomWindowStart(date);
   const limits = limitsFor(regime, date);
-  const relevant = new Set(limits.flatMap((limit) => limit.regimes));
   const used = zeroByRegime();
   const perCode = new Map<string, { name: string | null; used: Record<DeMinimisRegime, number> }>(
     taxCodes.map((code) => [code, { name: null, used: zeroByRegime() }]),
   );
   const releases = new Map<string, number>();
   let unknownRegulationAids = 0;
+  // a company is named after any of its aids, counted or not
   for (const aid of aids) {
     const company = perCode.get(aid.taxCode);
-    if (!company) continue;
-    company.name ??= aid.name;
-    if (!aid.isDeMinimis || aid.dataConcessione < windowStart || aid.dataConcessione > date) continue;
-    const { regime: aidRegime, unknownRegulation } = regimeOfRegulation(
-      aid.codRegolamento,
-      aid.desRegolamento,
-    );
+    if (company) company.name ??= aid.name;
+  }
+  for (const { aid, regime: aidRegime, unknownRegulation, limited } of headroomWindowAids(
+    taxCodes,
+    aids,
+    date,
+    regime,
+  )) {
     if (unknownRegulation) unknownRegulationAids += 1;
     used[aidRegime] += aid.elementoDiAiutoCents;
-    company.used[aidRegime] += aid.elementoDiAiutoCents;
-    if (relevant.has(aidRegime)) {
+    const company = perCode.get(aid.taxCode);
+    if (company) company.used[aidRegime] += aid.elementoDiAiutoCents;
+    if (limited) {
       const day = releaseDay(aid.dataConcessione);
       releases.set(day, (releases.get(day) ?? 0) + aid.elementoDiAiutoCents);
     }

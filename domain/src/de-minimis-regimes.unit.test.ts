@@ -4,6 +4,7 @@
  */
 import {
   deMinimisHeadroom,
+  headroomWindowAids,
   headroomWindowStart,
   regimeOfRegulation,
   releaseDay,
@@ -215,5 +216,48 @@ describe('a single undertaking of several companies', () => {
     expect(deMinimisHeadroom([A], aids, '2025-06-30', 'AGRICULTURE').releases).toEqual([
       { date: '2027-03-01', amount: '20000.00' },
     ]);
+  });
+});
+
+describe('the aids a planned grant counts (what the self-declaration lists)', () => {
+  const aids = [
+    aid('2023-07-01', 1_000, 'CE2831/23'), // first day of the window of 2026-06-30
+    aid('2023-06-30', 2_000, 'CE2831/23'), // the day before: out
+    aid('2026-07-01', 3_000, 'CE2831/23'), // after the planned day: out
+    aid('2025-01-10', 4_000, 'CE1408/13'), // agricultural
+    aid('2025-02-10', 5_000, 'CE2832/23'), // SIEG
+    aid('2025-03-10', 6_000, 'CE651/14', { isDeMinimis: false }),
+    aid('2025-04-10', 7_000, 'CE2831/23', { taxCode: B }), // another undertaking's
+  ];
+  const listed = (regime: 'GENERAL' | 'SIEG') =>
+    headroomWindowAids([A], aids, '2026-06-30', regime).map((w) => [
+      w.aid.elementoDiAiutoCents / 100,
+      w.regime,
+      w.limited,
+    ]);
+
+  it('are the undertaking’s de minimis aids of the window, each told whether the regime’s limits count it', () => {
+    expect(listed('GENERAL')).toEqual([
+      [1_000, 'GENERAL', true],
+      [4_000, 'AGRICULTURE', true],
+      [5_000, 'SIEG', true],
+    ]);
+    // a SIEG grant is capped with general aids only: the agricultural aid is outside its limits
+    expect(listed('SIEG')).toEqual([
+      [1_000, 'GENERAL', true],
+      [4_000, 'AGRICULTURE', false],
+      [5_000, 'SIEG', true],
+    ]);
+  });
+
+  it('add up to the headroom’s figures', () => {
+    const headroom = deMinimisHeadroom([A], aids, '2026-06-30', 'SIEG');
+    expect(headroom.usedByRegime).toEqual({
+      GENERAL: '1000.00',
+      AGRICULTURE: '4000.00',
+      FISHERIES: '0.00',
+      SIEG: '5000.00',
+    });
+    expect(headroom.limits[0]?.used).toBe('6000.00');
   });
 });

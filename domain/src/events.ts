@@ -23,7 +23,8 @@ export type StreamName<E extends EventShape = EventShape> = string & { readonly 
 
 export type Role = 'ADMIN' | 'CLIENT';
 export type DataSource = 'ARCHIVE' | 'LIVE';
-export type ReportKind = 'sheet' | 'pdf';
+/** What a download was: a search's report (Excel, PDF) or its de minimis self-declaration (PDF). */
+export type ReportKind = 'sheet' | 'pdf' | 'declaration';
 
 /** Who did it: the acting user's id and email (ADMIN, CLIENT or the system). */
 export interface Actor {

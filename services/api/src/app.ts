@@ -6,6 +6,7 @@
 import type { Router } from 'express';
 import { alertsRoutes } from './alerts/routes';
 import { deMinimisRoutes } from './de-minimis/routes';
+import { declarationsRoutes } from './declarations/routes';
 import { groupsRoutes } from './groups/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
@@ -40,6 +41,7 @@ export const FEATURE_ROUTES: readonly (readonly AnyRoute[])[] = [
   alertsRoutes,
   groupsRoutes,
   deMinimisRoutes,
+  declarationsRoutes,
   bulkSearchesRoutes,
   auditRoutes,
   syncRoutes,

@@ -136,7 +136,8 @@ function sampleRequest(route: { method: string; path: string }): { url: string; 
     return { url: `${url}?taxCodes=${OTHER_CODE}` };
   if (key === 'POST /variation-alerts') return { url, body: json({ taxCodes: [OTHER_CODE] }) };
   if (key === 'POST /bulk-searches') return { url, body: json({ taxCodes: [OTHER_CODE], sourceName: '' }) };
-  if (key === 'GET /de-minimis/headroom') return { url: `${url}?taxCodes=${OTHER_CODE}&date=2026-03-01` };
+  if (key === 'GET /de-minimis/headroom' || key === 'GET /de-minimis/declaration')
+    return { url: `${url}?taxCodes=${OTHER_CODE}&date=2026-03-01` };
   if (key === 'POST /groups' || key === 'PUT /groups/:id')
     return { url, body: json({ name: 'Gruppo', members: [{ taxCode: OTHER_CODE }] }) };
   if (route.method === 'get' || route.method === 'delete') return { url };

@@ -65,6 +65,8 @@ export const PERMISSIONS: Record<string, PermissionRow> = {
   'POST /auth/logout': ANYONE,
   'POST /auth/forgot': ANYONE,
   'POST /auth/reset-password': ANYONE,
+  // whoever holds a report may check that the portal issued it (SPEC: reports a third party can verify)
+  'GET /reports/verify/:code': ANYONE,
 
   'GET /users/me': SIGNED_IN_EVEN_EXPIRED,
   'PUT /users/change-password': SIGNED_IN,
@@ -83,6 +85,7 @@ export const PERMISSIONS: Record<string, PermissionRow> = {
   'PUT /groups/:id': LOOK_UP,
   'DELETE /groups/:id': SIGNED_IN,
   'GET /de-minimis/headroom': LOOK_UP,
+  'GET /de-minimis/declaration': LOOK_UP,
   'GET /sync/last-rna-sync': SIGNED_IN,
   // Ricerca massiva: a preview charges nothing; running a list is a look-up (the probe runs another
   // company's code); every user reads and downloads only their own jobs

@@ -72,6 +72,15 @@ export const documentsApi = api.injectEndpoints({
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
     }),
+    /** The pre-filled de minimis self-declaration (PDF): charged like a report PDF of the codes. */
+    downloadDeclaration: build.mutation<null, HeadroomQuery>({
+      query: (q) => ({
+        url: `/de-minimis/declaration?${headroomQueryString(q)}`,
+        responseHandler: saveAs('dichiarazione-de-minimis.pdf'),
+      }),
+      onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
+        afterCharge(dispatch, queryFulfilled).catch(() => undefined),
+    }),
     downloadSheet: build.mutation<null, ReportQuery>({
       query: (q) => ({
         url: `/documents/sheet?${reportQueryString(q)}`,
@@ -94,6 +103,7 @@ export const documentsApi = api.injectEndpoints({
 export const {
   useSearchDocumentsQuery,
   useLazyGetHeadroomQuery,
+  useDownloadDeclarationMutation,
   useDownloadSheetMutation,
   useDownloadPdfMutation,
 } = documentsApi;

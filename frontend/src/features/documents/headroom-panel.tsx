@@ -5,7 +5,10 @@ import { DatePicker } from '../../components/date-picker';
 import { Spinner } from '../../components/spinner';
 import { formatDay, formatEuro, isoDayOf } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
-import { useLazyGetHeadroomQuery } from './documents-api';
+import { useAppDispatch } from '../../lib/hooks';
+import { showError } from '../../lib/session/status-slice';
+import { canDownloadPdf, useUser } from '../../lib/session/use-user';
+import { useDownloadDeclarationMutation, useLazyGetHeadroomQuery } from './documents-api';
 
 /** Planned dates before this day follow other rules (Reg. UE 1407/2013): refused with D001. */
 const FIRST_PLANNED_DAY = '2024-01-01';
@@ -38,20 +41,39 @@ export function HeadroomPanel({ taxCodes, group, onCompute }: HeadroomPanelProps
   const [compute, result] = useLazyGetHeadroomQuery();
   const refusal = result.isError ? errorCodeOf(result.error) : null;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const user = useUser();
+  const dispatch = useAppDispatch();
+  const [downloadDeclaration, declarationState] = useDownloadDeclarationMutation();
+
+  /** The planned day chosen, or null when the panel refuses it (no date; before 2024: D001). */
+  const plannedDay = (): string | null => {
     if (!date) {
       setProblem({ key: 'headroom.dateRequired' });
-      return;
+      return null;
     }
     const day = isoDayOf(date);
     if (day < FIRST_PLANNED_DAY) {
       setProblem({ code: 'D001' });
-      return;
+      return null;
     }
     setProblem(null);
+    return day;
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const day = plannedDay();
+    if (!day) return;
     onCompute?.({ date: day, regime });
     void compute({ taxCodes, group, date: day, regime });
+  };
+
+  /** The self-declaration of the same undertaking, day and regime as the figures asked for here. */
+  const declare = async () => {
+    const day = plannedDay();
+    if (!day) return;
+    const outcome = await downloadDeclaration({ taxCodes, group, date: day, regime });
+    if ('error' in outcome) dispatch(showError(errorCodeOf(outcome.error)));
   };
 
   const problemText = problem ? ('code' in problem ? t(`errors.${problem.code}`) : t(problem.key)) : null;
@@ -97,6 +119,19 @@ export function HeadroomPanel({ taxCodes, group, onCompute }: HeadroomPanelProps
           </button>
           <p className="field__hint">{t('headroom.cost')}</p>
         </div>
+        {user && canDownloadPdf(user) && (
+          <div className="headroom__submit">
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={declarationState.isLoading}
+              onClick={() => void declare()}
+            >
+              {declarationState.isLoading ? t('common.loading') : t('headroom.downloadDeclaration')}
+            </button>
+            <p className="field__hint">{t('headroom.declarationHint')}</p>
+          </div>
+        )}
       </form>
       {problemText && (
         <p className="field__error" role="alert">

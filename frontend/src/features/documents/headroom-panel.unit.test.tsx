@@ -272,3 +272,71 @@ describe('a refused headroom', () => {
     expect(screen.getByRole('heading', { name: `Risultati per ${ALFA}, ${BETA}` })).toBeInTheDocument();
   });
 });
+
+describe('the de minimis self-declaration', () => {
+  let saved: { href: string; download: string }[];
+  const click = jest.spyOn(HTMLAnchorElement.prototype, 'click');
+  beforeEach(() => {
+    saved = [];
+    click.mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.href, download: this.download });
+    });
+    Object.assign(URL, { createObjectURL: () => 'blob:declaration', revokeObjectURL: () => undefined });
+  });
+  afterAll(() => click.mockRestore());
+
+  const declarationCall = (asked: Record<string, string>, date: string, regime: DeMinimisRegime) =>
+    `GET /api/de-minimis/declaration?${new URLSearchParams({ ...asked, date, regime }).toString()}`;
+  const declarationCalls = (calls: string[]) =>
+    calls.filter((call) => call.includes('/de-minimis/declaration'));
+  const button = () => within(panel()).getByRole('button', { name: 'Scarica dichiarazione de minimis' });
+
+  it('is downloaded for the group, the date and the regime chosen in the panel, without computing the headroom', async () => {
+    const call = declarationCall({ group: 'g1' }, '2025-03-31', 'AGRICULTURE');
+    const { calls } = await startRememberedApp(
+      routes([ALFA, BETA], { [call]: { status: 200 } }),
+      `${TWO_CODES}&group=g1`,
+    );
+    await screen.findByText(`Bando ${BETA}`);
+    await pickDate('31-03-2025');
+    await userEvent.selectOptions(within(panel()).getByLabelText('Regime de minimis'), 'AGRICULTURE');
+    await userEvent.click(button());
+    await waitFor(() =>
+      expect(saved).toEqual([{ href: 'blob:declaration', download: 'dichiarazione-de-minimis.pdf' }]),
+    );
+    expect(declarationCalls(calls)).toEqual([call]);
+    expect(headroomCalls(calls)).toEqual([]);
+  });
+
+  it('without a group asks for the searched codes; a date before 2024 asks nothing', async () => {
+    const call = declarationCall({ taxCodes: `${ALFA},${BETA}` }, '2026-06-30', 'GENERAL');
+    const { calls } = await startRememberedApp(routes([ALFA, BETA], { [call]: { status: 200 } }), TWO_CODES);
+    await screen.findByText(`Bando ${BETA}`);
+    await pickDate('31-12-2023');
+    await userEvent.click(button());
+    expect(within(panel()).getByRole('alert')).toHaveTextContent(
+      'La data prevista deve essere dal 01-01-2024',
+    );
+    expect(declarationCalls(calls)).toEqual([]);
+
+    await pickDate('30-06-2026');
+    await userEvent.click(button());
+    await waitFor(() => expect(declarationCalls(calls)).toEqual([call]));
+  });
+
+  it('is not offered to a client without PDF reports', async () => {
+    const noPdf = { ...CLIENT, pdfEnabled: false };
+    await startRememberedApp(
+      {
+        ...routes([ALFA]),
+        ...signedInRoutes(noPdf),
+      },
+      `/documents?taxCode=${ALFA}&deMinimis=false&last3Years=false`,
+    );
+    await screen.findByText(`Bando ${ALFA}`);
+    expect(within(panel()).getByRole('button', { name: 'Calcola il residuo' })).toBeInTheDocument();
+    expect(
+      within(panel()).queryByRole('button', { name: 'Scarica dichiarazione de minimis' }),
+    ).not.toBeInTheDocument();
+  });
+});

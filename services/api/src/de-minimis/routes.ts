@@ -4,19 +4,13 @@
  * (domain/src/de-minimis-regimes.ts). Charged like a search of those codes, refused like one, audited.
  */
 import { z } from 'zod';
-import {
-  assertHeadroomRequest,
-  deMinimisHeadroom,
-  parseSearchTaxCodes,
-  todayInRome,
-  type HeadroomDto,
-} from '@rna/domain';
+import { deMinimisHeadroom, type HeadroomDto } from '@rna/domain';
 import { searchProfile } from '../documents/profile';
 import { headroomAidOf } from './headroom-aids';
 import { performLookUp } from '../documents/search';
-import { findOwnGroup } from '../groups/commands';
 import { countPaidRequest } from '../http/paid-work-limit';
 import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
+import { undertakingAsked, undertakingQuerySchema } from './undertaking';
 
 const amounts = z.object({
   GENERAL: z.string(),
@@ -42,8 +36,6 @@ const headroomSchema = z.object({
   remainingSearches: z.number().optional(),
 });
 
-const codes = z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)]).optional();
-
 export const deMinimisRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
@@ -53,27 +45,17 @@ export const deMinimisRoutes: AnyRoute[] = [
     tag: 'documents',
     summary:
       'De minimis headroom of an undertaking (taxCodes or group) for a planned grant date and regime; charged like a search',
-    query: z
-      .object({
-        taxCodes: codes,
-        group: z.string().min(1).max(100).optional(),
-        date: z.string().max(20).optional(),
-        regime: z.string().max(20).optional(),
-      })
-      .strict(),
+    query: undertakingQuerySchema,
     responses: { 200: { description: 'The headroom', schema: headroomSchema } },
     async handler(ctx) {
       const principal = signedIn(ctx);
-      const date = ctx.query.date ?? todayInRome(ctx.deps.clock());
-      const regimeAsked = ctx.query.regime ?? 'GENERAL';
-      // D001 / D002 / J001 before anything is charged
-      assertHeadroomRequest(date, regimeAsked);
-      const group = ctx.query.group
-        ? await findOwnGroup(ctx.deps.documents, principal.userId, ctx.query.group)
-        : null;
-      const taxCodes = group
-        ? group.members.map((member) => member.taxCode)
-        : parseSearchTaxCodes(ctx.query.taxCodes);
+      // D001 / D002 / J001 / I003 / T00x before anything is charged
+      const {
+        date,
+        regime: regimeAsked,
+        group,
+        taxCodes,
+      } = await undertakingAsked(ctx.deps, principal, ctx.query);
       await countPaidRequest(ctx.deps, principal.userId);
       const profile = await searchProfile(ctx.deps, principal);
       const { result, remainingSearches } = await performLookUp(

@@ -18,6 +18,7 @@ import {
   yesNo,
   type ReportBranding,
   type ReportInput,
+  type ReportVerification,
 } from './report-input';
 
 export function escapeHtml(value: string): string {
@@ -30,7 +31,7 @@ export function escapeHtml(value: string): string {
 }
 
 /** Only an image data URL of a known type may become the logo's src. */
-function safeLogoSrc(dataUrl: string | null): string | null {
+export function safeLogoSrc(dataUrl: string | null): string | null {
   if (!dataUrl) return null;
   return /^data:image\/(png|jpeg|jpg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/=]+$/.test(dataUrl)
     ? dataUrl
@@ -77,8 +78,11 @@ export function deMinimisChartSvg(series: readonly DeMinimisPointDto[], colour: 
   );
 }
 
-/** Chromium's print footer: footers and page numbers on every page (its own small document). */
-export function pdfFooterTemplate(branding: ReportBranding): string {
+/**
+ * Chromium's print footer: footers and page numbers on every page (its own small document), with the
+ * verification code of a verifiable document under the numbering.
+ */
+export function pdfFooterTemplate(branding: ReportBranding, verification?: ReportVerification): string {
   const footers = [branding.footer1, branding.footer2]
     .filter((text) => text.trim() !== '')
     .map((text) => `<div>${escapeHtml(text)}</div>`)
@@ -86,7 +90,9 @@ export function pdfFooterTemplate(branding: ReportBranding): string {
   return (
     '<div style="font-size:8px;width:100%;padding:0 10mm;display:flex;justify-content:space-between;color:#555">' +
     `<div>${footers}</div>` +
-    '<div>Pagina <span class="pageNumber"></span> di <span class="totalPages"></span></div></div>'
+    '<div style="text-align:right">Pagina <span class="pageNumber"></span> di <span class="totalPages"></span>' +
+    (verification ? `<div>${escapeHtml(verificationLine(verification))}</div>` : '') +
+    '</div></div>'
   );
 }
 

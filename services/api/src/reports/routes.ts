@@ -1,21 +1,12 @@
 /** GET /documents/sheet and /documents/pdf: the reports of a search (free when searched today). */
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  assertHeadroomRequest,
-  deMinimisHeadroom,
-  DomainError,
-  todayInRome,
-  type HeadroomAid,
-  type ReportKind,
-} from '@rna/domain';
-import { PdfQueueFullError, PdfRenderError } from '@rna/infra/pdf';
-import { countPaidRequest, RetryLaterError } from '../http/paid-work-limit';
-import { searchProfile } from '../documents/profile';
+import { deMinimisHeadroom, DomainError, type HeadroomAid, type ReportKind } from '@rna/domain';
+import { downloadProfile } from '../documents/profile';
 import { reportQuerySchema } from '../documents/query-schema';
-import { performLookUp, searchRequestFrom, searchResult } from '../documents/search';
-import { findOwnGroup } from '../groups/commands';
+import { performLookUp, searchResult } from '../documents/search';
 import { headroomAidOf } from '../de-minimis/headroom-aids';
+import { undertakingAsked } from '../de-minimis/undertaking';
 import type { ApiDeps } from '../http/deps';
 import {
   defineRoute,
@@ -28,7 +19,8 @@ import {
 } from '../http/route';
 import { reportBranding } from './branding';
 import { writeExcelReport } from './excel';
-import { preparePdfReport, type PdfReport } from './pdf-report';
+import { renderingPdf } from './pdf-failures';
+import { preparePdfReport } from './pdf-report';
 import type { ReportInput } from './report-input';
 import { archiveExtent, issueReport } from './verification/issue';
 
@@ -47,17 +39,9 @@ async function reportInput(
   },
   kind: ReportKind,
 ): Promise<ReportInput> {
-  const date = query.date ?? todayInRome(deps.clock());
-  const regime = query.regime ?? 'GENERAL';
-  assertHeadroomRequest(date, regime);
-  const group = query.group ? await findOwnGroup(deps.documents, principal.userId, query.group) : null;
-  const request = searchRequestFrom(
-    group ? { ...query, taxCodes: group.members.map((m) => m.taxCode) } : query,
-  );
-  await countPaidRequest(deps, principal.userId);
-  const profile = await searchProfile(deps, principal);
-  if (kind === 'pdf' && !profile.pdfEnabled) throw new DomainError('P001');
-  if (kind === 'pdf' && !deps.pdfRenderer) throw new DomainError('G001', 'Generazione PDF non disponibile');
+  const { date, regime, group, taxCodes } = await undertakingAsked(deps, principal, query);
+  const request = { taxCodes, deMinimis: query.deMinimis, last3Years: query.last3Years };
+  const profile = await downloadProfile(deps, principal, kind);
   const branding = await reportBranding(deps, profile.logoId);
   // the code is recorded with the download, so that the report it is printed on can be verified
   const { verification, stamp } = issueReport(deps, branding);
@@ -160,17 +144,7 @@ export const reportsRoutes: AnyRoute[] = [
       const input = await reportInput(ctx.deps, signedIn(ctx), ctx.query, 'pdf');
       const renderer = ctx.deps.pdfRenderer;
       if (!renderer) throw new DomainError('G001');
-      let report: PdfReport;
-      try {
-        report = await preparePdfReport(input, renderer);
-      } catch (error) {
-        if (error instanceof PdfQueueFullError) throw new RetryLaterError(5);
-        if (error instanceof PdfRenderError) {
-          ctx.deps.logger.error({ err: error }, 'PDF report could not be rendered');
-          throw new DomainError('G001');
-        }
-        throw error;
-      }
+      const report = await renderingPdf(ctx.deps, 'PDF report', () => preparePdfReport(input, renderer));
       return sendStreamed(ctx, { contentType: 'application/pdf', fileName: 'report.pdf' }, (out) =>
         pipeline(Readable.from(report.chunks()), out),
       );

@@ -97,6 +97,21 @@ describe('verifying a report the portal issued', () => {
     expect((await verify(fromPdf!).expect(200)).body.kind).toBe('pdf');
   });
 
+  it('stamps the de minimis declaration on every page too', async () => {
+    const client = await api.client({ remainingSearches: 5, pdfEnabled: true });
+    const pdf = (
+      await download(`/api/de-minimis/declaration?taxCodes=${CODE}&date=2026-03-10`, client.token).expect(200)
+    ).body as Buffer;
+    const codes = (await pageTexts(pdf)).map((page) => PRINTED.exec(page)?.[1]);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.every((code) => code !== undefined && code === codes[0])).toBe(true);
+    await api.deps.awaitProjections?.();
+    expect((await verify(codes[0]!).expect(200)).body).toMatchObject({
+      kind: 'declaration',
+      taxCodes: [CODE],
+    });
+  });
+
   it('says when a code was altered or never issued, and does not let one address try codes in bulk', async () => {
     const client = await api.client({ remainingSearches: 5, pdfEnabled: true });
     const pdf = (await download(`/api/documents/pdf?${QUERY}`, client.token).expect(200)).body as Buffer;

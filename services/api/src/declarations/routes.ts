@@ -1,0 +1,63 @@
+/**
+ * GET /de-minimis/declaration: the de minimis self-declaration of an undertaking (some tax codes, or
+ * one of the user's groups) for a planned grant, as a pre-filled PDF. Refused, charged and audited like
+ * a report PDF of its codes (free for codes looked up today; P001 without pdfEnabled).
+ */
+import { DomainError } from '@rna/domain';
+import { undertakingAsked, undertakingQuerySchema } from '../de-minimis/undertaking';
+import { downloadProfile } from '../documents/profile';
+import { performLookUp } from '../documents/search';
+import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
+import { reportBranding } from '../reports/branding';
+import { renderingPdf } from '../reports/pdf-failures';
+import { pdfFooterTemplate } from '../reports/pdf-template';
+import { archiveExtent, issueReport } from '../reports/verification/issue';
+import { declarationFacts } from './declaration';
+import { declarationHtml } from './declaration-html';
+
+export const DECLARATION_FILE = 'dichiarazione-de-minimis.pdf';
+
+export const declarationsRoutes: AnyRoute[] = [
+  defineRoute({
+    method: 'get',
+    path: '/de-minimis/declaration',
+    access: 'signed-in',
+    allowExpiredClient: true,
+    tag: 'documents',
+    summary:
+      'Pre-filled de minimis self-declaration (DPR 445/2000) of an undertaking (taxCodes or group) for a planned grant date and regime; charged like a report PDF',
+    query: undertakingQuerySchema,
+    responses: { 200: { description: DECLARATION_FILE, contentType: 'application/pdf' } },
+    async handler(ctx) {
+      const principal = signedIn(ctx);
+      // J001 / D001 / D002 / I003 / T00x, then P001 / G001, all before anything is charged
+      const asked = await undertakingAsked(ctx.deps, principal, ctx.query);
+      const profile = await downloadProfile(ctx.deps, principal, 'declaration');
+      const renderer = ctx.deps.pdfRenderer;
+      if (!renderer) throw new DomainError('G001');
+      const branding = await reportBranding(ctx.deps, profile.logoId);
+      const { verification, stamp } = issueReport(ctx.deps, branding);
+      const { result: facts } = await performLookUp(
+        ctx.deps,
+        profile,
+        { taxCodes: asked.taxCodes, deMinimis: true, last3Years: false },
+        'declaration',
+        (found) => declarationFacts(asked, found),
+        // the audit records how many aids the declaration lists
+        (declared) => declared.aids.length,
+        stamp,
+      );
+      const html = declarationHtml({
+        ...facts,
+        branding,
+        generatedAt: ctx.deps.clock(),
+        verification,
+        archive: await archiveExtent(ctx.deps),
+      });
+      const bytes = await renderingPdf(ctx.deps, 'De minimis declaration', () =>
+        renderer.render(html, { footerTemplate: pdfFooterTemplate(branding, verification) }),
+      );
+      return reply.file({ contentType: 'application/pdf', fileName: DECLARATION_FILE, bytes });
+    },
+  }),
+];

@@ -210,7 +210,23 @@ export interface CodeSourceDto {
   source: 'LIVE' | 'ARCHIVE';
   asOf: number | null;
   liveFallback?: 'PACED' | 'UNAVAILABLE';
+  /** LIVE: the aid fields the register's live answer does not give (shown empty, or as stated) */
+  missingFields?: LiveMissingField[];
 }
+
+/**
+ * What the register's live look-up never gives of an aid (FORMAT.md "Live look-up"): its rows leave
+ * these empty, except the nominal amount, shown equal to the aid element (the only amount given).
+ */
+export const LIVE_MISSING_FIELDS = [
+  'soggettoConcedente',
+  'cup',
+  'importoNominale',
+  'desRegolamento',
+  'desObiettivo',
+  'settoreAttivita',
+] as const;
+export type LiveMissingField = (typeof LIVE_MISSING_FIELDS)[number];
 
 /** GET/PUT /users/saved-searches */
 export interface SavedSearchDto {

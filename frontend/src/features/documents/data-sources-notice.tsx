@@ -20,6 +20,8 @@ export function DataSourcesNotice({ result }: { result: Pick<SearchResultDto, 'd
   const { t } = useTranslation();
   if (result.dataSource !== 'LIVE' || !result.sources?.length) return null;
   const fellBack = result.sources.some((source) => source.source !== 'LIVE');
+  // what the live answers leave out, once for the whole search (every live answer lacks the same)
+  const missing = [...new Set(result.sources.flatMap((source) => source.missingFields ?? []))];
   return (
     <section
       className={`card source-notice${fellBack ? ' source-notice--fallback' : ''}`}
@@ -34,6 +36,13 @@ export function DataSourcesNotice({ result }: { result: Pick<SearchResultDto, 'd
           </li>
         ))}
       </ul>
+      {missing.length > 0 && (
+        <p className="muted">
+          {t('documents.source.liveMissing', {
+            fields: missing.map((field) => t(`documents.source.missingField.${field}`)).join(', '),
+          })}
+        </p>
+      )}
       {fellBack && <p className="muted">{t('documents.source.retryHint')}</p>}
     </section>
   );

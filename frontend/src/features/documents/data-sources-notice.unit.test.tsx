@@ -10,7 +10,12 @@ describe('data sources notice', () => {
         result={{
           dataSource: 'LIVE',
           sources: [
-            { taxCode: '01234567897', source: 'LIVE', asOf: at },
+            {
+              taxCode: '01234567897',
+              source: 'LIVE',
+              asOf: at,
+              missingFields: ['soggettoConcedente', 'cup', 'importoNominale'],
+            },
             { taxCode: '98765432109', source: 'ARCHIVE', asOf: at, liveFallback: 'PACED' },
             { taxCode: '12345678903', source: 'ARCHIVE', asOf: at, liveFallback: 'UNAVAILABLE' },
           ],
@@ -24,6 +29,37 @@ describe('data sources notice', () => {
     expect(screen.getByRole('status', { name: 'Provenienza dei dati' })).toHaveTextContent(
       'non consuma altre ricerche',
     );
+  });
+
+  it('names the aid fields the live answers leave out, and says nothing of them when no code came live', () => {
+    const { unmount } = render(
+      <DataSourcesNotice
+        result={{
+          dataSource: 'LIVE',
+          sources: [
+            {
+              taxCode: '01234567897',
+              source: 'LIVE',
+              asOf: at,
+              missingFields: ['soggettoConcedente', 'cup', 'importoNominale'],
+            },
+          ],
+        }}
+      />,
+    );
+    expect(screen.getByRole('status')).toHaveTextContent(
+      /non riporta .*: soggetto concedente, CUP, importo nominale \(indicato pari all’elemento di aiuto/,
+    );
+    unmount();
+    render(
+      <DataSourcesNotice
+        result={{
+          dataSource: 'LIVE',
+          sources: [{ taxCode: '01234567897', source: 'ARCHIVE', asOf: at, liveFallback: 'PACED' }],
+        }}
+      />,
+    );
+    expect(screen.getByRole('status')).not.toHaveTextContent('non riporta');
   });
 
   it('says nothing in archive mode, where the banner gives the date', () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { streams, type SearchAnswerDto } from '@rna/domain';
+import { LIVE_MISSING_FIELDS, streams, type SearchAnswerDto } from '@rna/domain';
 import { HttpLiveRegister } from '@rna/infra/register-live';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { anAid } from '../documents/testing';
@@ -159,7 +159,14 @@ describe('data source switch and live searches', () => {
         .expect(200)
     ).body as SearchAnswerDto;
     expect(body).toMatchObject({ dataSource: 'LIVE', lastUpdate: -1, remainingSearches: 4 });
-    expect(body.sources).toEqual([{ taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) }]);
+    expect(body.sources).toEqual([
+      {
+        taxCode: '01234567897',
+        source: 'LIVE',
+        asOf: expect.any(Number),
+        missingFields: [...LIVE_MISSING_FIELDS],
+      },
+    ]);
     expect(body.rows).toEqual([
       expect.objectContaining({
         id: '301',
@@ -191,14 +198,26 @@ describe('data source switch and live searches', () => {
     const both = await search('01234567897,98765432109');
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(both.sources).toEqual([
-      { taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) },
+      {
+        taxCode: '01234567897',
+        source: 'LIVE',
+        asOf: expect.any(Number),
+        missingFields: [...LIVE_MISSING_FIELDS],
+      },
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'PACED' },
     ]);
     expect(both.rows.map((row) => row.id).sort()).toEqual(['1002', '301']);
     // the queued code is asked at the register's pace in the background; the same search later is live
     await until(() => register.asked.includes('98765432109'));
     const later = await search('98765432109');
-    expect(later.sources).toEqual([{ taxCode: '98765432109', source: 'LIVE', asOf: expect.any(Number) }]);
+    expect(later.sources).toEqual([
+      {
+        taxCode: '98765432109',
+        source: 'LIVE',
+        asOf: expect.any(Number),
+        missingFields: [...LIVE_MISSING_FIELDS],
+      },
+    ]);
     expect(later.rows).toEqual([]);
     // each code charged once, however it was answered
     expect(later.remainingSearches).toBe(3);

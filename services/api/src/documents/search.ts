@@ -20,6 +20,7 @@ import {
   type CodeSourceDto,
   type DataSource,
   type IssuedReportStamp,
+  LIVE_MISSING_FIELDS,
   type ReportKind,
   streams,
   type SearchRequest,
@@ -160,7 +161,12 @@ async function findLiveAids(
   for (const found of answers) {
     if ('answer' in found && found.answer.kind === 'ANSWERED') {
       aids.push(...found.answer.records);
-      sources.push({ taxCode: found.taxCode, source: 'LIVE', asOf: found.answer.answeredAt });
+      sources.push({
+        taxCode: found.taxCode,
+        source: 'LIVE',
+        asOf: found.answer.answeredAt,
+        missingFields: [...LIVE_MISSING_FIELDS],
+      });
     } else {
       fromArchive.push(found.taxCode);
       sources.push({

@@ -60,12 +60,19 @@ describe('the summary of a verifiable report', () => {
     expect(html).toContain('https://portale.example/verifica/ABCD2345WXYZG');
   });
 
-  it('says nothing of the archive when every code was answered live', () => {
+  it('says nothing of the archive when every code was answered live, and names what the live answer lacks', () => {
     const input = aReportInput([]);
     input.result = {
       ...input.result,
-      sources: input.result.sources.map((source) => ({ ...source, source: 'LIVE' as const, asOf: 1 })),
+      sources: input.result.sources.map((source) => ({
+        ...source,
+        source: 'LIVE' as const,
+        asOf: 1,
+        missingFields: ['soggettoConcedente' as const, 'cup' as const],
+      })),
     };
-    expect(pdfSummaryHtml(input)).not.toContain('file del registro');
+    const html = pdfSummaryHtml(input);
+    expect(html).not.toContain('file del registro');
+    expect(html).toContain('la risposta non riporta: soggetto concedente, CUP');
   });
 });

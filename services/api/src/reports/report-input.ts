@@ -4,6 +4,7 @@ import {
   formatReportCode,
   type CodeSourceDto,
   type HeadroomDto,
+  type LiveMissingField,
   type SearchResultDto,
 } from '@rna/domain';
 
@@ -78,10 +79,24 @@ export const yesNo = (flag: boolean): string => (flag ? 'Sì' : 'No');
 export const dataSourceLabel = (source: 'ARCHIVE' | 'LIVE'): string =>
   source === 'LIVE' ? 'Dati in tempo reale (RNA)' : 'Archivio';
 
+/** How a report names the fields a live answer leaves out. */
+const LIVE_FIELD_LABELS: Record<LiveMissingField, string> = {
+  soggettoConcedente: 'soggetto concedente',
+  cup: 'CUP',
+  importoNominale: 'importo nominale (indicato pari all’elemento di aiuto)',
+  desRegolamento: 'descrizione del regolamento',
+  desObiettivo: 'obiettivo',
+  settoreAttivita: 'settore di attività',
+};
+
 /** Where one code's rows come from, as the screen says it: live, or the archive of a date and why. */
 export function codeSourceLabel(source: CodeSourceDto): string {
   if (source.source === 'LIVE') {
-    return `Registro (RNA) in tempo reale, consultato il ${formatItalianDateTime(source.asOf ?? 0)}`;
+    const missing = (source.missingFields ?? []).map((field) => LIVE_FIELD_LABELS[field]);
+    return (
+      `Registro (RNA) in tempo reale, consultato il ${formatItalianDateTime(source.asOf ?? 0)}` +
+      (missing.length > 0 ? ` (la risposta non riporta: ${missing.join(', ')})` : '')
+    );
   }
   const archive =
     source.asOf === null

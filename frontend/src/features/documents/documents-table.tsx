@@ -1,6 +1,6 @@
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SearchAnswerDto } from '@rna/domain';
+import { readAidListRows, type SearchAnswerDto } from '@rna/domain';
 import { formatEuro } from '../../lib/domain-rules';
 import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 
@@ -23,8 +23,8 @@ export function visibleWindow(
 }
 
 interface DocumentsTableProps {
-  /** the rows, and the measure titles, procedures and beneficiaries they point at */
-  answer: Pick<SearchAnswerDto, 'rows' | 'measures' | 'procedures' | 'beneficiaries'>;
+  /** the rows, and the measure titles and beneficiaries they point at */
+  answer: Pick<SearchAnswerDto, 'rowFields' | 'rows' | 'measures' | 'beneficiaries'>;
   /** several companies searched: every row says whose it is (a column, or a label on narrow screens) */
   showBeneficiary?: boolean;
 }
@@ -35,7 +35,8 @@ interface DocumentsTableProps {
  */
 export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTableProps) {
   const { t } = useTranslation();
-  const { rows, measures, procedures, beneficiaries } = answer;
+  const { measures, beneficiaries } = answer;
+  const rows = useMemo(() => readAidListRows(answer), [answer]);
   const narrow = useMediaQuery(NARROW_QUERY);
   const [scrollTop, setScrollTop] = useState(0);
   const frame = useRef<number | null>(null);
@@ -86,7 +87,7 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
               const beneficiary = beneficiaries[row.beneficiary] ?? { taxCode: '', name: '' };
               return (
                 <tr
-                  key={`${row.id}-${start + i}`}
+                  key={`${row.idComponenteAiuto}-${start + i}`}
                   style={{ height: rowHeight }}
                   aria-rowindex={start + i + 2}
                 >
@@ -103,7 +104,7 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
                         {t('documents.rowOf', { name: beneficiary.name, code: beneficiary.taxCode })}
                       </span>
                     )}
-                    {row.isDeMinimis ? t('documents.deMinimisProcedure') : (procedures[row.procedure] ?? '')}
+                    {row.isDeMinimis ? t('documents.deMinimisProcedure') : row.desProcedimento}
                   </td>
                   <td className="numeric">{formatEuro(row.elementoDiAiuto)}</td>
                 </tr>

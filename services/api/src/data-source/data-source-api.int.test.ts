@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { streams, type SearchAnswerDto } from '@rna/domain';
+import { readAidListRows, streams, type SearchAnswerDto } from '@rna/domain';
 import { HttpLiveRegister } from '@rna/infra/register-live';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { anAid } from '../documents/testing';
@@ -160,9 +160,9 @@ describe('data source switch and live searches', () => {
     ).body as SearchAnswerDto;
     expect(body).toMatchObject({ dataSource: 'LIVE', lastUpdate: -1, remainingSearches: 4 });
     expect(body.sources).toEqual([{ taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) }]);
-    expect(body.rows).toEqual([
+    expect(readAidListRows(body)).toEqual([
       expect.objectContaining({
-        id: '301',
+        idComponenteAiuto: '301',
         dataConcessione: '03-02-2025',
         elementoDiAiuto: '2500.00',
         isDeMinimis: true,
@@ -194,7 +194,11 @@ describe('data source switch and live searches', () => {
       { taxCode: '01234567897', source: 'LIVE', asOf: expect.any(Number) },
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'PACED' },
     ]);
-    expect(both.rows.map((row) => row.id).sort()).toEqual(['1002', '301']);
+    expect(
+      readAidListRows(both)
+        .map((row) => row.idComponenteAiuto)
+        .sort(),
+    ).toEqual(['1002', '301']);
     // the queued code is asked at the register's pace in the background; the same search later is live
     await until(() => register.asked.includes('98765432109'));
     const later = await search('98765432109');
@@ -217,7 +221,7 @@ describe('data source switch and live searches', () => {
     expect(fallback.sources).toEqual([
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'UNAVAILABLE' },
     ]);
-    expect(fallback.rows.map((row) => row.id)).toEqual(['1002']);
+    expect(readAidListRows(fallback).map((row) => row.idComponenteAiuto)).toEqual(['1002']);
     // the operator sees why: the cause is logged with the codes that could not be looked up
     expect(warn).toHaveBeenCalledWith(
       expect.objectContaining({ err: expect.any(Error), taxCodes: ['98765432109'] }),

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readAidListRows, type SearchAnswerDto } from '@rna/domain';
 import { formatEuro } from '../../lib/domain-rules';
@@ -7,7 +7,7 @@ import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 export const ROW_HEIGHT = 44;
 /** a row that also says whose aid it is takes a second line */
 export const LABELLED_ROW_HEIGHT = 64;
-const VIEWPORT_HEIGHT = 560;
+export const VIEWPORT_HEIGHT = 560;
 const OVERSCAN = 12;
 
 /** Which rows to render for a scroll position: the visible window plus some rows either side. */
@@ -20,6 +20,18 @@ export function visibleWindow(
   const start = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const end = Math.min(total, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN);
   return { start, end };
+}
+
+/** The scroll position of a windowed table's scroll container, read once per animation frame. */
+export function useScrollTop(): [number, (event: React.UIEvent<HTMLElement>) => void, (top: number) => void] {
+  const [scrollTop, setScrollTop] = useState(0);
+  const frame = useRef<number | null>(null);
+  const onScroll = useCallback((event: React.UIEvent<HTMLElement>) => {
+    const top = event.currentTarget.scrollTop;
+    if (frame.current !== null) cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(() => setScrollTop(top));
+  }, []);
+  return [scrollTop, onScroll, setScrollTop];
 }
 
 interface DocumentsTableProps {
@@ -38,19 +50,12 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
   const { measures, beneficiaries } = answer;
   const rows = useMemo(() => readAidListRows(answer), [answer]);
   const narrow = useMediaQuery(NARROW_QUERY);
-  const [scrollTop, setScrollTop] = useState(0);
-  const frame = useRef<number | null>(null);
+  const [scrollTop, onScroll] = useScrollTop();
   const beneficiaryColumn = showBeneficiary && !narrow;
   const beneficiaryLabel = showBeneficiary && narrow;
   const rowHeight = showBeneficiary ? LABELLED_ROW_HEIGHT : ROW_HEIGHT;
   const { start, end } = visibleWindow(scrollTop, rows.length, VIEWPORT_HEIGHT, rowHeight);
   const columns = beneficiaryColumn ? 4 : 3;
-
-  const onScroll = (event: React.UIEvent<HTMLDivElement>) => {
-    const top = event.currentTarget.scrollTop;
-    if (frame.current !== null) cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => setScrollTop(top));
-  };
 
   return (
     <div className="card documents-table">

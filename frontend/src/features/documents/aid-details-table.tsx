@@ -11,10 +11,13 @@ import {
   type AidDetailSort,
   type AidDetailSortKey,
 } from './aid-details';
-import { useScrollTop, VIEWPORT_HEIGHT, visibleWindow } from './documents-table';
+import { LABELLED_ROW_HEIGHT, useScrollTop, VIEWPORT_HEIGHT, visibleWindow } from './documents-table';
 
-/** two lines (a name and its code, a regulation's code and text): every row the same height, for the window */
-export const DETAIL_ROW_HEIGHT = 56;
+/**
+ * Two lines (a name and its code, a regulation's code and text) like a labelled summary row; every row
+ * the same height, so that the window knows where each one is.
+ */
+export const DETAIL_ROW_HEIGHT = LABELLED_ROW_HEIGHT;
 
 interface DetailColumn {
   id: string;

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { AidRowDto } from '@rna/domain';
 import { searchResult } from '../../test/app';
-import { AidDetailsTable } from './aid-details-table';
+import { AidDetailsTable, DETAIL_ROW_HEIGHT } from './aid-details-table';
 
 const CODE = '01234567897';
 
@@ -144,7 +144,7 @@ describe('the aid detail table', () => {
     expect(screen.queryByText('909999')).not.toBeInTheDocument();
 
     const region = screen.getByRole('region', { name: 'Dettaglio degli aiuti concessi' });
-    region.scrollTop = 10_000 * 56;
+    region.scrollTop = 10_000 * DETAIL_ROW_HEIGHT;
     fireEvent.scroll(region);
     await waitFor(() => expect(screen.getByText('909999')).toBeInTheDocument());
     expect(shownRows().length).toBeLessThan(200);

@@ -83,12 +83,32 @@ describe('the search answer', () => {
     });
   });
 
-  it('sends a text repeated across rows once', () => {
-    const answer = searchAnswer(resultOf([aid('1'), aid('2'), aid('3', { soggettoConcedente: 'INPS' })]));
+  it('sends a text repeated across rows once, each row pointing at its own', () => {
+    const answer = searchAnswer(
+      resultOf([
+        aid('1'),
+        aid('2', { titoloMisura: 'Voucher fiere' }),
+        aid('3', { soggettoConcedente: 'INPS' }),
+        aid('4', { codRegolamento: 'CE2831/23', desRegolamento: 'De minimis generale' }),
+        aid('5', { codiceFiscaleBeneficiario: '98765432109', denominazioneBeneficiario: 'BETA SPA' }),
+        aid('6'),
+      ]),
+    );
+    expect(answer.measures).toEqual(['Bando digitalizzazione', 'Voucher fiere']);
     expect(answer.grantors).toEqual(['Regione Lombardia', 'INPS']);
-    expect(answer.regulations).toEqual([{ code: 'GBER', text: 'Reg. UE 651/2014' }]);
-    expect(answer.measures).toEqual(['Bando digitalizzazione']);
-    expect(readAidListRows(answer).map((row) => row.grantor)).toEqual([0, 0, 1]);
+    expect(answer.regulations).toEqual([
+      { code: 'GBER', text: 'Reg. UE 651/2014' },
+      { code: 'CE2831/23', text: 'De minimis generale' },
+    ]);
+    expect(answer.beneficiaries).toEqual([
+      { taxCode: '01234567897', name: 'ACME S.R.L.' },
+      { taxCode: '98765432109', name: 'BETA SPA' },
+    ]);
+    const rows = readAidListRows(answer);
+    expect(rows.map((row) => row.measure)).toEqual([0, 1, 0, 0, 0, 0]);
+    expect(rows.map((row) => row.grantor)).toEqual([0, 0, 1, 0, 0, 0]);
+    expect(rows.map((row) => row.regulation)).toEqual([0, 0, 0, 1, 0, 0]);
+    expect(rows.map((row) => row.beneficiary)).toEqual([0, 0, 0, 0, 1, 0]);
   });
 
   it('reads each value by the name the answer gives its position, whatever the order', () => {

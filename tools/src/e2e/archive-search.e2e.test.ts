@@ -372,6 +372,25 @@ describe('archive sync and search in a real browser', () => {
     expect(aids.filter((aid) => !text.includes(aid.codRegolamento)).map((aid) => aid.cor)).toEqual([]);
     expect(text).toContain(cards.deMinimis.replace(/[^\d.,-]/g, ''));
     expect(text).toContain(cards.total.replace(/[^\d.,-]/g, ''));
+
+    // anyone holding the PDF, signed in or not, finds it issued by the portal; a changed code is not
+    const printed = /Codice di verifica ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z])/.exec(text)?.[1];
+    expect(printed).toBeDefined();
+    const stranger = await newContext(world.browser, world.portal.url);
+    try {
+      const page = await stranger.newPage();
+      await page.goto(`/verifica/${printed}`);
+      const issued = page.getByRole('status').filter({ hasText: 'Report emesso dal portale' });
+      await issued.waitFor();
+      expect(await issued.textContent()).toContain(heaviest);
+      const changed = printed!.slice(0, 5) + (printed![5] === '7' ? '8' : '7') + printed!.slice(6);
+      await page.getByLabel('Codice di verifica').fill(changed);
+      await page.getByRole('button', { name: 'Verifica' }).click();
+      await page.getByText('Report non riconosciuto').waitFor();
+      expect(await page.getByText('Report emesso dal portale').count()).toBe(0);
+    } finally {
+      await stranger.close();
+    }
   });
 
   it('a favorite and a variation alert are set and removed', async () => {

@@ -8,6 +8,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readAidListRows, type SearchAnswerDto } from '@rna/domain';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
 import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
@@ -135,13 +136,17 @@ it('api ×2, projector ×2 and sync as separate processes: a sync then a search,
   }
   const [taxCode, expected] = [...byTaxCode.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
   expect(expected.length).toBeGreaterThan(1);
-  const result = await call<{ rows: { id: string }[]; stats: { totalDocuments: number } }>(
+  const result = await call<SearchAnswerDto>(
     portB,
     'GET',
     `/documents?taxCodes=${encodeURIComponent(taxCode)}`,
     accessToken,
   );
-  expect(result.rows.map((r) => r.id).sort()).toEqual(expected.map((a) => a.idComponenteAiuto).sort());
+  expect(
+    readAidListRows(result)
+      .map((r) => r.idComponenteAiuto)
+      .sort(),
+  ).toEqual(expected.map((a) => a.idComponenteAiuto).sort());
   expect(result.stats.totalDocuments).toBe(expected.length);
 
   // One run in the history, although two projectors applied the archive projections.

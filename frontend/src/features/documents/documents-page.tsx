@@ -5,10 +5,12 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { documentsUrl, SearchForm } from '../../components/search-form';
 import { Spinner } from '../../components/spinner';
 import { StatCard } from '../../components/stat-card';
+import { Tabs } from '../../components/tabs';
 import { formatEuro, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { isHomeRefusal, type HomeRefusalState } from '../../lib/home-refusal';
 import { useUser } from '../../lib/session/use-user';
+import { AidDetailsTable } from './aid-details-table';
 import { CodeSummaries } from './code-summaries';
 import { DataSourcesNotice } from './data-sources-notice';
 import { DocumentsActions } from './documents-actions';
@@ -31,6 +33,8 @@ export default function DocumentsPage() {
   const [computed, setComputed] = useState<{ key: string; date: string; regime: DeMinimisRegime } | null>(
     null,
   );
+  // the spec's three-column table first; the detail view on demand
+  const [view, setView] = useState<'summary' | 'details'>('summary');
   const headroomChoice = computed?.key === panelKey ? { date: computed.date, regime: computed.regime } : null;
   const result = useSearchDocumentsQuery(query ?? { taxCodes: [], deMinimis: false, last3Years: false }, {
     skip: !query,
@@ -123,7 +127,21 @@ export default function DocumentsPage() {
                 onCompute={(choice) => setComputed({ key: panelKey, ...choice })}
               />
               {query.taxCodes.length > 1 && <CodeSummaries summaries={result.data.perCode} />}
-              <DocumentsTable answer={result.data} showBeneficiary={query.taxCodes.length > 1} />
+              <Tabs
+                label={t('documents.viewLabel')}
+                tabs={[
+                  { key: 'summary', label: t('documents.viewSummary') },
+                  { key: 'details', label: t('documents.viewDetails') },
+                ]}
+                selected={view === 'summary' ? 0 : 1}
+                onSelect={(index) => setView(index === 0 ? 'summary' : 'details')}
+              >
+                {view === 'summary' ? (
+                  <DocumentsTable answer={result.data} showBeneficiary={query.taxCodes.length > 1} />
+                ) : (
+                  <AidDetailsTable answer={result.data} />
+                )}
+              </Tabs>
               <aside className="note card">
                 <h2>{t('documents.noteTitle')}</h2>
                 <p>{t('documents.note')}</p>

@@ -1,5 +1,5 @@
 /** The results page of a search of several companies: whose figures and rows are whose. */
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '../../lib/api';
 import {
   aidRow,
@@ -51,6 +51,51 @@ describe('a search of several companies', () => {
     await screen.findByText('Bando uno');
     expect(screen.queryByRole('table', { name: 'Riepilogo per impresa' })).not.toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the two views of the results', () => {
+  it('shows the spec’s three-column table first, and every aid’s references on the “Dettaglio aiuti” tab', async () => {
+    const user = clientUser('c1', 'cliente@example.it');
+    const row = {
+      ...aidRow(ALFA, 'ALFA SRL', 'Bando uno', '1500'),
+      cor: '4567890',
+      car: '23456',
+      cup: 'F81B24000010007',
+      codRegolamento: 'CE2831/23',
+      desRegolamento: 'Reg. UE 2023/2831 de minimis generale',
+      importoNominale: '20000',
+    };
+    await startRememberedApp(
+      {
+        ...signedInRoutes(user),
+        [documentsCall([ALFA])]: { status: 200, body: searchResult([ALFA], [row]) },
+      },
+      `/documents?taxCode=${ALFA}&deMinimis=false&last3Years=false`,
+    );
+    const summary = await screen.findByRole('table', { name: 'Aiuti concessi' });
+    expect(
+      within(summary)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Data concessione', 'Descrizione procedimento', 'Elemento di aiuto']);
+    expect(screen.getByRole('tab', { name: 'Sintesi' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByText('4567890')).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Dettaglio aiuti' }));
+    const details = screen.getByRole('table', { name: 'Dettaglio degli aiuti concessi' });
+    expect(screen.queryByRole('table', { name: 'Aiuti concessi' })).not.toBeInTheDocument();
+    const [, shown] = within(details).getAllByRole('row');
+    for (const text of [
+      '4567890',
+      '23456',
+      'F81B24000010007',
+      'CE2831/23',
+      'Regione',
+      '20.000,00 €',
+      '1.500,00 €',
+    ])
+      expect(shown).toHaveTextContent(text);
   });
 });
 

@@ -1,13 +1,13 @@
-import { useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SearchAnswerDto } from '@rna/domain';
+import { readAidListRows, type SearchAnswerDto } from '@rna/domain';
 import { formatEuro } from '../../lib/domain-rules';
 import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 
 export const ROW_HEIGHT = 44;
 /** a row that also says whose aid it is takes a second line */
 export const LABELLED_ROW_HEIGHT = 64;
-const VIEWPORT_HEIGHT = 560;
+export const VIEWPORT_HEIGHT = 560;
 const OVERSCAN = 12;
 
 /** Which rows to render for a scroll position: the visible window plus some rows either side. */
@@ -22,9 +22,21 @@ export function visibleWindow(
   return { start, end };
 }
 
+/** The scroll position of a windowed table's scroll container, read once per animation frame. */
+export function useScrollTop(): [number, (event: React.UIEvent<HTMLElement>) => void, (top: number) => void] {
+  const [scrollTop, setScrollTop] = useState(0);
+  const frame = useRef<number | null>(null);
+  const onScroll = useCallback((event: React.UIEvent<HTMLElement>) => {
+    const top = event.currentTarget.scrollTop;
+    if (frame.current !== null) cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(() => setScrollTop(top));
+  }, []);
+  return [scrollTop, onScroll, setScrollTop];
+}
+
 interface DocumentsTableProps {
-  /** the rows, and the measure titles, procedures and beneficiaries they point at */
-  answer: Pick<SearchAnswerDto, 'rows' | 'measures' | 'procedures' | 'beneficiaries'>;
+  /** the rows, and the measure titles and beneficiaries they point at */
+  answer: Pick<SearchAnswerDto, 'rowFields' | 'rows' | 'measures' | 'beneficiaries'>;
   /** several companies searched: every row says whose it is (a column, or a label on narrow screens) */
   showBeneficiary?: boolean;
 }
@@ -35,21 +47,15 @@ interface DocumentsTableProps {
  */
 export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTableProps) {
   const { t } = useTranslation();
-  const { rows, measures, procedures, beneficiaries } = answer;
+  const { measures, beneficiaries } = answer;
+  const rows = useMemo(() => readAidListRows(answer), [answer]);
   const narrow = useMediaQuery(NARROW_QUERY);
-  const [scrollTop, setScrollTop] = useState(0);
-  const frame = useRef<number | null>(null);
+  const [scrollTop, onScroll] = useScrollTop();
   const beneficiaryColumn = showBeneficiary && !narrow;
   const beneficiaryLabel = showBeneficiary && narrow;
   const rowHeight = showBeneficiary ? LABELLED_ROW_HEIGHT : ROW_HEIGHT;
   const { start, end } = visibleWindow(scrollTop, rows.length, VIEWPORT_HEIGHT, rowHeight);
   const columns = beneficiaryColumn ? 4 : 3;
-
-  const onScroll = (event: React.UIEvent<HTMLDivElement>) => {
-    const top = event.currentTarget.scrollTop;
-    if (frame.current !== null) cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => setScrollTop(top));
-  };
 
   return (
     <div className="card documents-table">
@@ -86,7 +92,7 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
               const beneficiary = beneficiaries[row.beneficiary] ?? { taxCode: '', name: '' };
               return (
                 <tr
-                  key={`${row.id}-${start + i}`}
+                  key={`${row.idComponenteAiuto}-${start + i}`}
                   style={{ height: rowHeight }}
                   aria-rowindex={start + i + 2}
                 >
@@ -103,7 +109,7 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
                         {t('documents.rowOf', { name: beneficiary.name, code: beneficiary.taxCode })}
                       </span>
                     )}
-                    {row.isDeMinimis ? t('documents.deMinimisProcedure') : (procedures[row.procedure] ?? '')}
+                    {row.isDeMinimis ? t('documents.deMinimisProcedure') : row.desProcedimento}
                   </td>
                   <td className="numeric">{formatEuro(row.elementoDiAiuto)}</td>
                 </tr>

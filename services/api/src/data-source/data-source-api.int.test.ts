@@ -169,7 +169,7 @@ describe('data source switch and live searches', () => {
     ]);
     expect(body.rows).toEqual([
       expect.objectContaining({
-        id: '301',
+        idComponenteAiuto: '301',
         dataConcessione: '03-02-2025',
         elementoDiAiuto: '2500.00',
         isDeMinimis: true,
@@ -206,7 +206,11 @@ describe('data source switch and live searches', () => {
       },
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'PACED' },
     ]);
-    expect(both.rows.map((row) => row.id).sort()).toEqual(['1002', '301']);
+    expect(
+      readAidListRows(both)
+        .map((row) => row.idComponenteAiuto)
+        .sort(),
+    ).toEqual(['1002', '301']);
     // the queued code is asked at the register's pace in the background; the same search later is live
     await until(() => register.asked.includes('98765432109'));
     const later = await search('98765432109');
@@ -236,7 +240,7 @@ describe('data source switch and live searches', () => {
     expect(fallback.sources).toEqual([
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'UNAVAILABLE' },
     ]);
-    expect(fallback.rows.map((row) => row.id)).toEqual(['1002']);
+    expect(readAidListRows(fallback).map((row) => row.idComponenteAiuto)).toEqual(['1002']);
     // the operator sees why: the cause is logged with the codes that could not be looked up
     expect(warn).toHaveBeenCalledWith(
       expect.objectContaining({ err: expect.any(Error), taxCodes: ['98765432109'] }),

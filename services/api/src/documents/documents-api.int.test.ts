@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { streams, type AidListRowDto, type SearchAnswerDto } from '@rna/domain';
+import { readAidListRows, streams, type AidListRow, type AidRecord, type SearchAnswerDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from './testing';
 import { anAid } from './testing';
 
@@ -38,19 +38,23 @@ describe('GET /api/documents', () => {
       200,
     );
     const body = response.body as SearchAnswerDto;
-    expect(body.rows.map((r) => r.id)).toEqual(['102', '101', '103']);
-    const [, second] = body.rows as [AidListRowDto, AidListRowDto];
+    const rows = readAidListRows(body);
+    expect(rows.map((r) => r.idComponenteAiuto)).toEqual(['102', '101', '103']);
+    const [first, second] = rows as [AidListRow, AidListRow];
     expect(second).toMatchObject({
-      id: '101',
+      idComponenteAiuto: '101',
       dataConcessione: `01-02-${api.now().getUTCFullYear() - 1}`,
+      desProcedimento: 'De Minimis',
       elementoDiAiuto: '1234.56',
+      importoNominale: '20000.00',
       isDeMinimis: true,
     });
+    expect(first).toMatchObject({ desProcedimento: 'Esenzione', isDeMinimis: false });
     // texts that repeat across rows are sent once and pointed at
     expect(body.beneficiaries[second.beneficiary]).toEqual({ taxCode: CODE, name: expect.any(String) });
     expect(typeof body.measures[second.measure]).toBe('string');
-    expect(typeof body.procedures[second.procedure]).toBe('string');
-    expect(second).not.toHaveProperty('importoNominale');
+    expect(body.grantors).toEqual(['Regione Lombardia']);
+    expect(first.grantor).toBe(second.grantor);
     // the 2015 aid is listed but counts neither in the totals nor in the de minimis window
     expect(body.stats).toEqual({
       totalDocuments: 2,
@@ -67,7 +71,9 @@ describe('GET /api/documents', () => {
     const response = await search(api.adminToken, `taxCodes=${CODE}&deMinimis=true&last3Years=true`).expect(
       200,
     );
-    expect((response.body as SearchAnswerDto).rows.map((r) => r.id)).toEqual(['101']);
+    expect(readAidListRows(response.body as SearchAnswerDto).map((r) => r.idComponenteAiuto)).toEqual([
+      '101',
+    ]);
     expect((response.body as SearchAnswerDto).remainingSearches).toBeUndefined();
   });
 
@@ -123,10 +129,11 @@ describe('GET /api/documents', () => {
     );
     await api.indexAids(many);
     const body = (await search(api.adminToken, 'taxCodes=55555555555').expect(200)).body as SearchAnswerDto;
-    expect(body.rows).toHaveLength(5000);
-    const dates = body.rows.map((r) => r.dataConcessione.split('-').reverse().join('-'));
+    const rows = readAidListRows(body);
+    expect(rows).toHaveLength(5000);
+    const dates = rows.map((r) => r.dataConcessione.split('-').reverse().join('-'));
     expect(dates).toEqual([...dates].sort().reverse());
-    expect(new Set(body.rows.map((r) => r.id)).size).toBe(5000);
+    expect(new Set(rows.map((r) => r.idComponenteAiuto)).size).toBe(5000);
   });
 });
 
@@ -137,16 +144,25 @@ describe('a company with thousands of aids', () => {
   });
   afterAll(() => api.close());
 
-  it('answers its 7,888 aids in under 2 MB of JSON, with every row still telling its measure and procedure', async () => {
-    // register-like texts: a few hundred measures with long titles, several grantors and procedures
+  it('answers its 7,888 aids in under 2 MB of JSON, every row telling its references, amounts, procedure and regulation', async () => {
+    // register-like texts: a few hundred measures with long titles, several grantors, procedures and
+    // regulations, a project title per aid, a CUP on some aids only
     const measures = Array.from(
       { length: 400 },
       (_, i) =>
         `Misura ${i}: contributi a fondo perduto per investimenti in digitalizzazione, transizione ecologica e formazione del personale delle micro, piccole e medie imprese del territorio`,
     );
+    const regulations = [
+      { codRegolamento: 'CE2831/23', desRegolamento: 'Reg. UE 2023/2831 de minimis generale' },
+      { codRegolamento: 'CE651/14', desRegolamento: 'Reg. UE 651/2014 esenzione per categoria' },
+      { codRegolamento: '', desRegolamento: 'Regime quadro nazionale' },
+    ];
     const aids = Array.from({ length: 7_888 }, (_, i) =>
       anAid({
         idComponenteAiuto: String(20_000_000 + i),
+        cor: String(5_000_000 + i),
+        car: String(10_000 + (i % 400)),
+        cup: i % 4 === 0 ? `F81B${String(24_000_000_000 + i)}` : 'n.d.',
         codiceFiscaleBeneficiario: '77777777777',
         denominazioneBeneficiario: 'GRANDE IMPRESA DI COSTRUZIONI E SERVIZI INTEGRATI SOCIETA PER AZIONI',
         titoloMisura: measures[i % measures.length]!,
@@ -154,8 +170,10 @@ describe('a company with thousands of aids', () => {
         soggettoConcedente: `Agenzia regionale per lo sviluppo economico ${i % 20}`,
         codProcedimento: i % 3 === 0 ? '3' : '1',
         desProcedimento: i % 3 === 0 ? 'Regolamento di esenzione per categoria' : 'De Minimis',
+        ...regulations[i % regulations.length]!,
         dataConcessione: `20${String(15 + (i % 10)).padStart(2, '0')}-0${1 + (i % 9)}-1${i % 10}`,
         elementoDiAiutoCents: 123_456 + i,
+        importoNominaleCents: 1_000_000_00 + i * 7,
       }),
     );
     await api.indexAids(aids);
@@ -165,12 +183,40 @@ describe('a company with thousands of aids', () => {
       .expect(200);
     expect(Buffer.byteLength(response.text)).toBeLessThan(2_000_000);
     const body = response.body as SearchAnswerDto;
-    expect(body.rows).toHaveLength(7_888);
+    const rows = readAidListRows(body);
+    expect(rows).toHaveLength(7_888);
     expect(body.measures).toHaveLength(400);
-    const row = body.rows.find((r) => r.id === '20000003')!;
-    expect(body.measures[row.measure]).toBe(measures[3]);
-    expect(body.procedures[row.procedure]).toBe('Regolamento di esenzione per categoria');
-    expect(row).toMatchObject({ isDeMinimis: false, elementoDiAiuto: '1234.59' });
+    expect(body.grantors).toHaveLength(20);
+    expect(body.regulations).toHaveLength(3);
+    const byId = new Map(rows.map((row) => [row.idComponenteAiuto, row]));
+    const asSent = (row: AidListRow) => ({
+      cor: row.cor,
+      car: row.car,
+      cup: row.cup,
+      titoloProgetto: row.titoloProgetto,
+      desProcedimento: row.desProcedimento,
+      isDeMinimis: row.isDeMinimis,
+      elementoDiAiuto: row.elementoDiAiuto,
+      importoNominale: row.importoNominale,
+      titoloMisura: body.measures[row.measure],
+      soggettoConcedente: body.grantors[row.grantor],
+      regulation: body.regulations[row.regulation],
+    });
+    const asIndexed = (aid: AidRecord) => ({
+      cor: aid.cor,
+      car: aid.car,
+      cup: aid.cup,
+      titoloProgetto: aid.titoloProgetto,
+      desProcedimento: aid.desProcedimento,
+      isDeMinimis: aid.codProcedimento === '1',
+      elementoDiAiuto: (aid.elementoDiAiutoCents / 100).toFixed(2),
+      importoNominale: (aid.importoNominaleCents / 100).toFixed(2),
+      titoloMisura: aid.titoloMisura,
+      soggettoConcedente: aid.soggettoConcedente,
+      regulation: { code: aid.codRegolamento, text: aid.desRegolamento },
+    });
+    expect(aids.map((aid) => asSent(byId.get(aid.idComponenteAiuto)!))).toEqual(aids.map(asIndexed));
+    expect(byId.get('20000004')).toMatchObject({ cup: 'F81B24000000004', importoNominale: '1000000.28' });
   });
 });
 
@@ -331,7 +377,7 @@ describe('the de minimis allowance left is the company’s, not the filter’s',
       expect(answer.stats.remainingDeMinimis).toBe(150_000);
       expect(answer.deMinimisSeries).toEqual(answers[0]!.deMinimisSeries);
     }
-    expect(answers.map((a) => a.rows.map((r) => r.id))).toEqual([
+    expect(answers.map((a) => readAidListRows(a).map((r) => r.idComponenteAiuto))).toEqual([
       ['701', '602', '601'],
       ['602', '601'],
       ['701', '602'],

@@ -1,9 +1,10 @@
 /**
- * The size of GET /documents' answer for one company with many aids: the answer as sent now (rows
- * with indexes into measure titles, procedures and beneficiaries sent once) against the full rows it
- * used to send, in bytes of JSON and once compressed as the web server does (gzip level 6, brotli
- * quality 4), plus the time to build and serialise it. The aids are the storage suite's generated
- * ones (shorter titles than the register's, so the old answer here is smaller than a real one).
+ * The size of GET /documents' answer for one company with many aids: the answer as sent now (rows as
+ * arrays of values, with indexes into measure titles, granting bodies, regulations and beneficiaries
+ * sent once) against the full rows it used to send, in bytes of JSON and once compressed as the web
+ * server does (gzip level 6, brotli quality 4), plus the time to build and serialise it. The aids are
+ * the storage suite's generated ones (shorter titles than the register's, so the old answer here is
+ * smaller than a real one).
  */
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { searchAnswer } from '@rna/domain';

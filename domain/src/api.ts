@@ -163,11 +163,11 @@ export interface SearchResultDto {
 }
 
 /**
- * One row of GET /documents read back by name (readAidListRows): the aid's own values, and indexes into
- * the answer's lists of measure titles, granting bodies, regulations and beneficiaries, which repeat
- * across thousands of rows and so are sent once.
+ * One row of GET /documents: the aid's own values under SPEC §3's names (desProcedimento included, so
+ * that a client written to the spec reads the procedure), and indexes into the answer's lists of
+ * measure titles and beneficiaries, which repeat across thousands of rows and so are sent once.
  */
-export interface AidListRow {
+export interface AidListRowDto {
   /** the aid component's id */
   idComponenteAiuto: string;
   /** dd-mm-yyyy */
@@ -175,53 +175,35 @@ export interface AidListRow {
   /** the register's procedure text (the screen says "De minimis" when isDeMinimis) */
   desProcedimento: string;
   isDeMinimis: boolean;
-  /** numeric strings ("1234.56") */
+  /** numeric string ("1234.56") */
   elementoDiAiuto: string;
-  importoNominale: string;
   /** index into SearchAnswerDto.measures (the measure's title) */
   measure: number;
-  /** index into SearchAnswerDto.grantors (soggettoConcedente) */
-  grantor: number;
-  /** index into SearchAnswerDto.regulations */
-  regulation: number;
   /** index into SearchAnswerDto.beneficiaries */
   beneficiary: number;
-  /** the register's references, '' when it gives none (the CUP is often "n.d.") */
-  cor: string;
-  car: string;
-  cup: string;
-  titoloProgetto: string;
 }
 
 /**
- * The fields of a GET /documents row in the order each row sends them (SPEC §3 names where the spec
- * has one); the answer lists them too (SearchAnswerDto.rowFields).
+ * GET /documents?…&details=true: each aid's references for the "Dettaglio aiuti" view, by column, the
+ * i-th value of each column belonging to rows[i]. Columns, not objects: per aid they are mostly
+ * unique texts (COR, project title), and 7,888 aids' field names alone would weigh a megabyte.
+ * Granting bodies and regulations repeat, and are sent once.
  */
-export const AID_LIST_ROW_FIELDS = [
-  'idComponenteAiuto',
-  'dataConcessione',
-  'desProcedimento',
-  'isDeMinimis',
-  'elementoDiAiuto',
-  'importoNominale',
-  'measure',
-  'grantor',
-  'regulation',
-  'beneficiary',
-  'cor',
-  'car',
-  'cup',
-  'titoloProgetto',
-] as const satisfies readonly (keyof AidListRow)[];
-
-type ValuesOf<Fields extends readonly (keyof AidListRow)[]> = { [I in keyof Fields]: AidListRow[Fields[I]] };
-
-/**
- * One row of GET /documents as sent: its values in the order of AID_LIST_ROW_FIELDS. An array rather
- * than an object: 7,888 aids with these 14 fields weigh 2.9 MB of JSON as objects, half of it keys,
- * and 1.5 MB as arrays.
- */
-export type AidListRowDto = ValuesOf<typeof AID_LIST_ROW_FIELDS>;
+export interface AidDetailColumnsDto {
+  cor: string[];
+  car: string[];
+  /** as the register writes it (often "n.d.") */
+  cup: string[];
+  /** numeric strings ("1234.56") */
+  importoNominale: string[];
+  titoloProgetto: string[];
+  /** index into grantors (soggettoConcedente) */
+  grantor: number[];
+  /** index into regulations */
+  regulation: number[];
+  grantors: string[];
+  regulations: RegulationDto[];
+}
 
 export interface BeneficiaryDto {
   taxCode: string;
@@ -239,13 +221,11 @@ export interface RegulationDto {
  * show, each repeated text once.
  */
 export interface SearchAnswerDto extends Omit<SearchResultDto, 'rows'> {
-  /** the field each position of a row holds */
-  rowFields: typeof AID_LIST_ROW_FIELDS;
   rows: AidListRowDto[];
   measures: string[];
-  grantors: string[];
-  regulations: RegulationDto[];
   beneficiaries: BeneficiaryDto[];
+  /** only when asked for (details=true): the references of each row */
+  details?: AidDetailColumnsDto;
 }
 
 /**

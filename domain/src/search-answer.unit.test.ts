@@ -1,5 +1,5 @@
 import type { AidRowDto, SearchResultDto } from './api';
-import { readAidListRows, searchAnswer } from './search-answer';
+import { rowsWithDetails, searchAnswer } from './search-answer';
 
 const aid = (id: string, overrides: Partial<AidRowDto> = {}): AidRowDto => ({
   id: `${id}-0`,
@@ -36,50 +36,58 @@ const resultOf = (rows: AidRowDto[]): SearchResultDto => ({
 });
 
 describe('the search answer', () => {
-  it('gives back each row’s own values and the texts it points at', () => {
-    const answer = searchAnswer(
-      resultOf([
-        aid('1'),
-        aid('2', {
-          soggettoConcedente: 'Camera di commercio',
-          codRegolamento: 'CE2831/23',
-          desRegolamento: 'De minimis generale',
-          desProcedimento: 'De Minimis',
-          isDeMinimis: true,
-          cor: '900002',
-          car: '',
-          cup: 'n.d.',
-          titoloProgetto: undefined,
-        }),
-      ]),
-    );
-    const [first, second] = readAidListRows(answer);
-    expect(first).toEqual({
+  const twoAids = () =>
+    resultOf([
+      aid('1'),
+      aid('2', {
+        soggettoConcedente: 'Camera di commercio',
+        codRegolamento: 'CE2831/23',
+        desRegolamento: 'De minimis generale',
+        desProcedimento: 'De Minimis',
+        isDeMinimis: true,
+        cor: '900002',
+        car: '',
+        cup: 'n.d.',
+        titoloProgetto: undefined,
+      }),
+    ]);
+
+  it('gives each row the spec’s own values by the spec’s names, and no references unless asked', () => {
+    const answer = searchAnswer(twoAids());
+    expect(answer.rows[0]).toEqual({
       idComponenteAiuto: '1',
       dataConcessione: '10-05-2024',
       desProcedimento: 'Regolamento di esenzione',
       isDeMinimis: false,
       elementoDiAiuto: '1500.50',
-      importoNominale: '20000.00',
       measure: 0,
-      grantor: 0,
-      regulation: 0,
       beneficiary: 0,
+    });
+    expect(answer.rows[1]).toMatchObject({ desProcedimento: 'De Minimis', isDeMinimis: true });
+    expect(answer.details).toBeUndefined();
+    expect(rowsWithDetails(answer)).toBeNull();
+  });
+
+  it('gives back each row’s references, granting body and regulation when asked for details', () => {
+    const answer = searchAnswer(twoAids(), { details: true });
+    const [first, second] = rowsWithDetails(answer)!;
+    expect(first).toEqual({
+      ...answer.rows[0],
       cor: '900001',
       car: '12345',
       cup: 'F81B24000010007',
+      importoNominale: '20000.00',
       titoloProgetto: 'Nuovo gestionale',
+      soggettoConcedente: 'Regione Lombardia',
+      regulation: { code: 'GBER', text: 'Reg. UE 651/2014' },
     });
     expect(second).toMatchObject({
-      desProcedimento: 'De Minimis',
-      isDeMinimis: true,
+      cor: '900002',
       car: '',
+      cup: 'n.d.',
       titoloProgetto: '',
-    });
-    expect(answer.grantors[second!.grantor]).toBe('Camera di commercio');
-    expect(answer.regulations[second!.regulation]).toEqual({
-      code: 'CE2831/23',
-      text: 'De minimis generale',
+      soggettoConcedente: 'Camera di commercio',
+      regulation: { code: 'CE2831/23', text: 'De minimis generale' },
     });
   });
 
@@ -93,10 +101,11 @@ describe('the search answer', () => {
         aid('5', { codiceFiscaleBeneficiario: '98765432109', denominazioneBeneficiario: 'BETA SPA' }),
         aid('6'),
       ]),
+      { details: true },
     );
     expect(answer.measures).toEqual(['Bando digitalizzazione', 'Voucher fiere']);
-    expect(answer.grantors).toEqual(['Regione Lombardia', 'INPS']);
-    expect(answer.regulations).toEqual([
+    expect(answer.details!.grantors).toEqual(['Regione Lombardia', 'INPS']);
+    expect(answer.details!.regulations).toEqual([
       { code: 'GBER', text: 'Reg. UE 651/2014' },
       { code: 'CE2831/23', text: 'De minimis generale' },
     ]);
@@ -104,23 +113,9 @@ describe('the search answer', () => {
       { taxCode: '01234567897', name: 'ACME S.R.L.' },
       { taxCode: '98765432109', name: 'BETA SPA' },
     ]);
-    const rows = readAidListRows(answer);
-    expect(rows.map((row) => row.measure)).toEqual([0, 1, 0, 0, 0, 0]);
-    expect(rows.map((row) => row.grantor)).toEqual([0, 0, 1, 0, 0, 0]);
-    expect(rows.map((row) => row.regulation)).toEqual([0, 0, 0, 1, 0, 0]);
-    expect(rows.map((row) => row.beneficiary)).toEqual([0, 0, 0, 0, 1, 0]);
-  });
-
-  it('reads each value by the name the answer gives its position, whatever the order', () => {
-    const answer = searchAnswer(resultOf([aid('7')]));
-    const reversed = [...answer.rowFields].reverse() as unknown as typeof answer.rowFields;
-    const rows = answer.rows.map(
-      (values) => [...values].reverse() as unknown as (typeof answer.rows)[number],
-    );
-    expect(readAidListRows({ rowFields: reversed, rows })).toEqual(readAidListRows(answer));
-    expect(readAidListRows({ rowFields: reversed, rows })[0]).toMatchObject({
-      idComponenteAiuto: '7',
-      cor: '900001',
-    });
+    expect(answer.rows.map((row) => row.measure)).toEqual([0, 1, 0, 0, 0, 0]);
+    expect(answer.details!.grantor).toEqual([0, 0, 1, 0, 0, 0]);
+    expect(answer.details!.regulation).toEqual([0, 0, 0, 1, 0, 0]);
+    expect(answer.rows.map((row) => row.beneficiary)).toEqual([0, 0, 0, 0, 1, 0]);
   });
 });

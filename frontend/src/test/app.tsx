@@ -49,35 +49,42 @@ export function aidRow(code: string, name: string, procedure: string, amount = '
 }
 
 /** GET /documents' answer for these rows, encoded as the API encodes it. */
-export function searchResult(taxCodes: string[], rows: AidRowDto[]): SearchAnswerDto {
+export function searchResult(
+  taxCodes: string[],
+  rows: AidRowDto[],
+  options: { details?: boolean } = {},
+): SearchAnswerDto {
   const total = rows.reduce((sum, row) => sum + Number(row.elementoDiAiuto), 0);
-  return searchAnswer({
-    taxCodes,
-    deMinimis: false,
-    last3Years: false,
-    dataSource: 'ARCHIVE',
-    lastUpdate: null,
-    rows,
-    sources: taxCodes.map((taxCode) => ({ taxCode, source: 'ARCHIVE' as const, asOf: null })),
-    stats: {
-      totalDocuments: rows.length,
-      totalImport: total,
-      totalImportDeMinimis: 0,
-      remainingDeMinimis: 300000,
-    },
-    perCode: taxCodes.map((taxCode) => {
-      const own = rows.filter((row) => row.codiceFiscaleBeneficiario === taxCode);
-      return {
-        taxCode,
-        name: own[0]?.denominazioneBeneficiario ?? '',
-        totalDocuments: own.length,
-        totalImport: own.reduce((sum, row) => sum + Number(row.elementoDiAiuto), 0),
-        deMinimisUsed: 0,
+  return searchAnswer(
+    {
+      taxCodes,
+      deMinimis: false,
+      last3Years: false,
+      dataSource: 'ARCHIVE',
+      lastUpdate: null,
+      rows,
+      sources: taxCodes.map((taxCode) => ({ taxCode, source: 'ARCHIVE' as const, asOf: null })),
+      stats: {
+        totalDocuments: rows.length,
+        totalImport: total,
+        totalImportDeMinimis: 0,
         remainingDeMinimis: 300000,
-      };
-    }),
-    deMinimisSeries: [],
-  });
+      },
+      perCode: taxCodes.map((taxCode) => {
+        const own = rows.filter((row) => row.codiceFiscaleBeneficiario === taxCode);
+        return {
+          taxCode,
+          name: own[0]?.denominazioneBeneficiario ?? '',
+          totalDocuments: own.length,
+          totalImport: own.reduce((sum, row) => sum + Number(row.elementoDiAiuto), 0),
+          deMinimisUsed: 0,
+          remainingDeMinimis: 300000,
+        };
+      }),
+      deMinimisSeries: [],
+    },
+    options,
+  );
 }
 
 /** What the portal answers while `user` is signed in, before any search. */
@@ -108,6 +115,10 @@ export const documentsCall = (codes: string[], deMinimis = false, last3Years = f
     deMinimis: String(deMinimis),
     last3Years: String(last3Years),
   }).toString()}`;
+
+/** The same search asked with each aid's references (the "Dettaglio aiuti" view). */
+export const documentDetailsCall = (codes: string[], deMinimis = false, last3Years = false): string =>
+  `${documentsCall(codes, deMinimis, last3Years)}&details=true`;
 
 /** The app as a reload starts it with a remembered session: restored, then the routes. */
 export async function startRememberedApp(

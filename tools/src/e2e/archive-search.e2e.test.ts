@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import {
   DE_MINIMIS_CEILING_CENTS,
   formatEuroCents,
@@ -359,6 +359,36 @@ describe('archive sync and search in a real browser', () => {
       expect(cell(values, 'Importo nominale')).toBe(aid.importoNominaleCents / 100);
     }
 
+    // the screen's "Dettaglio aiuti" table: every aid's references read back equal the register file's
+    await client.getByRole('tab', { name: 'Dettaglio aiuti' }).click();
+    const detailTable = client.getByRole('table', { name: 'Dettaglio degli aiuti concessi' });
+    await detailTable.waitFor();
+    const onScreen = await readWindowedTable(detailTable);
+    const amount = (text: string) => text.replace(/[^\d,-]/g, '');
+    const euro = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
+    expect([...onScreen.keys()].sort()).toEqual(aids.map((aid) => aid.idComponenteAiuto).sort());
+    for (const aid of aids) {
+      const shown = onScreen.get(aid.idComponenteAiuto)!;
+      expect({
+        cor: shown['COR'],
+        car: shown['CAR'],
+        cup: shown['CUP'],
+        regulation: shown['Regolamento']?.includes(aid.codRegolamento || aid.desRegolamento),
+        nominal: amount(shown['Importo nominale'] ?? ''),
+        element: amount(shown['Elemento di aiuto'] ?? ''),
+        grantor: shown['Soggetto concedente'],
+      }).toEqual({
+        cor: aid.cor,
+        car: aid.car,
+        cup: aid.cup,
+        regulation: true,
+        nominal: euro(aid.importoNominaleCents),
+        element: euro(aid.elementoDiAiutoCents),
+        grantor: aid.soggettoConcedente,
+      });
+    }
+    await client.getByRole('tab', { name: 'Sintesi' }).click();
+
     const pdf = await downloadByButton(client, 'Scarica PDF', downloads);
     expect(path.basename(pdf)).toBe('report.pdf');
     const text = await pdfText(pdf);
@@ -581,3 +611,34 @@ describe('archive sync and search in a real browser', () => {
     expect(describeViolations(world.accessibility)).toEqual([]);
   });
 });
+
+/**
+ * Every row of a windowed table (only the rows in view are in the DOM) as header → cell text, keyed
+ * by the component id column: scrolls its container a screen at a time to the end.
+ */
+async function readWindowedTable(table: Locator): Promise<Map<string, Record<string, string>>> {
+  const rows = new Map<string, Record<string, string>>();
+  for (let round = 0; round < 1_000; round += 1) {
+    const page = await table.evaluate((element) => {
+      const headers = [...element.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+      const cells = [...element.querySelectorAll('tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? ''),
+      );
+      const scroller = element.closest('[role="region"]') ?? element.parentElement!;
+      const before = scroller.scrollTop;
+      scroller.scrollTop = before + scroller.clientHeight;
+      return { headers, cells, moved: scroller.scrollTop !== before };
+    });
+    for (const cells of page.cells) {
+      if (cells.length !== page.headers.length) continue; // a spacer row
+      const row = Object.fromEntries(
+        page.headers.map((header, i) => [header.replace(/[▲▼↕]/g, '').trim(), cells[i]!]),
+      );
+      const id = row['ID componente aiuto'];
+      if (id) rows.set(id, row);
+    }
+    if (!page.moved) break;
+    await table.page().waitForTimeout(50);
+  }
+  return rows;
+}

@@ -8,7 +8,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  readAidListRows,
   type ArchiveFileDto,
   type ArchiveStatsDto,
   type SearchAnswerDto,
@@ -110,7 +109,7 @@ const search = (taxCode: string) => admin.call<SearchAnswerDto>('GET', `/documen
 
 describe('a register file with records that fail the check', () => {
   it('indexes only the good records: the bad ones are not found by a search', async () => {
-    const rows = readAidListRows(await search(COMPANY));
+    const rows = (await search(COMPANY)).rows;
     expect(rows.map((row) => row.idComponenteAiuto).sort()).toEqual(['1001', '1002']);
     expect(rows.find((row) => row.idComponenteAiuto === '1002')?.dataConcessione).toBe('29-02-2024');
     const stats = await admin.call<ArchiveStatsDto>('GET', '/sync/archive-stats');
@@ -171,7 +170,7 @@ describe('a register file with records that fail the check', () => {
     const status = await syncFile();
 
     const answer = await search(COMPANY);
-    expect(readAidListRows(answer).map((row) => row.idComponenteAiuto)).toEqual(['1002']);
+    expect(answer.rows.map((row) => row.idComponenteAiuto)).toEqual(['1002']);
     // 50.000 € used, 250.000 € left: neither the old 100.000 € nor a deduction of 100.000 €
     expect(answer.stats).toMatchObject({ totalImportDeMinimis: 50_000, remainingDeMinimis: 250_000 });
     expect(status.run?.files[0]).toMatchObject({ records: 2, recordsRejected: 5 });

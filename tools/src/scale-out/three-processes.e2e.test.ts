@@ -8,7 +8,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readAidListRows, type SearchAnswerDto } from '@rna/domain';
+import type { SearchAnswerDto } from '@rna/domain';
 import { generateArchive, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
 import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
@@ -143,7 +143,7 @@ it('api ×2, projector ×2 and sync as separate processes: a sync then a search,
     accessToken,
   );
   expect(
-    readAidListRows(result)
+    result.rows
       .map((r) => r.idComponenteAiuto)
       .sort(),
   ).toEqual(expected.map((a) => a.idComponenteAiuto).sort());

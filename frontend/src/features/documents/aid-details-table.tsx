@@ -121,6 +121,13 @@ export function AidDetailsTable({ answer }: { answer: AidDetailsAnswer }) {
       title: (row) => `${row.regulation.code} ${row.regulation.text}`.trim(),
     },
     { id: 'cor', header: t('columns.cor'), width: 100, render: (row) => row.cor },
+    // one concession (COR) may have several components: the component is what a row is
+    {
+      id: 'component',
+      header: t('columns.componentId'),
+      width: 130,
+      render: (row) => row.idComponenteAiuto,
+    },
     { id: 'car', header: t('columns.car'), width: 90, render: (row) => row.car },
     { id: 'cup', header: t('columns.cup'), width: 170, render: (row) => row.cup },
     {

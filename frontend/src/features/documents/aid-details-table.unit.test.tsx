@@ -26,7 +26,8 @@ const aid = (i: number, overrides: Partial<AidRowDto> = {}): AidRowDto => ({
   ...overrides,
 });
 
-const renderDetails = (rows: AidRowDto[]) => render(<AidDetailsTable answer={searchResult([CODE], rows)} />);
+const renderDetails = (rows: AidRowDto[]) =>
+  render(<AidDetailsTable answer={searchResult([CODE], rows, { details: true })} />);
 
 /** The body rows on screen (the spacer rows keeping the scroll height are hidden). */
 const shownRows = () =>
@@ -68,6 +69,7 @@ describe('the aid detail table', () => {
       'Regolamento di esenzione',
       'CE651/14Reg. UE 651/2014 esenzione per categoria',
       '4567890',
+      '1',
       '23456',
       'F81B24000010007',
       '125.000,50 €',
@@ -85,6 +87,7 @@ describe('the aid detail table', () => {
       'Descrizione procedimento',
       'Regolamento',
       'COR',
+      'ID componente aiuto',
       'CAR',
       'CUP',
       'Importo nominale',
@@ -112,7 +115,7 @@ describe('the aid detail table', () => {
       aid(2, { elementoDiAiuto: '15000.00' }),
       aid(3, { elementoDiAiuto: '2500.00' }),
     ]);
-    const aidElements = () => shownRows().map((row) => row.cells[11]!.textContent);
+    const aidElements = () => shownRows().map((row) => row.cells[12]!.textContent);
     fireEvent.click(within(columnOf('Elemento di aiuto')).getByRole('button'));
     expect(aidElements()).toEqual(['15.000,00 €', '2.500,00 €', '900,00 €']);
     expect(columnOf('Elemento di aiuto')).toHaveAttribute('aria-sort', 'descending');

@@ -1,5 +1,5 @@
 /** The "Dettaglio aiuti" rows: every aid of the answer with its texts looked up, and how they sort. */
-import { readAidListRows, type BeneficiaryDto, type RegulationDto, type SearchAnswerDto } from '@rna/domain';
+import { rowsWithDetails, type BeneficiaryDto, type RegulationDto, type SearchAnswerDto } from '@rna/domain';
 
 export interface AidDetail {
   /** the row's key: the aid id and its place in the answer (an aid may be listed twice) */
@@ -22,13 +22,10 @@ export interface AidDetail {
   elementoDiAiuto: string;
 }
 
-export type AidDetailsAnswer = Pick<
-  SearchAnswerDto,
-  'rowFields' | 'rows' | 'measures' | 'grantors' | 'regulations' | 'beneficiaries'
->;
+/** A search answer asked with details=true: its rows, their references, and the texts they point at. */
+export type AidDetailsAnswer = Pick<SearchAnswerDto, 'rows' | 'details' | 'measures' | 'beneficiaries'>;
 
 const NO_BENEFICIARY: BeneficiaryDto = { taxCode: '', name: '' };
-const NO_REGULATION: RegulationDto = { code: '', text: '' };
 
 /** dd-mm-yyyy → yyyy-mm-dd; anything else is kept as it came (it sorts apart, never fails). */
 function sortableDay(day: string): string {
@@ -37,17 +34,17 @@ function sortableDay(day: string): string {
 }
 
 export function aidDetails(answer: AidDetailsAnswer): AidDetail[] {
-  return readAidListRows(answer).map((row, index) => ({
+  return (rowsWithDetails(answer) ?? []).map((row, index) => ({
     key: `${row.idComponenteAiuto}-${index}`,
     idComponenteAiuto: row.idComponenteAiuto,
     dataConcessione: row.dataConcessione,
     grantDay: sortableDay(row.dataConcessione),
     beneficiary: answer.beneficiaries[row.beneficiary] ?? NO_BENEFICIARY,
-    soggettoConcedente: answer.grantors[row.grantor] ?? '',
+    soggettoConcedente: row.soggettoConcedente,
     titoloMisura: answer.measures[row.measure] ?? '',
     titoloProgetto: row.titoloProgetto,
     desProcedimento: row.desProcedimento,
-    regulation: answer.regulations[row.regulation] ?? NO_REGULATION,
+    regulation: row.regulation,
     cor: row.cor,
     car: row.car,
     cup: row.cup,

@@ -64,6 +64,16 @@ export const documentsApi = api.injectEndpoints({
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
     }),
     /**
+     * The same search with each aid's references (the "Dettaglio aiuti" view): asked when the view is
+     * opened, after the search itself, so it costs nothing more that day.
+     */
+    searchDocumentDetails: build.query<SearchAnswerDto, DocumentsQuery>({
+      query: (q) => `/documents?${toQueryString(q)}&details=true`,
+      providesTags: ['SearchResult'],
+      onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
+        afterCharge(dispatch, queryFulfilled).catch(() => undefined),
+    }),
+    /**
      * Charged like a search of the codes (one per code not yet searched today) and refused like one:
      * the screen asks for it only on the user's request, never on a change of date or regime.
      */
@@ -102,6 +112,7 @@ export const documentsApi = api.injectEndpoints({
 
 export const {
   useSearchDocumentsQuery,
+  useSearchDocumentDetailsQuery,
   useLazyGetHeadroomQuery,
   useDownloadDeclarationMutation,
   useDownloadSheetMutation,

@@ -10,7 +10,7 @@ import { formatEuro, formatInteger } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { isHomeRefusal, type HomeRefusalState } from '../../lib/home-refusal';
 import { useUser } from '../../lib/session/use-user';
-import { AidDetailsTable } from './aid-details-table';
+import { AidDetailsView } from './aid-details-view';
 import { CodeSummaries } from './code-summaries';
 import { DataSourcesNotice } from './data-sources-notice';
 import { DocumentsActions } from './documents-actions';
@@ -139,7 +139,7 @@ export default function DocumentsPage() {
                 {view === 'summary' ? (
                   <DocumentsTable answer={result.data} showBeneficiary={query.taxCodes.length > 1} />
                 ) : (
-                  <AidDetailsTable answer={result.data} />
+                  <AidDetailsView query={query} />
                 )}
               </Tabs>
               <aside className="note card">

@@ -4,6 +4,7 @@ import { api } from '../../lib/api';
 import {
   aidRow,
   clientUser,
+  documentDetailsCall,
   documentsCall,
   searchResult,
   signedInRoutes,
@@ -66,10 +67,14 @@ describe('the two views of the results', () => {
       desRegolamento: 'Reg. UE 2023/2831 de minimis generale',
       importoNominale: '20000',
     };
-    await startRememberedApp(
+    const { calls } = await startRememberedApp(
       {
         ...signedInRoutes(user),
         [documentsCall([ALFA])]: { status: 200, body: searchResult([ALFA], [row]) },
+        [documentDetailsCall([ALFA])]: {
+          status: 200,
+          body: searchResult([ALFA], [row], { details: true }),
+        },
       },
       `/documents?taxCode=${ALFA}&deMinimis=false&last3Years=false`,
     );
@@ -81,9 +86,12 @@ describe('the two views of the results', () => {
     ).toEqual(['Data concessione', 'Descrizione procedimento', 'Elemento di aiuto']);
     expect(screen.getByRole('tab', { name: 'Sintesi' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.queryByText('4567890')).not.toBeInTheDocument();
+    // the references are asked for only when the detail view is opened
+    expect(calls).not.toContain(documentDetailsCall([ALFA]));
 
     fireEvent.click(screen.getByRole('tab', { name: 'Dettaglio aiuti' }));
-    const details = screen.getByRole('table', { name: 'Dettaglio degli aiuti concessi' });
+    const details = await screen.findByRole('table', { name: 'Dettaglio degli aiuti concessi' });
+    expect(calls).toContain(documentDetailsCall([ALFA]));
     expect(screen.queryByRole('table', { name: 'Aiuti concessi' })).not.toBeInTheDocument();
     const [, shown] = within(details).getAllByRole('row');
     for (const text of [

@@ -1,6 +1,6 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { readAidListRows, type SearchAnswerDto } from '@rna/domain';
+import type { SearchAnswerDto } from '@rna/domain';
 import { formatEuro } from '../../lib/domain-rules';
 import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 
@@ -36,7 +36,7 @@ export function useScrollTop(): [number, (event: React.UIEvent<HTMLElement>) => 
 
 interface DocumentsTableProps {
   /** the rows, and the measure titles and beneficiaries they point at */
-  answer: Pick<SearchAnswerDto, 'rowFields' | 'rows' | 'measures' | 'beneficiaries'>;
+  answer: Pick<SearchAnswerDto, 'rows' | 'measures' | 'beneficiaries'>;
   /** several companies searched: every row says whose it is (a column, or a label on narrow screens) */
   showBeneficiary?: boolean;
 }
@@ -47,8 +47,7 @@ interface DocumentsTableProps {
  */
 export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTableProps) {
   const { t } = useTranslation();
-  const { measures, beneficiaries } = answer;
-  const rows = useMemo(() => readAidListRows(answer), [answer]);
+  const { rows, measures, beneficiaries } = answer;
   const narrow = useMediaQuery(NARROW_QUERY);
   const [scrollTop, onScroll] = useScrollTop();
   const beneficiaryColumn = showBeneficiary && !narrow;

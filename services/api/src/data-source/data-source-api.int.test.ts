@@ -207,7 +207,7 @@ describe('data source switch and live searches', () => {
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'PACED' },
     ]);
     expect(
-      readAidListRows(both)
+      both.rows
         .map((row) => row.idComponenteAiuto)
         .sort(),
     ).toEqual(['1002', '301']);
@@ -240,7 +240,7 @@ describe('data source switch and live searches', () => {
     expect(fallback.sources).toEqual([
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'UNAVAILABLE' },
     ]);
-    expect(readAidListRows(fallback).map((row) => row.idComponenteAiuto)).toEqual(['1002']);
+    expect(fallback.rows.map((row) => row.idComponenteAiuto)).toEqual(['1002']);
     // the operator sees why: the cause is logged with the codes that could not be looked up
     expect(warn).toHaveBeenCalledWith(
       expect.objectContaining({ err: expect.any(Error), taxCodes: ['98765432109'] }),

@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { readAidListRows, streams, type AidListRow, type AidRecord, type SearchAnswerDto } from '@rna/domain';
+import {
+  rowsWithDetails,
+  streams,
+  type AidListRowDto,
+  type AidRecord,
+  type AidRowWithDetails,
+  type SearchAnswerDto,
+} from '@rna/domain';
 import { startApiHarness, type ApiHarness } from './testing';
 import { anAid } from './testing';
 
@@ -38,23 +45,35 @@ describe('GET /api/documents', () => {
       200,
     );
     const body = response.body as SearchAnswerDto;
-    const rows = readAidListRows(body);
+    const rows = body.rows;
     expect(rows.map((r) => r.idComponenteAiuto)).toEqual(['102', '101', '103']);
-    const [first, second] = rows as [AidListRow, AidListRow];
+    const [first, second] = rows as [AidListRowDto, AidListRowDto];
+    // the spec's row values under the spec's names (SPEC §3), the procedure text included
     expect(second).toMatchObject({
       idComponenteAiuto: '101',
       dataConcessione: `01-02-${api.now().getUTCFullYear() - 1}`,
       desProcedimento: 'De Minimis',
       elementoDiAiuto: '1234.56',
-      importoNominale: '20000.00',
       isDeMinimis: true,
     });
     expect(first).toMatchObject({ desProcedimento: 'Esenzione', isDeMinimis: false });
     // texts that repeat across rows are sent once and pointed at
     expect(body.beneficiaries[second.beneficiary]).toEqual({ taxCode: CODE, name: expect.any(String) });
     expect(typeof body.measures[second.measure]).toBe('string');
-    expect(body.grantors).toEqual(['Regione Lombardia']);
-    expect(first.grantor).toBe(second.grantor);
+    // the references only when asked for
+    expect(body.details).toBeUndefined();
+    const detailed = (
+      await search(client.token, `taxCodes=${CODE}&deMinimis=false&last3Years=false&details=true`).expect(200)
+    ).body as SearchAnswerDto;
+    expect(detailed.rows).toEqual(rows);
+    expect(rowsWithDetails(detailed)![1]).toMatchObject({
+      importoNominale: '20000.00',
+      soggettoConcedente: 'Regione Lombardia',
+      regulation: { code: 'CE2831/23', text: 'Reg. UE 2023/2831 de minimis generale' },
+    });
+    expect(detailed.details!.grantors).toEqual(['Regione Lombardia']);
+    // the same search again that day: free
+    expect(detailed.remainingSearches).toBe(9);
     // the 2015 aid is listed but counts neither in the totals nor in the de minimis window
     expect(body.stats).toEqual({
       totalDocuments: 2,
@@ -71,9 +90,7 @@ describe('GET /api/documents', () => {
     const response = await search(api.adminToken, `taxCodes=${CODE}&deMinimis=true&last3Years=true`).expect(
       200,
     );
-    expect(readAidListRows(response.body as SearchAnswerDto).map((r) => r.idComponenteAiuto)).toEqual([
-      '101',
-    ]);
+    expect((response.body as SearchAnswerDto).rows.map((r) => r.idComponenteAiuto)).toEqual(['101']);
     expect((response.body as SearchAnswerDto).remainingSearches).toBeUndefined();
   });
 
@@ -129,7 +146,7 @@ describe('GET /api/documents', () => {
     );
     await api.indexAids(many);
     const body = (await search(api.adminToken, 'taxCodes=55555555555').expect(200)).body as SearchAnswerDto;
-    const rows = readAidListRows(body);
+    const rows = body.rows;
     expect(rows).toHaveLength(5000);
     const dates = rows.map((r) => r.dataConcessione.split('-').reverse().join('-'));
     expect(dates).toEqual([...dates].sort().reverse());
@@ -144,7 +161,7 @@ describe('a company with thousands of aids', () => {
   });
   afterAll(() => api.close());
 
-  it('answers its 7,888 aids in under 2 MB of JSON, every row telling its references, amounts, procedure and regulation', async () => {
+  it('answers its 7,888 aids in under 2 MB of JSON, every row telling its procedure, and gives every reference when asked for details', async () => {
     // register-like texts: a few hundred measures with long titles, several grantors, procedures and
     // regulations, a project title per aid, a CUP on some aids only
     const measures = Array.from(
@@ -177,19 +194,25 @@ describe('a company with thousands of aids', () => {
       }),
     );
     await api.indexAids(aids);
-    const response = await request(api.app)
-      .get('/api/documents?taxCodes=77777777777')
-      .set('Authorization', `Bearer ${api.adminToken}`)
-      .expect(200);
+    const get = (query: string) =>
+      request(api.app)
+        .get(`/api/documents?taxCodes=77777777777${query}`)
+        .set('Authorization', `Bearer ${api.adminToken}`)
+        .expect(200);
+    const response = await get('');
     expect(Buffer.byteLength(response.text)).toBeLessThan(2_000_000);
     const body = response.body as SearchAnswerDto;
-    const rows = readAidListRows(body);
-    expect(rows).toHaveLength(7_888);
+    expect(body.rows).toHaveLength(7_888);
     expect(body.measures).toHaveLength(400);
-    expect(body.grantors).toHaveLength(20);
-    expect(body.regulations).toHaveLength(3);
-    const byId = new Map(rows.map((row) => [row.idComponenteAiuto, row]));
-    const asSent = (row: AidListRow) => ({
+    expect(body.details).toBeUndefined();
+    // the detail view's answer: every reference, the repeated texts once (a few hundred KB more)
+    const detailed = await get('&details=true');
+    const detailedBody = detailed.body as SearchAnswerDto;
+    expect(Buffer.byteLength(detailed.text)).toBeLessThan(3_000_000);
+    expect(detailedBody.details!.grantors).toHaveLength(20);
+    expect(detailedBody.details!.regulations).toHaveLength(3);
+    const byId = new Map(rowsWithDetails(detailedBody)!.map((row) => [row.idComponenteAiuto, row]));
+    const asSent = (row: AidRowWithDetails) => ({
       cor: row.cor,
       car: row.car,
       cup: row.cup,
@@ -198,9 +221,9 @@ describe('a company with thousands of aids', () => {
       isDeMinimis: row.isDeMinimis,
       elementoDiAiuto: row.elementoDiAiuto,
       importoNominale: row.importoNominale,
-      titoloMisura: body.measures[row.measure],
-      soggettoConcedente: body.grantors[row.grantor],
-      regulation: body.regulations[row.regulation],
+      titoloMisura: detailedBody.measures[row.measure],
+      soggettoConcedente: row.soggettoConcedente,
+      regulation: row.regulation,
     });
     const asIndexed = (aid: AidRecord) => ({
       cor: aid.cor,
@@ -217,6 +240,8 @@ describe('a company with thousands of aids', () => {
     });
     expect(aids.map((aid) => asSent(byId.get(aid.idComponenteAiuto)!))).toEqual(aids.map(asIndexed));
     expect(byId.get('20000004')).toMatchObject({ cup: 'F81B24000000004', importoNominale: '1000000.28' });
+    // the compact rows are the detailed answer's rows
+    expect(detailedBody.rows).toEqual(body.rows);
   });
 });
 
@@ -377,7 +402,7 @@ describe('the de minimis allowance left is the company’s, not the filter’s',
       expect(answer.stats.remainingDeMinimis).toBe(150_000);
       expect(answer.deMinimisSeries).toEqual(answers[0]!.deMinimisSeries);
     }
-    expect(answers.map((a) => readAidListRows(a).map((r) => r.idComponenteAiuto))).toEqual([
+    expect(answers.map((a) => a.rows.map((r) => r.idComponenteAiuto))).toEqual([
       ['701', '602', '601'],
       ['602', '601'],
       ['701', '602'],

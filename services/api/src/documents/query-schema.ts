@@ -7,14 +7,18 @@ const flag = z
   .transform((value) => value === 'true');
 const codes = z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max(50)]).optional();
 
-/** `taxCodes=A,B` (the contract) or `taxCode=A,B` (the app's own address bar name). */
+/**
+ * `taxCodes=A,B` (the contract) or `taxCode=A,B` (the app's own address bar name); `details=true` adds
+ * each aid's references (the "Dettaglio aiuti" view).
+ */
 export const searchQuerySchema = z
-  .object({ taxCodes: codes, taxCode: codes, deMinimis: flag, last3Years: flag })
+  .object({ taxCodes: codes, taxCode: codes, deMinimis: flag, last3Years: flag, details: flag })
   .strict()
-  .transform(({ taxCodes, taxCode, deMinimis, last3Years }) => ({
+  .transform(({ taxCodes, taxCode, deMinimis, last3Years, details }) => ({
     taxCodes: [taxCodes ?? [], taxCode ?? []].flat(),
     deMinimis,
     last3Years,
+    details,
   }));
 
 /**

@@ -15,18 +15,30 @@ const searchResultSchema = z.object({
   lastUpdate: z.number().nullable(),
   rows: z.array(
     z.object({
-      id: z.string(),
+      idComponenteAiuto: z.string(),
       dataConcessione: z.string(),
-      elementoDiAiuto: z.string(),
+      desProcedimento: z.string(),
       isDeMinimis: z.boolean(),
+      elementoDiAiuto: z.string(),
       measure: z.number().int(),
-      procedure: z.number().int(),
       beneficiary: z.number().int(),
     }),
   ),
   measures: z.array(z.string()),
-  procedures: z.array(z.string()),
   beneficiaries: z.array(z.object({ taxCode: z.string(), name: z.string() })),
+  details: z
+    .object({
+      cor: z.array(z.string()),
+      car: z.array(z.string()),
+      cup: z.array(z.string()),
+      importoNominale: z.array(z.string()),
+      titoloProgetto: z.array(z.string()),
+      grantor: z.array(z.number().int()),
+      regulation: z.array(z.number().int()),
+      grantors: z.array(z.string()),
+      regulations: z.array(z.object({ code: z.string(), text: z.string() })),
+    })
+    .optional(),
   stats: z.object({
     totalDocuments: z.number(),
     totalImport: z.number(),
@@ -45,14 +57,16 @@ export const documentsRoutes: AnyRoute[] = [
     // Expiry is decided on the quota stream itself, so that the refusal is recorded for the audit.
     allowExpiredClient: true,
     tag: 'documents',
-    summary: 'State aid of one or more tax codes, with totals and the 36-month de minimis series',
+    summary:
+      'State aid of one or more tax codes, with totals and the 36-month de minimis series (details=true: each aid’s references)',
     query: searchQuerySchema,
     responses: { 200: { description: 'The search result', schema: searchResultSchema } },
     async handler(ctx) {
       const request = searchRequestFrom(ctx.query);
       await countPaidRequest(ctx.deps, signedIn(ctx).userId);
       const profile = await searchProfile(ctx.deps, signedIn(ctx));
-      return reply.json(searchAnswer(await performSearch(ctx.deps, profile, request)));
+      const result = await performSearch(ctx.deps, profile, request);
+      return reply.json(searchAnswer(result, { details: ctx.query.details }));
     },
   }),
 ];

@@ -1,7 +1,8 @@
 /**
- * The size of GET /documents' answer for one company with many aids: the answer as sent now (rows as
- * arrays of values, with indexes into measure titles, granting bodies, regulations and beneficiaries
- * sent once) against the full rows it used to send, in bytes of JSON and once compressed as the web
+ * The size of GET /documents' answer for one company with many aids: the answer as sent now (rows of
+ * the spec's own values, with indexes into measure titles and beneficiaries sent once), and the same
+ * with details=true (each aid's references by column, granting bodies and regulations sent once),
+ * against the full rows it used to send, in bytes of JSON and once compressed as the web
  * server does (gzip level 6, brotli quality 4), plus the time to build and serialise it. The aids are
  * the storage suite's generated ones (shorter titles than the register's, so the old answer here is
  * smaller than a real one).
@@ -36,6 +37,7 @@ export function answerSizeRows(size: number, now: Date): BenchRow[] {
   const full = searchResult(request, 'ARCHIVE', { aids, sources }, now, now.getTime());
   const before = JSON.stringify(full);
   const after = JSON.stringify(searchAnswer(full));
+  const detailed = JSON.stringify(searchAnswer(full, { details: true }));
   const brotli = (text: string) =>
     brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }).length;
   const label = size.toLocaleString('en-US');
@@ -60,6 +62,13 @@ export function answerSizeRows(size: number, now: Date): BenchRow[] {
       unit: 'ms',
       baseline: timed(() => JSON.stringify(full)),
       note: 'median; baseline: serialising the full rows',
+    },
+    {
+      metric: `search answer with details, ${label} aids: JSON`,
+      value: kb(Buffer.byteLength(detailed)),
+      unit: 'KB',
+      baseline: kb(Buffer.byteLength(before)),
+      note: `gzip ${kb(gzipSync(detailed).length).toFixed(0)} KB; baseline: every row with every field`,
     },
   ];
 }

@@ -142,11 +142,9 @@ it('api ×2, projector ×2 and sync as separate processes: a sync then a search,
     `/documents?taxCodes=${encodeURIComponent(taxCode)}`,
     accessToken,
   );
-  expect(
-    result.rows
-      .map((r) => r.idComponenteAiuto)
-      .sort(),
-  ).toEqual(expected.map((a) => a.idComponenteAiuto).sort());
+  expect(result.rows.map((r) => r.idComponenteAiuto).sort()).toEqual(
+    expected.map((a) => a.idComponenteAiuto).sort(),
+  );
   expect(result.stats.totalDocuments).toBe(expected.length);
 
   // One run in the history, although two projectors applied the archive projections.

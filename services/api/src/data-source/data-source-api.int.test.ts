@@ -206,11 +206,7 @@ describe('data source switch and live searches', () => {
       },
       { taxCode: '98765432109', source: 'ARCHIVE', asOf: 1_700_000_000_000, liveFallback: 'PACED' },
     ]);
-    expect(
-      both.rows
-        .map((row) => row.idComponenteAiuto)
-        .sort(),
-    ).toEqual(['1002', '301']);
+    expect(both.rows.map((row) => row.idComponenteAiuto).sort()).toEqual(['1002', '301']);
     // the queued code is asked at the register's pace in the background; the same search later is live
     await until(() => register.asked.includes('98765432109'));
     const later = await search('98765432109');

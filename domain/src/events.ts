@@ -394,7 +394,13 @@ export type AidMessage =
   | { type: 'AidWithdrawn'; idComponenteAiuto: string; codiceFiscaleBeneficiario: string; sourceFile: string }
   | { type: 'SourceFileImported'; sourceFile: string; importId: string; runId: string; records: number }
   /** The register no longer lists the file: every aid it brought is withdrawn. */
-  | { type: 'SourceFileWithdrawn'; sourceFile: string; runId: string };
+  | {
+      type: 'SourceFileWithdrawn';
+      sourceFile: string;
+      runId: string;
+      /** ordered like an import (import-order.ts): withdraws what imports begun before it wrote */
+      importId?: string;
+    };
 
 /** JSON.stringify({ type: 'AidRecorded', aid }) begins with this, followed by the aid's own JSON. */
 const AID_RECORDED_PREFIX = '{"type":"AidRecorded","aid":';

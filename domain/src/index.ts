@@ -19,3 +19,4 @@ export * from './bulk-summary';
 export * from './bulk-fairness';
 export * from './de-minimis-regimes';
 export * from './report-codes';
+export * from './import-order';

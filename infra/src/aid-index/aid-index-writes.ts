@@ -3,7 +3,14 @@
  * thread for small writes and by its writer thread for bulk upserts (a sync's batches), so the
  * main thread keeps parsing, publishing and answering while the index is written.
  */
-import { assertStorableAid, isDeMinimisProcedure, normalizeTaxCode, type AidRecord } from '@rna/domain';
+import {
+  assertStorableAid,
+  isDeMinimisProcedure,
+  isOlderImport,
+  isOrderedImportId,
+  normalizeTaxCode,
+  type AidRecord,
+} from '@rna/domain';
 import type { SqliteDatabase } from '../embedded/sqlite';
 
 export const AID_INDEX_SCHEMA = `
@@ -115,6 +122,8 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
       }
       const previous = statements.existing.get(id);
       if (!previous) continue;
+      // a late message of an import a newer one replaced (import-order.ts): the newer copy stays
+      if (isOlderImport(record.importId, previous.import_id)) continue;
       if (sameContent(JSON.parse(previous.content) as Record<string, unknown>, record)) {
         // Same aid seen again by a later import: remember the import, but it is not a change.
         if (previous.import_id !== record.importId) statements.updateImportId.run(record.importId, id);
@@ -166,10 +175,13 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
     },
     withdraw: (ids) => withdrawTransaction.immediate(ids),
     withdrawBySourceFile: (sourceFile, keepImportId) => {
+      // An ordered import removes what older imports wrote, never a newer import's aids.
       const rows =
         keepImportId === undefined
           ? statements.withdrawFile.all(sourceFile)
-          : withdrawFileExceptTransaction.immediate(sourceFile, keepImportId);
+          : isOrderedImportId(keepImportId)
+            ? statements.withdrawFileBefore.all(sourceFile, keepImportId)
+            : withdrawFileExceptTransaction.immediate(sourceFile, keepImportId);
       return { count: rows.length, taxCodes: [...new Set(rows.map((r) => r.tax_code))] };
     },
     clear: () => void statements.clear.run(),

@@ -2,7 +2,7 @@
  * The aid index contract: every adapter (embedded SQLite, Elasticsearch, …) runs this suite unchanged.
  * Each test gets fresh storage from the factory; harness.open() opens further instances on it.
  */
-import { isDeMinimisProcedure, normalizeTaxCode, type AidRecord } from '@rna/domain';
+import { isDeMinimisProcedure, normalizeTaxCode, orderedImportId, type AidRecord } from '@rna/domain';
 import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
 import { adaptersPerTest } from '../embedded/contract-lifecycle';
 import type { AidIndex } from './port';
@@ -261,6 +261,45 @@ export function describeAidIndexContract(name: string, factory: HarnessFactory<A
         const all = await index.withdrawBySourceFile('f2');
         expect(all).toEqual({ count: 1, taxCodes: [B] });
         await expect(index.withdrawBySourceFile('none')).resolves.toEqual({ count: 0, taxCodes: [] });
+      });
+    });
+
+    describe('imports in their order', () => {
+      // Two imports of one file: the older one's importer was paused, the newer one replaced it, and
+      // the older one's last aids and marker arrive after the newer one's (import-order.ts).
+      const older = orderedImportId(7, 'run-a', 'f1');
+      const newer = orderedImportId(8, 'run-a', 'f1');
+      const ofImport = (importId: string, id: string, cents: number) =>
+        sampleAid({ idComponenteAiuto: id, sourceFile: 'f1', importId, elementoDiAiutoCents: cents });
+
+      it('never lets an older import’s late aids replace a newer import’s, nor its marker remove them', async () => {
+        await index.upsert([ofImport(older, '1', 100), ofImport(older, '2', 100)]);
+        await index.upsert([ofImport(newer, '1', 200), ofImport(newer, '2', 200), ofImport(newer, '3', 200)]);
+        await index.withdrawBySourceFile('f1', newer);
+        // the paused importer wakes up: the rest of its file, then its marker
+        expect(await index.upsert([ofImport(older, '2', 100), ofImport(older, '3', 100)])).toEqual({
+          changed: 0,
+          changedTaxCodes: [],
+        });
+        await expect(index.withdrawBySourceFile('f1', older)).resolves.toEqual({ count: 0, taxCodes: [] });
+        const kept = await index.search({ taxCodes: [A] });
+        expect(kept.map((aid) => [aid.idComponenteAiuto, aid.elementoDiAiutoCents, aid.importId])).toEqual([
+          ['3', 200, newer],
+          ['2', 200, newer],
+          ['1', 200, newer],
+        ]);
+      });
+
+      it('lets a marker that arrives before its own aids remove only what older imports wrote', async () => {
+        await index.upsert([ofImport(older, '1', 100), ofImport(older, '2', 100)]);
+        await index.upsert([ofImport(newer, '1', 200)]);
+        // the newer marker overtook its aid '3' (another partition): '2', gone from the file, goes
+        await expect(index.withdrawBySourceFile('f1', newer)).resolves.toEqual({ count: 1, taxCodes: [A] });
+        await index.upsert([ofImport(newer, '3', 200)]);
+        expect((await index.search({ taxCodes: [A] })).map((aid) => aid.idComponenteAiuto)).toEqual([
+          '3',
+          '1',
+        ]);
       });
     });
 

@@ -16,7 +16,13 @@
  * - Writes use refresh=wait_for, so a search right after an upsert sees it (the port's readers expect it).
  */
 import { Client, type estypes } from '@elastic/elasticsearch';
-import { assertStorableAid, normalizeTaxCode, type AidRecord } from '@rna/domain';
+import {
+  assertStorableAid,
+  isOlderImport,
+  isOrderedImportId,
+  normalizeTaxCode,
+  type AidRecord,
+} from '@rna/domain';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 
 export interface ElasticsearchAidIndexOptions {
@@ -205,6 +211,8 @@ export class ElasticsearchAidIndex implements AidIndex {
       for (const record of pending) {
         const current = existing.get(record.idComponenteAiuto);
         if (current && sameContent(current.doc, record) && current.doc.importId === record.importId) continue;
+        // a late message of an import a newer one replaced (import-order.ts): the newer copy stays
+        if (current && isOlderImport(record.importId, current.doc.importId)) continue;
         const _index = current?.index ?? this.alias;
         operations.push(
           current
@@ -306,7 +314,12 @@ export class ElasticsearchAidIndex implements AidIndex {
     const query: estypes.QueryDslQueryContainer = {
       bool: {
         filter: [{ term: { sourceFile } }],
-        ...(keepImportId !== undefined ? { must_not: [{ term: { importId: keepImportId } }] } : {}),
+        // an ordered import removes what older imports wrote, never a newer import's aids
+        ...(keepImportId === undefined
+          ? {}
+          : isOrderedImportId(keepImportId)
+            ? { must: [{ range: { importId: { lt: keepImportId } } }] }
+            : { must_not: [{ term: { importId: keepImportId } }] }),
       },
     };
     const taxCodes = await this.taxCodesMatching(query);

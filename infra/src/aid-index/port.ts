@@ -27,8 +27,10 @@ export interface AidIndexRebuild {
 
 export interface AidIndex {
   /**
-   * Idempotent: keyed by idComponenteAiuto, the last write wins. Reports which records were new or
-   * changed in content (a different importId alone is not a change), for variation alerts.
+   * Idempotent: keyed by idComponenteAiuto, the last write wins, except that an aid written by an
+   * ordered import is never replaced by an older import's copy (import-order.ts). Reports which
+   * records were new or changed in content (a different importId alone is not a change), for
+   * variation alerts.
    */
   upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }>;
   /**
@@ -41,7 +43,10 @@ export interface AidIndex {
   ): Promise<{ changed: number; changedTaxCodes: string[]; sourceFiles: string[] }>;
   /** Removes the given ids; returns the tax codes of those that existed. */
   withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }>;
-  /** Removes every aid of a source file (optionally only those not written by keepImportId). */
+  /**
+   * Removes every aid of a source file; with keepImportId, only those older imports wrote when it is
+   * ordered (a newer import's aids stay), else those any other import wrote.
+   */
   withdrawBySourceFile(
     sourceFile: string,
     keepImportId?: string,

@@ -3,7 +3,6 @@
  * messages since), else downloaded and parsed as a stream, its aids published in batches and then
  * its SourceFileImported marker; retried on transfer errors, failed at once on malformed XML.
  */
-import { randomUUID } from 'node:crypto';
 import { AIDS_TOPIC, DomainError, encodeAidRecorded, type AidMessage } from '@rna/domain';
 import {
   importMayHaveLostAids,
@@ -18,6 +17,7 @@ import {
   type EncodedAidBatch,
   type RegisterFileInfo,
 } from '@rna/infra/register';
+import { nextImportId } from './import-sequence';
 import { percentage } from './live-progress';
 import { StoppedError, type RunContext } from './run-context';
 
@@ -88,7 +88,6 @@ async function importOnce(
   last: FileState | null,
 ): Promise<void> {
   const { deps, progress, batchSize, parserThreads, logger, fileStates, append, at, checkStopped } = ctx;
-  const importId = `${runId}:${file.name}:${randomUUID().slice(0, 8)}`;
   let received = 0;
   let total: number | null = null;
   let downloaded = false;
@@ -117,6 +116,8 @@ async function importOnce(
     return;
   }
   total = result.totalBytes;
+  // ordered after every import begun before it: a late message of an older import cannot undo it
+  const importId = await nextImportId(deps.documents, runId, file.name);
   await append(runId, {
     type: 'RegisterFileDownloading',
     data: { runId, name: file.name, totalBytes: result.totalBytes, at: at() },

@@ -9,6 +9,7 @@ import { describeError, importFile } from './import-file';
 import { filesGoneFromRegister, planFiles } from './plan';
 import { StoppedError, type RunContext } from './run-context';
 import type { SyncRequest } from './sync-control';
+import { nextImportId } from './import-sequence';
 
 interface RunTally {
   done: Set<string>;
@@ -90,7 +91,9 @@ async function withdrawFilesGone(
   }
   for (const name of verdict.gone) {
     checkStopped();
-    const withdrawn: AidMessage = { type: 'SourceFileWithdrawn', sourceFile: name, runId };
+    // ordered like an import: it removes what imports begun before it wrote, never a later re-import
+    const importId = await nextImportId(ctx.deps.documents, runId, name);
+    const withdrawn: AidMessage = { type: 'SourceFileWithdrawn', sourceFile: name, runId, importId };
     await publish(AIDS_TOPIC, [{ key: `file:${name}`, value: withdrawn }]);
     await append(runId, { type: 'RegisterFileWithdrawn', data: { runId, name, at: at() } });
     await fileStates.delete(name);

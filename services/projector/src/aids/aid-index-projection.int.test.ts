@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AIDS_TOPIC, encodeAidRecorded, type AidMessage, type AidRecord } from '@rna/domain';
+import { AIDS_TOPIC, encodeAidRecorded, orderedImportId, type AidMessage, type AidRecord } from '@rna/domain';
 import type { ConsumedMessage } from '@rna/infra';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
@@ -73,6 +73,69 @@ describe('aid index projection', () => {
     expect(indexed.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '3']);
     expect((await changes.find()).map((c) => c.id).sort()).toEqual(['BBB', 'CCC']);
     expect(await changes.get('BBB')).toEqual({ id: 'BBB', changedAt: 1234, sourceFile: '2024_01' });
+  });
+});
+
+describe('imports applied in any order', () => {
+  const older = orderedImportId(11, 'r1', '2024_01');
+  const newer = orderedImportId(12, 'r1', '2024_01');
+  const marker = (importId: string, records: number): AidMessage => ({
+    type: 'SourceFileImported',
+    sourceFile: '2024_01',
+    importId,
+    runId: 'r1',
+    records,
+  });
+  const recorded = (id: string, importId: string, cents: number): AidMessage => ({
+    type: 'AidRecorded',
+    aid: aid(id, `T${id}`, importId, cents),
+  });
+  const indexedCents = async () =>
+    (await stores.aidIndex.search({ taxCodes: ['T1', 'T2', 'T3'] }))
+      .map((a) => [a.idComponenteAiuto, a.elementoDiAiutoCents] as const)
+      .sort();
+
+  it('an importer paused past its lease and resumed: its late aids and marker leave the new import whole', async () => {
+    const deps = { aidIndex: stores.aidIndex, documents: stores.documents, now: () => 1 };
+    // the first importer had sent aid 1 when it froze; the new holder imported the whole file
+    await applyAidMessages(messages(recorded('1', older, 100)), deps);
+    await applyAidMessages(
+      messages(
+        recorded('1', newer, 200),
+        recorded('2', newer, 200),
+        recorded('3', newer, 200),
+        marker(newer, 3),
+      ),
+      deps,
+    );
+    // it wakes up and sends the rest of its file and its marker
+    await applyAidMessages(
+      messages(recorded('2', older, 100), recorded('3', older, 100), marker(older, 3)),
+      deps,
+    );
+    expect(await indexedCents()).toEqual([
+      ['1', 200],
+      ['2', 200],
+      ['3', 200],
+    ]);
+  });
+
+  it('a withdrawal of the file applied after a later re-import leaves the re-import', async () => {
+    const deps = { aidIndex: stores.aidIndex, documents: stores.documents, now: () => 1 };
+    const withdrawal = orderedImportId(11, 'r1', '2024_01'); // the register dropped the file…
+    // …and listed it again in the next run, whose import arrived first (another partition)
+    await applyAidMessages(messages(recorded('1', newer, 300), marker(newer, 1)), deps);
+    await applyAidMessages(
+      messages({ type: 'SourceFileWithdrawn', sourceFile: '2024_01', runId: 'r0', importId: withdrawal }),
+      deps,
+    );
+    expect(await indexedCents()).toEqual([['1', 300]]);
+    // a withdrawal without an order (published before imports were ordered) removes the file whole
+    await applyAidMessages(
+      messages({ type: 'SourceFileWithdrawn', sourceFile: '2024_01', runId: 'r0' }),
+      deps,
+    );
+    expect(await indexedCents()).toEqual([]);
   });
 });
 

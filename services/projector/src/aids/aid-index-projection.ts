@@ -88,7 +88,8 @@ export async function applyAidMessages(
         indexedAt: now(),
       });
     } else if (value.type === 'SourceFileWithdrawn') {
-      const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile);
+      // without an importId (published before imports were ordered) every aid of the file goes
+      const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
       for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
     } else if (value.type === 'AidWithdrawn') {
       const { taxCodes } = await deps.aidIndex.withdraw([value.idComponenteAiuto]);

@@ -70,6 +70,17 @@ export interface StoppableWork {
   stop(): Promise<void>;
 }
 
+/**
+ * The lease as the work sees it. `valid()` is false from the holder's own deadline on — the instant
+ * its last successful renewal was sent, plus the lease time, less a margin — on the monotonic clock,
+ * which runs on while the process is paused: a holder that wakes up after a pause knows at once,
+ * before any timer has run, that another process may have taken over. Check it before each side
+ * effect.
+ */
+export interface HeldLease {
+  valid(): boolean;
+}
+
 export interface LeasedWork {
   /** Whether this process holds the lease (and runs the work) now. */
   holding(): boolean;
@@ -87,19 +98,33 @@ export interface LeasedWorkOptions {
   now?: () => number;
   onChange?: (holding: boolean) => void;
   onError?: (error: unknown) => void;
+  /** the monotonic clock, ms (tests); default performance.now */
+  monotonic?: () => number;
 }
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
+/** What a holder keeps off its lease time: the other processes' clocks may run a little ahead. */
+export function holderMarginMs(ttlMs: number): number {
+  return Math.max(20, Math.floor(ttlMs / 10));
+}
+
+class RenewalTimedOut extends Error {
+  constructor(ms: number) {
+    super(`Lease renewal did not answer within ${ms} ms`);
+  }
+}
+
 /**
  * Runs `start()` while this process holds the lease `name`, and stops the work when the lease is lost
  * (another process renewed it in between, or this one could not renew it in time). Processes that do
- * not hold it try again every renewal period.
+ * not hold it try again every renewal period. The holder keeps a deadline of its own (HeldLease): the
+ * work is stopped there even when a renewal hangs, and sees it through `valid()` even when paused.
  */
 export function runWhileHoldingLease(
   documents: DocumentStore,
   options: LeasedWorkOptions,
-  start: () => StoppableWork | Promise<StoppableWork>,
+  start: (lease: HeldLease) => StoppableWork | Promise<StoppableWork>,
 ): LeasedWork {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   const settings: LeaseSettings = {
@@ -109,27 +134,69 @@ export function runWhileHoldingLease(
     now: options.now,
   };
   const renewEveryMs = options.renewEveryMs ?? Math.max(50, Math.floor(ttlMs / 3));
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const heldFor = ttlMs - holderMarginMs(ttlMs);
   let work: StoppableWork | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let deadlineTimer: NodeJS.Timeout | undefined;
   let turn: Promise<void> = Promise.resolve();
+  // the holder's own deadline (monotonic ms): from the last renewal that succeeded, counted from when
+  // it was sent, since the store may have written it at any instant in between
+  let validUntil = -Infinity;
+  const lease: HeldLease = { valid: () => !stopped && monotonic() < validUntil };
+
+  const loseWork = async () => {
+    if (!work) return;
+    const running = work;
+    work = null;
+    await running.stop();
+    options.onChange?.(false);
+  };
+
+  /** A renewal that does not answer within the lease time counts as a failed one. */
+  const renew = async (): Promise<boolean> => {
+    let giveUp: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        tryHoldLease(documents, settings),
+        new Promise<never>((_, reject) => {
+          giveUp = setTimeout(() => reject(new RenewalTimedOut(ttlMs)), ttlMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(giveUp);
+    }
+  };
 
   const tick = async () => {
     let held = false;
+    const sentAt = monotonic();
     try {
-      held = await tryHoldLease(documents, settings);
+      held = await renew();
     } catch (error) {
       options.onError?.(error); // a store that does not answer: the lease will lapse, stop working
     }
     if (stopped) return;
-    if (held && !work) {
-      work = await start();
+    // The deadline passed before this renewal (a pause, a late loop): the work may have stopped
+    // itself on `valid()`; it is begun again from a clean state rather than left half-stopped.
+    if (held && work && sentAt >= validUntil) await loseWork();
+    if (held) {
+      validUntil = sentAt + heldFor;
+      // stop at the deadline even if the next renewal hangs or the loop is late
+      clearTimeout(deadlineTimer);
+      deadlineTimer = setTimeout(
+        () => {
+          if (!lease.valid()) void loseWork().catch((error: unknown) => options.onError?.(error));
+        },
+        Math.max(0, validUntil - monotonic()),
+      );
+    }
+    if (held && !work && lease.valid()) {
+      work = await start(lease);
       options.onChange?.(true);
     } else if (!held && work) {
-      const running = work;
-      work = null;
-      await running.stop();
-      options.onChange?.(false);
+      await loseWork();
     }
   };
   const schedule = () => {
@@ -147,6 +214,7 @@ export function runWhileHoldingLease(
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(deadlineTimer);
       await turn;
       if (work) {
         const running = work;

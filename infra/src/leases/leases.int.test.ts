@@ -1,5 +1,23 @@
+import type { Collection, Doc, DocumentStore } from '../documents/port';
 import { openTemporaryStores, type TemporaryStores } from '../embedded/testing';
-import { runWhileHoldingLease, tryHoldLease, type StoppableWork } from '.';
+import { runWhileHoldingLease, tryHoldLease, type HeldLease, type StoppableWork } from '.';
+
+/** The store, except that once `hang` is set no lease read or write ever answers (a hung engine call). */
+function hangingStore(documents: DocumentStore, hang: { now: boolean }): DocumentStore {
+  const never = new Promise<never>(() => undefined);
+  return {
+    ...documents,
+    collection<T extends Doc>(name: string): Collection<T> {
+      const inner = documents.collection<T>(name);
+      return {
+        ...inner,
+        get: (id) => (hang.now ? never : inner.get(id)),
+        getWithRevision: (id) => (hang.now ? never : inner.getWithRevision(id)),
+        put: (doc, options) => (hang.now ? never : inner.put(doc, options)),
+      };
+    },
+  };
+}
 
 describe('leases', () => {
   let stores: TemporaryStores;
@@ -55,6 +73,54 @@ describe('leases', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
     expect(running.size).toBe(0);
+  });
+
+  it('stops the work at the holder’s own deadline when a renewal hangs, and never says valid past it', async () => {
+    const hang = { now: false };
+    let running = false;
+    let lease: HeldLease | null = null;
+    const ttlMs = 600;
+    const work = runWhileHoldingLease(
+      hangingStore(stores.documents, hang),
+      { name: 'sync-worker', holder: 'a', ttlMs, renewEveryMs: 100 },
+      (held) => {
+        lease = held;
+        running = true;
+        return { stop: async () => void (running = false) };
+      },
+    );
+    try {
+      await until(() => running);
+      expect(lease!.valid()).toBe(true);
+      hang.now = true; // every renewal from here on waits for ever
+      await until(() => !running);
+      expect(lease!.valid()).toBe(false);
+    } finally {
+      hang.now = false;
+      await work.stop();
+    }
+  });
+
+  it('tells a holder woken from a pause that its lease ran out, before any timer has run', async () => {
+    let monotonicNow = 0;
+    let lease: HeldLease | null = null;
+    const work = runWhileHoldingLease(
+      stores.documents,
+      { name: 'sync-worker', holder: 'a', ttlMs: 1_000, renewEveryMs: 60_000, monotonic: () => monotonicNow },
+      (held) => {
+        lease = held;
+        return { stop: async () => undefined };
+      },
+    );
+    try {
+      await until(() => lease !== null);
+      monotonicNow = 899; // within the lease time less its 100 ms margin
+      expect(lease!.valid()).toBe(true);
+      monotonicNow = 12_000; // SIGSTOP for 12 s, then SIGCONT: the same instant, no timer run yet
+      expect(lease!.valid()).toBe(false);
+    } finally {
+      await work.stop();
+    }
   });
 });
 

@@ -29,8 +29,9 @@ async function main(): Promise<void> {
       onChange: (holding) =>
         logger.info({ holder }, holding ? 'sync lease taken: running' : 'sync lease lost: stopped'),
     },
-    () =>
+    (lease) =>
       startSyncWorker({
+        leaseValid: lease.valid,
         eventStore: stores.eventStore,
         messageLog: stores.messageLog,
         documents: stores.documents,

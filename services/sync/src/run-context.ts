@@ -40,6 +40,12 @@ export interface SyncWorkerDeps {
    * standalone passes its index consumer's caughtUp), a file is SUCCESS only once it is searchable.
    */
   awaitIndexed?: () => Promise<void>;
+  /**
+   * Whether this process still holds the sync lease by its own deadline (leases HeldLease): checked
+   * before every publish and every step, so that a process paused past its lease and resumed stops
+   * before it sends anything. Absent: the only worker there is (the standalone).
+   */
+  leaseValid?: () => boolean;
 }
 
 /** Thrown inside a run once the worker is asked to stop: the run is left as a crash would leave it. */
@@ -75,18 +81,25 @@ export interface RunContext {
   publish: MessageLog['publish'];
 }
 
-/** Chains publishes so that concurrent imports never have two of them in flight at once. */
-function singleWriter(messageLog: MessageLog): MessageLog['publish'] {
+/**
+ * Chains publishes so that concurrent imports never have two of them in flight at once; none goes
+ * out once the worker stopped or its lease ran out (checked when its turn comes, not when queued).
+ */
+function singleWriter(messageLog: MessageLog, isStopped: () => boolean): MessageLog['publish'] {
   let tail: Promise<unknown> = Promise.resolve();
   return (topic, messages) => {
-    const published = tail.then(() => messageLog.publish(topic, messages));
+    const published = tail.then(() => {
+      if (isStopped()) throw new StoppedError();
+      return messageLog.publish(topic, messages);
+    });
     tail = published.catch(() => undefined); // one failed publish must not fail the next ones
     return published;
   };
 }
 
-export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean): RunContext {
+export function createRunContext(deps: SyncWorkerDeps, stopRequested: () => boolean): RunContext {
   const clock = deps.clock ?? systemClock;
+  const isStopped = () => stopRequested() || deps.leaseValid?.() === false;
   return {
     deps,
     clock,
@@ -106,6 +119,6 @@ export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean)
     checkStopped: () => {
       if (isStopped()) throw new StoppedError();
     },
-    publish: singleWriter(deps.messageLog),
+    publish: singleWriter(deps.messageLog, isStopped),
   };
 }

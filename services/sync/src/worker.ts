@@ -32,13 +32,15 @@ export interface SyncWorker {
  */
 export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
   let stopped = false;
+  // stopped, or the lease ran out by this holder's own deadline: nothing more is begun or sent
+  const halted = () => stopped || deps.leaseValid?.() === false;
   let busy: Promise<void> | null = null;
   let again = false;
   const ctx = createRunContext(deps, () => stopped);
   const { logger, progress, appendControl, at } = ctx;
 
   async function drain(): Promise<void> {
-    while (!stopped) {
+    while (!halted()) {
       const { running } = await readSyncControl(deps.eventStore);
       if (!running) return;
       try {
@@ -65,7 +67,7 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
         do {
           again = false;
           await drain();
-        } while (again && !stopped);
+        } while (again && !halted());
       } finally {
         busy = null;
       }
@@ -88,7 +90,7 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
       let pending: Promise<void> | null = kick();
       while (pending) {
         await pending;
-        pending = busy ?? ((await readSyncControl(deps.eventStore)).running && !stopped ? kick() : null);
+        pending = busy ?? ((await readSyncControl(deps.eventStore)).running && !halted() ? kick() : null);
       }
     },
     stop: async () => {

@@ -339,6 +339,48 @@ describe('sync against the register mirror', () => {
     expect((await controlEvents(harness)).filter((e) => e.type === 'SyncCompleted')).toHaveLength(1);
   });
 
+  it('sends nothing more once its lease ran out mid-file (a pause): no batch, no marker; the next holder completes the files', async () => {
+    const lease = { valid: true };
+    harness = await startHarness({ batchSize: 10, leaseValid: () => lease.valid });
+    const truth = await readTruth(await harness.generate());
+    const publish = harness.messageLog.publish.bind(harness.messageLog);
+    const sent: string[] = [];
+    harness.messageLog.publish = async (topic, messages) => {
+      await publish(topic, messages);
+      const marker = messages.some(
+        (m) => 'value' in m && (m.value as { type: string }).type === 'SourceFileImported',
+      );
+      sent.push(marker ? 'marker' : 'batch');
+      // two batches into the second file, the holder is frozen past its lease and wakes up
+      if (sent.filter((s) => s === 'marker').length === 1 && sent.at(-1) === 'batch' && sent.length >= 3)
+        lease.valid = false;
+    };
+    const { runId } = await requestSync(harness.eventStore, {
+      scope: 'LAST_YEAR',
+      by: admin,
+      now: clock.now(),
+    });
+    await harness.worker.runPending();
+    const sentWhenLost = sent.length;
+    // the parser still has batches of the file in hand: none of them, nor the marker, goes out
+    await harness.worker.stop();
+    expect(sent.slice(sentWhenLost)).toEqual([]);
+    expect(sent.filter((s) => s === 'marker')).toHaveLength(1);
+    expect((await controlEvents(harness)).some((e) => e.type === 'SyncCompleted')).toBe(false);
+
+    // the holder that took over resumes the run
+    harness.messageLog.publish = publish;
+    lease.valid = true;
+    harness.worker = harness.newWorker();
+    await harness.worker.runPending();
+    await harness.settle();
+    await expectIndexMatches(harness.aidIndex, truth);
+    const succeeded = (await runEvents(harness, runId)).flatMap((e) =>
+      e.type === 'RegisterFileSucceeded' ? [e.data.name] : [],
+    );
+    expect(succeeded.sort()).toEqual(ALL_FILES);
+  });
+
   it('lets only one of two concurrent requests start a run', async () => {
     harness = await startHarness();
     await harness.worker.stop(); // keep the run pending

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   batchSize?: number;
   /** The worker's parserThreads (default 1: files one after another). */
   parserThreads?: number;
+  /** The worker's lease, as its holder sees it (default: always held). */
+  leaseValid?: () => boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -81,6 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       retryDelayMs: 5,
       preferZip: options.preferZip,
       parserThreads: options.parserThreads,
+      leaseValid: options.leaseValid,
     });
   const h: Harness = {
     dir,

@@ -1,0 +1,179 @@
+/**
+ * A sync process paused (SIGSTOP: what a long GC pause, a frozen VM or a hung engine call does) in
+ * the middle of a file, past its lease, while a second sync process stands by, on the embedded SQLite
+ * stores with a projector beside them. The second process takes the lease and finishes the run; the
+ * first is then resumed (SIGCONT) and must change nothing: its lease ran out while it was stopped, and
+ * anything it still sends belongs to an import older than the one that replaced it. The index ends
+ * exactly equal to the register's files.
+ *
+ * Where in its file the pause lands is up to the machine: the narrow windows (a batch in flight as the
+ * lease runs out, a marker sent after the new import's) are pinned in process by
+ * sync-against-mirror.int.test.ts (a lease run out mid-file sends nothing more) and the aid index
+ * contract and projection tests (an older import's late aids and marker leave the newer one whole).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { AIDS_TOPIC, type Actor, type AidRecord } from '@rna/domain';
+import { PINNED_TEST_INSTANT } from '@rna/infra/config';
+import type { LeaseDoc } from '@rna/infra/leases';
+import { openStores, type Stores } from '@rna/infra/stores';
+import { requestSync } from '@rna/api';
+import { generateArchive, type TruthRecord } from '../generator/generate';
+import { startMirror, type RunningMirror } from '../rna-mirror/server';
+import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
+
+jest.setTimeout(240_000);
+
+const admin: Actor = { userId: 'u-admin', email: 'admin@example.it', role: 'ADMIN' };
+const LEASE_TTL_MS = 1_500;
+
+interface ArchiveFileDoc {
+  id: string;
+  status: string | null;
+}
+interface SyncHistoryDoc {
+  id: string;
+  status: string;
+}
+
+let dataDir: string;
+let mirrorDir: string;
+let mirror: RunningMirror;
+let stores: Stores;
+const children: ServiceProcess[] = [];
+
+const start = (name: string, service: 'sync' | 'projector'): ServiceProcess =>
+  startService(children, name, service, {
+    DATA_DIR: dataDir,
+    RNA_BASE_URL: mirror.url,
+    LEASE_TTL_MS: String(LEASE_TTL_MS),
+    LOG_LEVEL: 'info',
+  });
+const until = <T>(what: string, probe: () => Promise<T | null>) =>
+  untilReady(what, probe, children, 120_000, 50);
+
+beforeAll(async () => {
+  buildMains();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'rna-paused-data-'));
+  mirrorDir = await mkdtemp(path.join(os.tmpdir(), 'rna-paused-mirror-'));
+  // slow enough that a file is still on its way when its importer is paused
+  mirror = await startMirror({ dir: mirrorDir, faults: { bytesPerSecond: 60_000 } });
+  stores = openStores({ dataDir });
+});
+
+afterAll(async () => {
+  for (const { child } of children) {
+    if (child.exitCode === null) {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    }
+  }
+  await stores?.close();
+  await mirror?.close();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(mirrorDir, { recursive: true, force: true });
+});
+
+it('a sync process paused past its lease mid-file and resumed changes nothing: every aid indexed, once', async () => {
+  const generated = await generateArchive({
+    outDir: mirrorDir,
+    months: ['2024_01', '2024_02'],
+    aids: 3_000,
+    partSize: 750,
+    seed: 23,
+    zip: true,
+    beneficiaries: 40,
+  });
+  const truth = (await readFile(generated.truthFile!, 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as TruthRecord);
+  const files = stores.documents.collection<ArchiveFileDoc>('archive-files');
+  const leases = stores.documents.collection<LeaseDoc>('leases');
+
+  start('projector', 'projector');
+  const syncs = [start('sync-1', 'sync'), start('sync-2', 'sync')];
+  const holderOf = async (): Promise<ServiceProcess | null> => {
+    const lease = await leases.get('sync-worker');
+    const pid = lease ? Number(lease.holder.split(':')[1]) : NaN;
+    return syncs.find((sync) => sync.child.pid === pid) ?? null;
+  };
+  const first = await until('a sync process holding the lease', holderOf);
+  await requestSync(stores.eventStore, {
+    scope: 'ALL',
+    onlyDocuments: [],
+    by: admin,
+    now: new Date(PINNED_TEST_INSTANT),
+  });
+
+  // the holder has finished a file and is importing the next one: freeze it there
+  await until('a file imported and the next one under way', async () => {
+    const all = await files.find();
+    const done = all.some((f) => f.status === 'SUCCESS');
+    const busy = all.some((f) => f.status === 'DOWNLOADING' || f.status === 'PARSING');
+    return done && busy ? true : null;
+  });
+  first.child.kill('SIGSTOP');
+
+  // the other process takes the lease and finishes the run on its own
+  const second = await until('the lease taken over', async () => {
+    const holder = await holderOf();
+    return holder && holder !== first ? holder : null;
+  });
+  await until('the run to end', async () => {
+    const runs = await stores.documents.collection<SyncHistoryDoc>('sync-history').find();
+    return runs.length > 0 && runs.every((run) => run.status !== 'RUNNING') ? runs : null;
+  });
+  await until('every aid indexed by the new holder', async () =>
+    (await stores.aidIndex.count()) === truth.length ? true : null,
+  );
+
+  // the paused process wakes up in the middle of its file; it must see its lease gone and stop
+  const printedBefore = first.output.length;
+  first.child.kill('SIGCONT');
+  await until('the resumed process to say it lost the lease', async () =>
+    first.output.slice(printedBefore).some((line) => line.includes('sync lease lost')) ? true : null,
+  );
+  // Whatever it sent before it stopped is in the log ahead of a sentinel aid published now: once the
+  // projector indexed the sentinel, it has applied all of that (and then the sentinel goes again).
+  const sentinel: AidRecord = {
+    ...truth[0]!,
+    idComponenteAiuto: '999999999',
+    codiceFiscaleBeneficiario: '99999999999',
+    sourceFile: 'sentinel',
+    importId: 'sentinel',
+  };
+  await stores.messageLog.publish(AIDS_TOPIC, [
+    { key: sentinel.codiceFiscaleBeneficiario, value: { type: 'AidRecorded', aid: sentinel } },
+  ]);
+  await until('the sentinel indexed after everything the paused process sent', async () =>
+    (await stores.aidIndex.get(sentinel.idComponenteAiuto)) ? true : null,
+  );
+  await stores.messageLog.publish(AIDS_TOPIC, [
+    {
+      key: sentinel.codiceFiscaleBeneficiario,
+      value: {
+        type: 'AidWithdrawn',
+        idComponenteAiuto: sentinel.idComponenteAiuto,
+        codiceFiscaleBeneficiario: sentinel.codiceFiscaleBeneficiario,
+        sourceFile: 'sentinel',
+      },
+    },
+  ]);
+  await until('the sentinel withdrawn', async () =>
+    (await stores.aidIndex.get(sentinel.idComponenteAiuto)) ? null : true,
+  );
+
+  const byId = new Map(truth.map((aid) => [aid.idComponenteAiuto, aid]));
+  const taxCodes = [...new Set(truth.map((aid) => aid.codiceFiscaleBeneficiario))];
+  const indexed = await stores.aidIndex.search({ taxCodes });
+  expect(new Set(indexed.map((aid) => aid.idComponenteAiuto))).toEqual(new Set(byId.keys()));
+  expect(indexed).toHaveLength(truth.length);
+  for (const aid of indexed)
+    expect({ id: aid.idComponenteAiuto, cents: aid.elementoDiAiutoCents }).toEqual({
+      id: aid.idComponenteAiuto,
+      cents: byId.get(aid.idComponenteAiuto)?.elementoDiAiutoCents,
+    });
+  expect(second.child.exitCode).toBeNull();
+});

@@ -54,9 +54,9 @@ describe('leases', () => {
       running.add(name);
       return { stop: async () => void running.delete(name) };
     };
-    // a lease far longer than the wait below: a busy machine (a full test run on two cores) stalled
-    // the loop past a 400 ms lease and both held the work for a moment (a holder keeps no deadline of
-    // its own yet: issue 27); the hand-over below needs no expiry, so the length costs no time
+    // a lease far longer than the wait below: on a busy machine a stalled loop can outlive a short
+    // lease, and then the holder stops at its own deadline (tested below) while the other takes
+    // over: "still one" would be a bet on the machine; the hand-over needs no expiry anyway
     const options = (holder: string) => ({ name: 'projection:x', holder, ttlMs: 5_000, renewEveryMs: 50 });
     const a = runWhileHoldingLease(stores.documents, options('a'), work('a'));
     const b = runWhileHoldingLease(stores.documents, options('b'), work('b'));

@@ -23,6 +23,7 @@ import {
   normalizeTaxCode,
   type AidRecord,
 } from '@rna/domain';
+import { RecordRejectedError } from '../dead-letters';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 
 export interface ElasticsearchAidIndexOptions {
@@ -254,11 +255,13 @@ export class ElasticsearchAidIndex implements AidIndex {
           return;
         }
         if (result.status === 409) retry.push(plan.record);
-        else if (result.status === 429) {
+        else if (result.status === 429 || result.status >= 500) {
+          // too busy, or a shard unavailable (a node restarting): back off and send them again
           rejected = true;
           retry.push(plan.record);
         } else {
-          throw new Error(
+          // 400 and the like: the aid itself does not fit the mapping, whatever the cluster's state
+          throw new RecordRejectedError(
             `Elasticsearch refused aid ${plan.record.idComponenteAiuto}: ${result.error.type}: ${result.error.reason ?? ''}`,
           );
         }

@@ -1,8 +1,10 @@
 /**
  * Dead letters: an event or a message a consumer could not apply after a bounded number of attempts.
  * It is set aside with its error, the consumer goes on, and the count is shown (health, sync screen)
- * so that an operator looks at it. A storage engine that is down is not the record's fault: those
- * errors are retried for as long as it takes, never set aside.
+ * so that an operator looks at it. Only a failure that the record itself causes, and would cause
+ * again on every try, sets it aside (undecodable JSON, a record that breaks the code's or the store's
+ * rules); anything else — an engine down, busy or restarting, an error nobody classified — is
+ * retried with back-off for as long as it takes and shows as lag, never as lost records.
  */
 import type { DocumentStore } from '../documents/port';
 import { isStorageError } from '../storage-errors';
@@ -32,11 +34,30 @@ export const MAX_ATTEMPTS = 3;
 
 const NOT_TRANSIENT = /SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/;
 
-/** Whether an error is the record's own (set it aside) rather than a store that is unavailable (wait). */
+/**
+ * A record its store refuses for what it holds (Elasticsearch: a mapping or a field it cannot take):
+ * refused again on every try, so it is set aside.
+ */
+export class RecordRejectedError extends Error {
+  override readonly name = 'RecordRejectedError';
+}
+
+/** What the record's own content makes the code throw: the same on every try. */
+const DETERMINISTIC = new Set(['SyntaxError', 'TypeError', 'RangeError', 'RecordRejectedError']);
+
+/**
+ * Whether an error is the record's own (set it aside) rather than one that may pass (wait and retry):
+ * JSON that does not parse, a record the code or the store's rules refuse. Everything else, known or
+ * not, is retried — an Elasticsearch 429 or 503 during a rolling restart must never set aids aside.
+ */
 export function isPoisonError(error: unknown): boolean {
-  if (!isStorageError(error)) return true;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && NOT_TRANSIENT.test(code);
+  if (typeof error !== 'object' || error === null) return false;
+  if (isStorageError(error)) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' && NOT_TRANSIENT.test(code);
+  }
+  const name = (error as { name?: unknown }).name;
+  return typeof name === 'string' && DETERMINISTIC.has(name);
 }
 
 export function errorText(error: unknown): string {

@@ -275,4 +275,36 @@ describe('aid index projection and poison messages', () => {
     }
     expect(setAside.sort()).toEqual(['BBB', 'CCC']);
   });
+
+  it('waits out an index that fails for a while (a rolling restart) and sets nothing aside', async () => {
+    const { aidIndex, documents, messageLog } = stores;
+    // more than a poison message's attempts as a batch and then alone (3 + 3): the old rule set it aside
+    let failures = 7;
+    const flaky: typeof aidIndex = Object.create(aidIndex) as typeof aidIndex;
+    const failFirst =
+      <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> => {
+        if (failures > 0) {
+          failures -= 1;
+          return Promise.reject(new Error('Elasticsearch kept rejecting 2 aids (first: 1)'));
+        }
+        return call(...args);
+      };
+    flaky.upsert = failFirst(aidIndex.upsert.bind(aidIndex));
+    if (aidIndex.upsertEncoded) flaky.upsertEncoded = failFirst(aidIndex.upsertEncoded.bind(aidIndex));
+    await messageLog.publish(AIDS_TOPIC, [
+      { key: 'AAA', json: encodeAidRecorded(JSON.stringify(aid('1', 'AAA', 'i1'))) },
+      { key: 'BBB', json: encodeAidRecorded(JSON.stringify(aid('2', 'BBB', 'i1'))) },
+    ]);
+    const consumer = startAidIndexProjection({ messageLog, aidIndex: flaky, documents });
+    try {
+      await consumer.caughtUp();
+    } finally {
+      await consumer.stop();
+    }
+    expect(failures).toBe(0);
+    const indexed = await aidIndex.search({ taxCodes: ['AAA', 'BBB'] });
+    expect(indexed.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '2']);
+    expect(await documents.collection(DEAD_LETTERS_COLLECTION).count()).toBe(0);
+  }, 30_000); // the consumer's back-off: 0.1 s doubling to 5 s, seven times
 });

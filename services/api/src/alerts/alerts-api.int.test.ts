@@ -2,7 +2,12 @@ import request from 'supertest';
 import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { MAX_VARIATION_ALERTS } from './variation-alerts';
-import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
+import {
+  AID_CHANGES_COLLECTION,
+  INDEXED_IMPORTS_COLLECTION,
+  type AidChangeDoc,
+  type IndexedImportDoc,
+} from '@rna/read-models';
 import { notifyVariations, startVariationAlertNotifier } from './notifier';
 
 describe('/api/variation-alerts and their notifications', () => {
@@ -135,6 +140,69 @@ describe('/api/variation-alerts and their notifications', () => {
     // nothing changed since the last check: the next sync stays silent
     tick();
     expect(await notifyVariations(notifierDeps, { runId: 'run-2', at: api.now().toISOString() })).toBe(0);
+  });
+
+  it('mails a change the projector indexes after the run completed (its last file) once, in that run', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    await as(client.token).add(['77777777777']).expect(201);
+    tick();
+    const completedAt = api.now().getTime();
+    const runEvents: SyncEvent[] = [
+      {
+        type: 'RegisterFileSucceeded',
+        data: {
+          runId: 'run-late',
+          name: '2025_09',
+          importId: 'import-late',
+          records: 1,
+          withdrawn: 0,
+          controlBytesRemoved: 0,
+          etag: null,
+          lastModified: null,
+          at: new Date(completedAt).toISOString(),
+          recordsRejected: 0,
+          rejected: [],
+        },
+      },
+      {
+        type: 'SyncCompleted',
+        data: {
+          runId: 'run-late',
+          at: new Date(completedAt).toISOString(),
+          succeeded: 1,
+          failed: 0,
+          skipped: 0,
+          records: 1,
+        },
+      },
+    ];
+    await api.deps.eventStore.appendToStream(streams.sync('run-late'), runEvents);
+    api.mails.length = 0;
+    const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
+    // scale-out: the sync worker completed the run while the projector still indexes its last file
+    const notified = notifyVariations(notifierDeps, {
+      runId: 'run-late',
+      at: new Date(completedAt).toISOString(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const indexedAt = completedAt + 5_000;
+    await api.deps.documents
+      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+      .put({ id: '77777777777', changedAt: indexedAt, sourceFile: '2025_09' });
+    await api.deps.documents.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
+      id: 'import-late',
+      sourceFile: '2025_09',
+      runId: 'run-late',
+      records: 1,
+      indexedAt,
+    });
+    expect(await notified).toBe(1);
+    expect(api.mails.filter((mail) => mail.to === client.email).map((mail) => mail.text)).toEqual([
+      expect.stringContaining('77777777777'),
+    ]);
+    // the next run, with nothing new for this code, does not mail it again
+    api.setNow(new Date(indexedAt + 60_000));
+    expect(await notifyVariations(notifierDeps, { runId: 'run-after', at: api.now().toISOString() })).toBe(0);
   });
 
   it('watches a group’s members as they are at each sync: a change to any of them is one mail naming the group', async () => {

@@ -1,7 +1,9 @@
 /**
- * After each completed sync, every variation alert whose tax codes were touched since the alert's
- * last check gets one notification: a mail to its owner and VariationAlertTriggered on the owner's
- * stream. The sync's aid-index consumer records touched codes in `aid-changes`.
+ * After each completed sync, once the index has applied every file the run imported, every variation
+ * alert whose tax codes were touched since the alert's last check gets one notification: a mail to
+ * its owner and VariationAlertTriggered on the owner's stream. The sync's aid-index consumer records
+ * touched codes in `aid-changes`. In scale-out the projector may still be indexing when the run
+ * completes: the notifier waits for the run's import markers, so no change is mailed a sync late.
  */
 import { isAccessExpired, isEventOf, normalizeTaxCode, streams, type UserEvent } from '@rna/domain';
 import type { Doc, DocumentStore, EventStore, Subscription } from '@rna/infra';
@@ -11,7 +13,12 @@ import {
   type ClientReadModel,
   type UserReadModel,
 } from '@rna/read-models/accounts';
-import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
+import {
+  AID_CHANGES_COLLECTION,
+  INDEXED_IMPORTS_COLLECTION,
+  type AidChangeDoc,
+  type IndexedImportDoc,
+} from '@rna/read-models';
 import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
 import { UNDERTAKING_GROUPS_COLLECTION, type UndertakingGroupReadModel } from '@rna/read-models/groups';
 
@@ -38,6 +45,38 @@ export interface NotifierDeps {
   clock: () => Date;
   publicUrl: string;
   onError?: (error: unknown, alertId: string) => void;
+  /** How long to wait for the index to apply a completed run's imports (default 30 minutes). */
+  indexingWaitMs?: number;
+}
+
+/** Past it the notifier mails what is indexed, and says so: a lost marker must not stop the alerts. */
+export const DEFAULT_INDEXING_WAIT_MS = 30 * 60_000;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * When the index had applied every file the run imported (its import markers; the latest of their
+ * instants), waiting for the projector as long as it takes up to the limit; null when the run
+ * imported nothing (or the limit passed: the caller takes the completion instead).
+ */
+async function runIndexedAt(deps: NotifierDeps, runId: string): Promise<number | null> {
+  const { events } = await deps.eventStore.readStream(streams.sync(runId));
+  const importIds = events.flatMap((event) =>
+    isEventOf('sync', event) && event.type === 'RegisterFileSucceeded' ? [event.data.importId] : [],
+  );
+  if (importIds.length === 0) return null;
+  const imports = deps.documents.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION);
+  const giveUpAt = Date.now() + (deps.indexingWaitMs ?? DEFAULT_INDEXING_WAIT_MS);
+  for (let wait = 50; ; wait = Math.min(wait * 2, 2_000)) {
+    const indexed = await Promise.all(importIds.map((id) => imports.get(id)));
+    if (indexed.every((doc) => doc !== null)) return Math.max(...indexed.map((doc) => doc!.indexedAt));
+    if (Date.now() > giveUpAt) {
+      const missing = importIds.filter((_, i) => indexed[i] === null);
+      deps.onError?.(new Error(`Run ${runId}: imports not indexed in time: ${missing.join(', ')}`), '*');
+      return null;
+    }
+    await pause(wait);
+  }
 }
 
 export function alertMail(
@@ -101,14 +140,15 @@ async function codesOwnerMayLearn(
 }
 
 /**
- * Notifies the changes recorded between an alert's last check and the sync's completion, then
- * moves the check to the completion: decided by the event's own time, so a replayed event
- * (catch-up, redelivery) gives the same answer as the first delivery, never a second mail.
- * Returns how many alerts were notified.
+ * Notifies the changes recorded between an alert's last check and the instant the run was complete
+ * in the index (its completion, or the last of its imports indexed when that came later), then moves
+ * the check there: decided by recorded instants, so a replayed event (catch-up, redelivery) gives the
+ * same answer as the first delivery, never a second mail. Returns how many alerts were notified.
  */
 export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync): Promise<number> {
   const syncRunId = sync.runId;
-  const completedAt = Date.parse(sync.at);
+  const indexedAt = await runIndexedAt(deps, syncRunId);
+  const completedAt = Math.max(Date.parse(sync.at), indexedAt ?? -Infinity);
   const alerts = await deps.documents
     .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
     .find({ removed: false });

@@ -147,13 +147,23 @@ async function codesOwnerMayLearn(
  */
 export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync): Promise<number> {
   const syncRunId = sync.runId;
-  const indexedAt = await runIndexedAt(deps, syncRunId);
-  const completedAt = Math.max(Date.parse(sync.at), indexedAt ?? -Infinity);
   const alerts = await deps.documents
     .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
     .find({ removed: false });
   const changes = deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
   const checks = deps.documents.collection<AlertCheckDoc>(ALERT_CHECKS_COLLECTION);
+  // No alert checked before this run's completion (a replayed old run, no alert at all): nothing to
+  // wait for, nothing to mail.
+  const ranAt = Date.parse(sync.at);
+  const stillToCheck = await Promise.all(
+    alerts.map(async (alert) => {
+      const check = await checks.get(alert.id);
+      return check?.syncRunId !== syncRunId && ranAt > (check?.checkedAt ?? alert.createdAt);
+    }),
+  );
+  if (!stillToCheck.some(Boolean)) return 0;
+  const indexedAt = await runIndexedAt(deps, syncRunId);
+  const completedAt = Math.max(ranAt, indexedAt ?? -Infinity);
   const users = deps.documents.collection<UserReadModel>(USERS_COLLECTION);
   let notified = 0;
   for (const alert of alerts) {

@@ -377,7 +377,7 @@ export interface HealthDto {
   indexing: { complete: boolean; missingAids: number; pendingAids: number };
 }
 
-export type AuditEntryKind = 'ALLOWANCE' | 'SEARCH' | 'DOWNLOAD' | 'REFUSAL';
+export type AuditEntryKind = 'ALLOWANCE' | 'SEARCH' | 'DOWNLOAD' | 'REFUSAL' | 'REFUND';
 
 /** One line of GET /audit/{clients|users}/{id}/history */
 export interface AuditEntryDto {

@@ -106,6 +106,14 @@ export type QuotaEvent =
   | {
       type: 'SearchRefused';
       data: SearchRequest & { clientId: string; at: string; by: Actor; code: 'A002' | 'U004' };
+    }
+  | {
+      /**
+       * A charge given back: a Ricerca massiva whose charge landed after the job had been settled as
+       * never charged (B008), its request having stalled past the time a request may take.
+       */
+      type: 'SearchRefunded';
+      data: { clientId: string; at: string; by: Actor; cost: number; bulkJobId: string; reason: string };
     };
 
 // ---- user-<id> ----
@@ -304,7 +312,13 @@ const EVENT_TYPES: { [C in keyof EventsByCategory]: Record<EventsByCategory[C]['
     ClientAccessRenewed: true,
     ClientRemoved: true,
   },
-  quota: { SearchAllowanceGranted: true, SearchPerformed: true, ReportDownloaded: true, SearchRefused: true },
+  quota: {
+    SearchAllowanceGranted: true,
+    SearchPerformed: true,
+    ReportDownloaded: true,
+    SearchRefused: true,
+    SearchRefunded: true,
+  },
   quotaSnapshot: { QuotaSnapshotTaken: true },
   userSnapshot: { UserSnapshotTaken: true },
   user: {

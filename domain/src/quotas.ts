@@ -72,6 +72,8 @@ export function evolveQuota(state: QuotaState, event: QuotaEvent): QuotaState {
       return { ...state, lookedUpToday: rememberCodes(state, event.data, event.data.at) };
     case 'SearchRefused':
       return state;
+    case 'SearchRefunded':
+      return { ...state, remainingSearches: state.remainingSearches + event.data.cost };
   }
 }
 

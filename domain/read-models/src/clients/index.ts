@@ -45,6 +45,7 @@ const quotaEventTypes: readonly QuotaEvent['type'][] = [
   'SearchAllowanceGranted',
   'SearchPerformed',
   'SearchRefused',
+  'SearchRefunded',
 ];
 
 const ms = (iso: string) => new Date(iso).getTime();
@@ -115,6 +116,8 @@ export function evolveClientQuota(doc: ClientReadModel, event: QuotaEvent, versi
       };
     case 'SearchPerformed':
       return { ...next, remainingSearches: Math.max(0, doc.remainingSearches - event.data.cost) };
+    case 'SearchRefunded':
+      return { ...next, remainingSearches: doc.remainingSearches + event.data.cost };
     default:
       return next;
   }

@@ -9,6 +9,7 @@ export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   SEARCH: 'Ricerca',
   DOWNLOAD: 'Download',
   REFUSAL: 'Rifiuto',
+  REFUND: 'Rimborso',
 };
 
 const flag = (value: boolean | null): string => (value === null ? '' : value ? 'Sì' : 'No');

@@ -69,6 +69,19 @@ function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSear
         cost: 0,
         detail: event.data.code,
       };
+    case 'SearchRefunded':
+      // a negative cost: the searches given back
+      return {
+        ...base,
+        kind: 'REFUND',
+        taxCodes: [],
+        deMinimis: null,
+        last3Years: null,
+        dataSource: null,
+        resultCount: null,
+        cost: -event.data.cost,
+        detail: event.data.reason,
+      };
   }
 }
 

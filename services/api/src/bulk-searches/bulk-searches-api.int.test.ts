@@ -13,7 +13,7 @@ import {
 import type { AidIndex, EventStore } from '@rna/infra';
 import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
 import { signAccessToken } from '../http/tokens';
-import { requestBulkSearch } from './commands';
+import { requestBulkSearch, settleUnchargedJob } from './commands';
 import { startBulkSearchRunner, type RunningBulkRunner } from './runner';
 
 const ACME = '01234567897';
@@ -354,6 +354,46 @@ describe('Ricerca massiva over HTTP', () => {
       const charges = quota.events.filter((e) => e.type === 'SearchPerformed');
       expect(charges).toHaveLength(1);
       expect(charges[0]!.data).toMatchObject({ bulkJobId: jobId, cost: 3, taxCodes: codes });
+    });
+
+    it('stalled past a request’s time before its charge lands: the job settled as B008 gets the charge back', async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      const principal = { userId: client.id, email: client.email, role: 'CLIENT' as const };
+      // the request stalls (a paused process) just before its charge is appended; meanwhile the runner,
+      // past a request's time, finds no charge and settles the job as never charged
+      const stalling = new Proxy(api.deps.eventStore, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property, target);
+          if (property !== 'appendToStream' || typeof value !== 'function') return value;
+          return async (
+            stream: string,
+            events: { type: string; data: { bulkJobId?: string } }[],
+            options: unknown,
+          ) => {
+            const charge = events.find((e) => e.type === 'SearchPerformed' && e.data.bulkJobId);
+            if (stream === streams.quota(client.id) && charge)
+              expect(await settleUnchargedJob(api.deps, charge.data.bulkJobId!)).toBe('FAILED');
+            return (value as (...a: unknown[]) => unknown).call(target, stream, events, options);
+          };
+        },
+      });
+      await expect(
+        requestBulkSearch({ ...api.deps, eventStore: stalling }, principal, {
+          taxCodes: codes,
+          sourceName: 'in-ritardo.csv',
+        }),
+      ).rejects.toMatchObject({ code: 'B008' });
+      const listed = (await auth(request(api.app).get('/api/bulk-searches'), client.token).expect(200))
+        .body as BulkJobDto[];
+      const settled = listed.find((job) => job.sourceName === 'in-ritardo.csv')!;
+      expect(settled).toMatchObject({ status: 'FAILED', failureCode: 'B008', cost: 0 });
+      // "nothing was charged" holds: the charge that landed late was given back, and the audit says so
+      await api.deps.awaitProjections?.();
+      expect(await remaining(client.token)).toBe(10);
+      const quota = (await api.deps.eventStore.readStream(streams.quota(client.id))).events.map(
+        (e) => e.type,
+      );
+      expect(quota.slice(-2)).toEqual(['SearchPerformed', 'SearchRefunded']);
     });
 
     it('dead before the charge: nothing charged, the job waits out a request’s time and then fails (B008)', async () => {

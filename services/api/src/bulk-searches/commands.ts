@@ -29,9 +29,12 @@ import {
   type BulkJobDto,
   type BulkJobState,
   type BulkPreviewDto,
+  type Actor,
   type BulkSearchEvent,
+  type QuotaEvent,
   type SearchRequest,
 } from '@rna/domain';
+import { ConcurrencyError } from '@rna/infra';
 import { BULK_SEARCHES_COLLECTION, type BulkSearchReadModel } from '@rna/read-models/bulk-searches';
 import { dataSourceForSearch, dataSourceOf } from '../data-source/settings';
 import { searchProfile } from '../documents/profile';
@@ -219,8 +222,55 @@ export async function requestBulkSearch(
     if (job.version >= 0) await failUncharged(deps, jobId, error, job).catch(() => undefined); // else the runner will
     throw error;
   }
-  await decide({ type: 'RecordCharge', data: { at: deps.clock().toISOString(), cost } });
+  await recordChargeOrRefund(deps, jobId, job, { cost, actor });
   return bulkJobDto(job.state, now);
+}
+
+/**
+ * Records the charge on the job. The job and the quota are two streams: a request that stalled
+ * between them (a paused process) may find that the runner meanwhile settled the job as never
+ * charged (B008). Then the charge is given back on the quota stream (SearchRefunded), so that
+ * "nothing was charged" stays true, and the request answers B008 as the job says.
+ */
+async function recordChargeOrRefund(
+  deps: Pick<ApiDeps, 'eventStore' | 'clock'>,
+  jobId: string,
+  job: JobAt,
+  charge: { cost: number; actor: Actor },
+): Promise<void> {
+  const command: BulkJobCommand = {
+    type: 'RecordCharge',
+    data: { at: deps.clock().toISOString(), cost: charge.cost },
+  };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await decideOnJob(deps.eventStore, jobId, command, job);
+      break;
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt >= 5) throw error;
+      const current = await foldBulkJob(deps, jobId); // the runner wrote first: decide on what it wrote
+      job.state = current.state;
+      job.version = current.version;
+    }
+  }
+  if (isBulkJobAwaitingCharge(job.state) || job.state.status !== 'FAILED') return;
+  if (charge.cost > 0) {
+    const refund: QuotaEvent = {
+      type: 'SearchRefunded',
+      data: {
+        clientId: charge.actor.userId,
+        at: deps.clock().toISOString(),
+        by: charge.actor,
+        cost: charge.cost,
+        bulkJobId: jobId,
+        reason: 'Ricerca massiva chiusa senza addebito prima che l’addebito fosse registrato',
+      },
+    };
+    await deps.eventStore.appendToStream(streams.quota(charge.actor.userId), [refund], {
+      expectedVersion: 'any',
+    });
+  }
+  throw new DomainError('B008');
 }
 
 /** A job's state as read, and the version it was read at (-1: a job not written yet). */

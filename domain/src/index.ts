@@ -20,3 +20,4 @@ export * from './bulk-fairness';
 export * from './de-minimis-regimes';
 export * from './report-codes';
 export * from './import-order';
+export * from './sync-progress';

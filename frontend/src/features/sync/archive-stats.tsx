@@ -1,12 +1,41 @@
 import { useTranslation } from 'react-i18next';
-import type { SyncStatusDto } from '@rna/domain';
+import { syncRunProgress, type SyncRunDto, type SyncStatusDto } from '@rna/domain';
 import { failureOf, LoadError } from '../../components/load-error';
 import { StatCard } from '../../components/stat-card';
 import { formatDateTime, formatInteger } from '../../lib/domain-rules';
 import { useGetArchiveStatsQuery } from './sync-api';
 
+/** A running sync: files done of the run's, aids per second, and when it should end. */
+function RunProgress({ run, now }: { run: SyncRunDto; now: number }) {
+  const { t } = useTranslation();
+  const progress = syncRunProgress(run, now);
+  const parts = [
+    t('sync.runProgressFiles', { done: progress.filesDone, total: progress.filesTotal }),
+    ...(progress.aidsPerSecond !== null
+      ? [t('sync.runProgressRate', { rate: formatInteger(Math.round(progress.aidsPerSecond)) })]
+      : []),
+    ...(progress.estimatedEnd !== null
+      ? [t('sync.runProgressEnd', { time: formatDateTime(progress.estimatedEnd) })]
+      : []),
+  ];
+  return (
+    <section className="card info-note" aria-label={t('sync.runProgressTitle')}>
+      <h2 className="visually-hidden">{t('sync.runProgressTitle')}</h2>
+      <progress max={Math.max(1, progress.filesTotal)} value={progress.filesDone} aria-label={parts[0]} />
+      <p>{parts.join(' · ')}</p>
+    </section>
+  );
+}
+
 /** The archive's size and last sync, and what the indexing still owes; a dash, never "0"/"Mai", when unread. */
-export function ArchiveStats({ status }: { status: SyncStatusDto | undefined }) {
+export function ArchiveStats({
+  status,
+  now = Date.now(),
+}: {
+  status: SyncStatusDto | undefined;
+  /** the instant the estimate is made at (the page re-renders at each poll) */
+  now?: number;
+}) {
   const { t } = useTranslation();
   const stats = useGetArchiveStatsQuery();
   const failure = failureOf(stats);
@@ -31,6 +60,7 @@ export function ArchiveStats({ status }: { status: SyncStatusDto | undefined }) 
         />
       </div>
       {failure && <LoadError failure={failure} />}
+      {status?.running && run && <RunProgress run={run} now={now} />}
       {run && run.indexed < run.published && (
         <p className="card info-note" role="status">
           {t('sync.indexingProgress', {

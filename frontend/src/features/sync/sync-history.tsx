@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SyncResultDto } from '@rna/domain';
+import { formatRunDuration, type SyncResultDto } from '@rna/domain';
 import { failureOf } from '../../components/load-error';
 import { SIGNED_IN_PAGE_SIZE, Table, type Column } from '../../components/table';
 import { formatDateTime, formatInteger } from '../../lib/domain-rules';
@@ -19,6 +19,12 @@ export function SyncHistory() {
         sortValue: (r) => r.start,
       },
       { key: 'end', header: t('sync.end'), render: (r) => formatDateTime(r.end), sortValue: (r) => r.end },
+      {
+        key: 'duration',
+        header: t('sync.duration'),
+        render: (r) => (r.end === null ? '—' : formatRunDuration(r.end - r.start)),
+        sortValue: (r) => (r.end === null ? null : r.end - r.start),
+      },
       {
         key: 'type',
         header: t('sync.type'),

@@ -111,7 +111,8 @@ describe('archive screen and records the register sent wrong', () => {
       status: 200,
       body: [
         { ...run, id: 'r2', start: IMPORTED + 1, end: IMPORTED + 2, records: 1_234, recordsRejected: 4 },
-        { ...run, id: 'r1', start: IMPORTED - 2, end: IMPORTED - 1, records: 10, recordsRejected: 0 },
+        // a whole-register run: its duration is kept
+        { ...run, id: 'r1', start: IMPORTED - 1_325_002, end: IMPORTED - 2, records: 10, recordsRejected: 0 },
       ],
     };
     installFakeServer(routes);
@@ -124,6 +125,7 @@ describe('archive screen and records the register sent wrong', () => {
     const table = await screen.findByRole('table');
     expect(await within(table).findByText('1.234 (4 scartati)')).toBeInTheDocument();
     expect(within(table).getByText('10')).toBeInTheDocument();
+    expect(within(table).getByText('22 min 5 s')).toBeInTheDocument();
   });
 });
 

@@ -1,0 +1,60 @@
+import type { ArchiveFileDto } from './api';
+import { formatRunDuration, syncRunProgress } from './sync-progress';
+
+const file = (status: ArchiveFileDto['status'], progress = 0): ArchiveFileDto => ({
+  name: 'f',
+  lastUpdate: null,
+  rnaLastUpdate: null,
+  status,
+  progress,
+  records: 0,
+  error: null,
+  recordsRejected: 0,
+  rejected: [],
+});
+
+describe('a running sync’s progress', () => {
+  const start = Date.UTC(2026, 10, 25, 20, 0);
+
+  it('counts files, aids per second and an end extrapolated from the share done', () => {
+    // 10 of 40 files done, one half downloaded (a quarter of its weight), one being parsed (half)
+    const run = {
+      start,
+      done: 10,
+      total: 40,
+      published: 600_000,
+      files: [file('SUCCESS'), file('DOWNLOADING', 50), file('PARSING'), file('PENDING')],
+    };
+    const progress = syncRunProgress(run, start + 60_000);
+    expect(progress).toEqual({
+      filesDone: 10,
+      filesTotal: 40,
+      aidsPerSecond: 10_000,
+      // 10.75 of 40 files in a minute: 40 / 10.75 minutes in all
+      estimatedEnd: start + 60_000 * (40 / 10.75),
+    });
+  });
+
+  it('gives no rate or end before there is anything to go by, nor an end once all is done', () => {
+    const empty = { start, done: 0, total: 145, published: 0, files: [file('PENDING')] };
+    expect(syncRunProgress(empty, start + 500)).toMatchObject({ aidsPerSecond: null, estimatedEnd: null });
+    expect(syncRunProgress({ ...empty, published: 10 }, start + 500).aidsPerSecond).toBeNull();
+    const done = { start, done: 145, total: 145, published: 25_000_000, files: [] };
+    expect(syncRunProgress(done, start + 1_500_000)).toMatchObject({
+      aidsPerSecond: 25_000_000 / 1_500,
+      estimatedEnd: null,
+    });
+    expect(syncRunProgress({ ...done, total: 0, done: 0 }, start + 1_000).estimatedEnd).toBeNull();
+  });
+});
+
+describe('a run’s duration', () => {
+  it('reads as hours and minutes, minutes and seconds, or seconds', () => {
+    expect(formatRunDuration(40_000)).toBe('40 s');
+    expect(formatRunDuration(22 * 60_000 + 5_000)).toBe('22 min 5 s');
+    expect(formatRunDuration(25 * 60_000)).toBe('25 min');
+    expect(formatRunDuration(63 * 60_000 + 20_000)).toBe('1 h 3 min');
+    expect(formatRunDuration(2 * 3_600_000)).toBe('2 h');
+    expect(formatRunDuration(-5)).toBe('0 s');
+  });
+});

@@ -157,7 +157,14 @@ export interface SearchResultDto {
   stats: DocumentStatsDto;
   /** each searched code's own figures, in the order of taxCodes */
   perCode: CodeSummaryDto[];
+  /** the 36 months of the undertaking's de minimis (for several unrelated companies: deMinimisOf's) */
   deMinimisSeries: DeMinimisPointDto[];
+  /**
+   * Several unrelated companies searched: the company whose allowance the remaining card and the
+   * chart show (the least left); the ceiling is per undertaking, so they are never added up. Null
+   * for one company or a group counted as one undertaking.
+   */
+  deMinimisOf?: { taxCode: string; name: string } | null;
   /** CLIENT: remaining searches after this one */
   remainingSearches?: number;
 }

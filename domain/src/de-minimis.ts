@@ -172,3 +172,48 @@ export function summariesByCode(
     };
   });
 }
+
+/** The allowance figures a search shows in its cards and chart, and whose they are. */
+export interface AllowanceFigures {
+  remainingDeMinimis: number;
+  deMinimisSeries: DeMinimisPointDto[];
+  /** several unrelated companies: the one whose figures these are (the least left), else null */
+  deMinimisOf: { taxCode: string; name: string } | null;
+}
+
+/**
+ * The ceiling is per undertaking. One company, or a group counted as one undertaking (impresa
+ * unica): the figures of all its aids together. Several unrelated companies are never added up: the
+ * cards and the chart show the company with the least left (the first searched on a tie), named,
+ * and each company's own figures are in the per-company summary.
+ */
+export function allowanceFigures(
+  taxCodes: readonly string[],
+  every: readonly BeneficiaryRow[],
+  now: Date | number,
+  oneUndertaking: boolean,
+): AllowanceFigures {
+  if (oneUndertaking || taxCodes.length < 2) {
+    return {
+      remainingDeMinimis: deMinimisRemaining(every, now),
+      deMinimisSeries: deMinimisSeries(every, now),
+      deMinimisOf: null,
+    };
+  }
+  const byCode = rowsByTaxCode(every);
+  let tightest: { taxCode: string; rows: readonly BeneficiaryRow[]; used: number } | null = null;
+  for (const taxCode of taxCodes.map(normalizeTaxCode)) {
+    const rows = byCode.get(taxCode) ?? [];
+    const used = usedNow(rows, now);
+    if (!tightest || used > tightest.used) tightest = { taxCode, rows, used };
+  }
+  const { taxCode, rows } = tightest!;
+  return {
+    remainingDeMinimis: deMinimisRemaining(rows, now),
+    deMinimisSeries: deMinimisSeries(rows, now),
+    deMinimisOf: {
+      taxCode,
+      name: rows.find((row) => row.denominazioneBeneficiario.trim() !== '')?.denominazioneBeneficiario ?? '',
+    },
+  };
+}

@@ -109,12 +109,18 @@ export function signedInRoutes(user: UserDto, remaining = 7): FakeRoutes {
   };
 }
 
-export const documentsCall = (codes: string[], deMinimis = false, last3Years = false): string =>
+export const documentsCall = (
+  codes: string[],
+  deMinimis = false,
+  last3Years = false,
+  /** a group (impresa unica) searched as one undertaking */
+  group: string | null = null,
+): string =>
   `GET /api/documents?${new URLSearchParams({
     taxCodes: codes.join(','),
     deMinimis: String(deMinimis),
     last3Years: String(last3Years),
-  }).toString()}`;
+  }).toString()}${group ? `&group=${group}` : ''}`;
 
 /** The same search asked with each aid's references (the "Dettaglio aiuti" view). */
 export const documentDetailsCall = (codes: string[], deMinimis = false, last3Years = false): string =>

@@ -9,24 +9,32 @@ import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { buildChartOptions } from './chart-options';
 
 /** Loaded lazily: Highcharts ships only with the documents screen. */
-export default function DeMinimisChart({ points }: { points: DeMinimisPointDto[] }) {
+export default function DeMinimisChart({
+  points,
+  company = null,
+}: {
+  points: DeMinimisPointDto[];
+  /** several unrelated companies searched: the one whose allowance this is */
+  company?: string | null;
+}) {
   const { t } = useTranslation();
+  const title = company ? t('documents.chartTitleOf', { company }) : t('documents.chartTitle');
   const narrow = useMediaQuery(NARROW_QUERY);
   const [showData, setShowData] = useState(false);
   const tableId = useId();
   const options = useMemo(
     () =>
       buildChartOptions(points, narrow, {
-        title: t('documents.chartTitle'),
+        title,
         used: t('documents.chartUsed'),
         remaining: t('documents.chartRemaining'),
         axis: t('documents.chartAxis'),
         description: t('documents.chartDescription'),
       }),
-    [points, narrow, t],
+    [points, narrow, t, title],
   );
   return (
-    <figure className="card chart" aria-label={t('documents.chartTitle')}>
+    <figure className="card chart" aria-label={title}>
       <HighchartsReact highcharts={Highcharts} options={options} />
       <button
         type="button"
@@ -40,7 +48,7 @@ export default function DeMinimisChart({ points }: { points: DeMinimisPointDto[]
       {showData && (
         <div className="table-wrap chart__data" id={tableId}>
           <table className="table">
-            <caption>{t('documents.chartTitle')}</caption>
+            <caption>{title}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('documents.chartMonth')}</th>

@@ -56,8 +56,9 @@ async function afterCharge(
 
 export const documentsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    searchDocuments: build.query<SearchAnswerDto, DocumentsQuery>({
-      query: (q) => `/documents?${toQueryString(q)}`,
+    /** With a group (impresa unica), its members are searched as one undertaking: one allowance. */
+    searchDocuments: build.query<SearchAnswerDto, DocumentsQuery & { group?: string | null }>({
+      query: (q) => `/documents?${toQueryString(q)}${q.group ? `&group=${encodeURIComponent(q.group)}` : ''}`,
       // read again when the archive is synchronised or the data source switched (same day: no charge)
       providesTags: ['SearchResult'],
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>

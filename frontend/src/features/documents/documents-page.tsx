@@ -36,10 +36,14 @@ export default function DocumentsPage() {
   // the spec's three-column table first; the detail view on demand
   const [view, setView] = useState<'summary' | 'details'>('summary');
   const headroomChoice = computed?.key === panelKey ? { date: computed.date, regime: computed.regime } : null;
-  const result = useSearchDocumentsQuery(query ?? { taxCodes: [], deMinimis: false, last3Years: false }, {
-    skip: !query,
-  });
+  const result = useSearchDocumentsQuery(
+    { ...(query ?? { taxCodes: [], deMinimis: false, last3Years: false }), group },
+    { skip: !query },
+  );
   const errorCode = result.error ? errorCodeOf(result.error) : null;
+  // several unrelated companies: the one whose allowance the remaining card and the chart show
+  const deMinimisOf = result.data?.deMinimisOf ?? null;
+  const allowanceOf = deMinimisOf ? deMinimisOf.name || deMinimisOf.taxCode : null;
 
   useEffect(() => {
     if (errorCode && isHomeRefusal(errorCode)) {
@@ -106,11 +110,20 @@ export default function DocumentsPage() {
                   value={formatEuro(result.data.stats.totalImportDeMinimis)}
                 />
                 <StatCard
-                  label={t('documents.statRemaining')}
+                  label={
+                    allowanceOf
+                      ? t('documents.statRemainingOf', { company: allowanceOf })
+                      : t('documents.statRemaining')
+                  }
                   value={formatEuro(result.data.stats.remainingDeMinimis)}
                   tone={result.data.stats.remainingDeMinimis < 0 ? 'danger' : undefined}
                 />
               </div>
+              {allowanceOf && (
+                <p className="card info-note">
+                  {t('documents.perUndertakingNote', { company: allowanceOf })}
+                </p>
+              )}
               <Suspense
                 fallback={
                   <div className="card chart chart--loading">
@@ -118,7 +131,7 @@ export default function DocumentsPage() {
                   </div>
                 }
               >
-                <DeMinimisChart points={result.data.deMinimisSeries} />
+                <DeMinimisChart points={result.data.deMinimisSeries} company={allowanceOf} />
               </Suspense>
               <HeadroomPanel
                 key={`${query.taxCodes.join(',')}|${group ?? ''}`}

@@ -42,6 +42,30 @@ describe('a search of several companies', () => {
     expect(within(table).getByText('Mario Rossi')).toBeInTheDocument();
   });
 
+  it('never shows unrelated companies’ allowance added up: the remaining card names the company it is', async () => {
+    const user = clientUser('c1', 'cliente@example.it');
+    const result = {
+      ...searchResult(
+        [ALFA, BETA],
+        [aidRow(ALFA, 'ALFA SRL', 'Bando uno', '1000'), aidRow(BETA, 'Mario Rossi', 'Bando due', '2500')],
+      ),
+      deMinimisOf: { taxCode: BETA, name: 'Mario Rossi' },
+    };
+    result.stats = { ...result.stats, remainingDeMinimis: 40_000 };
+    await startRememberedApp(
+      { ...signedInRoutes(user), [documentsCall([ALFA, BETA])]: { status: 200, body: result } },
+      `/documents?taxCode=${ALFA},${BETA}&deMinimis=false&last3Years=false`,
+    );
+    const card = await screen.findByRole('region', {
+      name: 'De minimis residuo di Mario Rossi (il più basso)',
+    });
+    expect(card).toHaveTextContent('40.000,00 €');
+    expect(
+      screen.getByText(/vale per ciascuna impresa: le imprese cercate insieme non si sommano/),
+    ).toHaveTextContent('quelli di Mario Rossi');
+    expect(await screen.findByRole('figure', { name: /di Mario Rossi \(36 mesi\)/ })).toBeInTheDocument();
+  });
+
   it('shows neither for one company', async () => {
     const user = clientUser('c1', 'cliente@example.it');
     const result = searchResult([ALFA], [aidRow(ALFA, 'ALFA SRL', 'Bando uno')]);

@@ -66,6 +66,14 @@ function routes(codes: string[], extra: FakeRoutes = {}): FakeRoutes {
         codes.map((code) => aidRow(code, `Impresa ${code}`, `Bando ${code}`)),
       ),
     },
+    // the same codes as the group g1 of the address: searched as one undertaking
+    [documentsCall(codes, false, false, 'g1')]: {
+      status: 200,
+      body: searchResult(
+        codes,
+        codes.map((code) => aidRow(code, `Impresa ${code}`, `Bando ${code}`)),
+      ),
+    },
     ...extra,
   };
 }
@@ -205,7 +213,10 @@ describe('the group of the address', () => {
   it('is kept when the same codes are searched again, and dropped for other codes', async () => {
     const { calls } = await startRememberedApp(
       routes([ALFA, BETA], {
-        [documentsCall([ALFA, BETA], true)]: { status: 200, body: searchResult([ALFA, BETA], []) },
+        [documentsCall([ALFA, BETA], true, false, 'g1')]: {
+          status: 200,
+          body: searchResult([ALFA, BETA], []),
+        },
         [documentsCall([ALFA], true)]: {
           status: 200,
           body: searchResult([ALFA], [aidRow(ALFA, 'ALFA SRL', 'Bando di ALFA')]),
@@ -216,7 +227,7 @@ describe('the group of the address', () => {
     await screen.findByText(`Bando ${BETA}`);
     await userEvent.click(screen.getByRole('checkbox', { name: 'Solo de minimis' }));
     await userEvent.click(screen.getByRole('button', { name: 'Avvia ricerca' }));
-    await waitFor(() => expect(calls).toContain(documentsCall([ALFA, BETA], true)));
+    await waitFor(() => expect(calls).toContain(documentsCall([ALFA, BETA], true, false, 'g1')));
     await userEvent.click(await within(panel()).findByRole('button', { name: 'Calcola il residuo' }));
     await waitFor(() => expect(headroomCalls(calls)).toHaveLength(1));
     expect(headroomCalls(calls)[0]).toMatch(/\?group=g1&/);

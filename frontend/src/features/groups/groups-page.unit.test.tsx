@@ -171,12 +171,16 @@ describe('the groups screen', () => {
   it('opens the documents of a group’s codes, naming the group for the headroom', async () => {
     const { calls } = await openPage(
       routes([group()], {
-        [documentsCall([ALFA, BETA])]: { status: 200, body: searchResult([ALFA, BETA], []) },
+        [documentsCall([ALFA, BETA], false, false, 'g1')]: {
+          status: 200,
+          body: searchResult([ALFA, BETA], []),
+        },
       }),
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Cerca Gruppo Alfa' }));
     await screen.findByRole('heading', { name: `Risultati per ${ALFA}, ${BETA}` });
-    expect(calls).toContain(documentsCall([ALFA, BETA]));
+    // searched as the group: one undertaking, one allowance
+    expect(calls).toContain(documentsCall([ALFA, BETA], false, false, 'g1'));
     // the headroom is asked for the group, not for the codes of the address
     const panel = screen.getByRole('region', { name: 'Residuo alla data' });
     await userEvent.click(within(panel).getByRole('button', { name: 'Calcola il residuo' }));

@@ -441,3 +441,71 @@ describe('administrators are audited too', () => {
     ]);
   });
 });
+
+describe('the allowance of several companies', () => {
+  let api: ApiHarness;
+  const ALFA = '11111111111';
+  const BETA = '22222222222';
+  beforeAll(async () => {
+    api = await startApiHarness();
+    const lastYear = api.now().getUTCFullYear() - 1;
+    await api.indexAids([
+      anAid({
+        idComponenteAiuto: '801',
+        codiceFiscaleBeneficiario: ALFA,
+        denominazioneBeneficiario: 'ALFA SRL',
+        dataConcessione: `${lastYear}-03-01`,
+        elementoDiAiutoCents: 200_000_00,
+      }),
+      anAid({
+        idComponenteAiuto: '802',
+        codiceFiscaleBeneficiario: BETA,
+        denominazioneBeneficiario: 'BETA SPA',
+        dataConcessione: `${lastYear}-04-01`,
+        elementoDiAiutoCents: 250_000_00,
+      }),
+    ]);
+  });
+  afterAll(() => api.close());
+
+  const search = (token: string, query: string) =>
+    request(api.app).get(`/api/documents?${query}`).set('Authorization', `Bearer ${token}`).expect(200);
+
+  it('never adds unrelated companies up: the cards and chart show the one with the least left, named', async () => {
+    const body = (await search(api.adminToken, `taxCodes=${ALFA},${BETA}`)).body as SearchAnswerDto;
+    // 450,000 € together would be 150,000 € over one ceiling; each company has its own
+    expect(body.stats.remainingDeMinimis).toBe(50_000);
+    expect(body.deMinimisOf).toEqual({ taxCode: BETA, name: 'BETA SPA' });
+    expect(body.deMinimisSeries[0]).toMatchObject({ total: 250_000, remaining: 50_000 });
+    expect(body.perCode.map((c) => [c.taxCode, c.remainingDeMinimis])).toEqual([
+      [ALFA, 100_000],
+      [BETA, 50_000],
+    ]);
+    // the total of the aids shown is still a total
+    expect(body.stats.totalImportDeMinimis).toBe(450_000);
+    // one company: its own figures, nobody named
+    const one = (await search(api.adminToken, `taxCodes=${ALFA}`)).body as SearchAnswerDto;
+    expect([one.stats.remainingDeMinimis, one.deMinimisOf]).toEqual([100_000, null]);
+  });
+
+  it('counts a group as one undertaking: its members’ aids together against one ceiling', async () => {
+    const client = await api.client({ remainingSearches: 10 });
+    const group = (
+      await request(api.app)
+        .post('/api/groups')
+        .set('Authorization', `Bearer ${client.token}`)
+        .send({ name: 'Gruppo Alfa', members: [{ taxCode: ALFA }, { taxCode: BETA }] })
+        .expect(201)
+    ).body as { id: string };
+    const body = (await search(client.token, `group=${group.id}`)).body as SearchAnswerDto;
+    expect(body.taxCodes).toEqual([ALFA, BETA]);
+    expect(body.stats.remainingDeMinimis).toBe(-150_000);
+    expect(body.deMinimisOf).toBeNull();
+    // another user's group is not found
+    const other = await api.client({ remainingSearches: 10 });
+    const refused = await request(api.app)
+      .get(`/api/documents?group=${group.id}`)
+      .set('Authorization', `Bearer ${other.token}`);
+    expect([refused.status, refused.body.code]).toEqual([404, 'I003']);
+  });
+});

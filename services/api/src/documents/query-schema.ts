@@ -12,13 +12,22 @@ const codes = z.union([z.string().max(2_000), z.array(z.string().max(2_000)).max
  * each aid's references (the "Dettaglio aiuti" view).
  */
 export const searchQuerySchema = z
-  .object({ taxCodes: codes, taxCode: codes, deMinimis: flag, last3Years: flag, details: flag })
+  .object({
+    taxCodes: codes,
+    taxCode: codes,
+    deMinimis: flag,
+    last3Years: flag,
+    details: flag,
+    // one of the user's groups (impresa unica): its members are searched, as one undertaking
+    group: z.string().min(1).max(100).optional(),
+  })
   .strict()
-  .transform(({ taxCodes, taxCode, deMinimis, last3Years, details }) => ({
+  .transform(({ taxCodes, taxCode, deMinimis, last3Years, details, group }) => ({
     taxCodes: [taxCodes ?? [], taxCode ?? []].flat(),
     deMinimis,
     last3Years,
     details,
+    group,
   }));
 
 /**

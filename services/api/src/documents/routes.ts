@@ -5,6 +5,7 @@ import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
 import { searchProfile } from './profile';
 import { searchQuerySchema } from './query-schema';
 import { countPaidRequest } from '../http/paid-work-limit';
+import { findOwnGroup } from '../groups/commands';
 import { performSearch, searchRequestFrom } from './search';
 
 const searchResultSchema = z.object({
@@ -46,6 +47,7 @@ const searchResultSchema = z.object({
     remainingDeMinimis: z.number(),
   }),
   deMinimisSeries: z.array(z.object({ month: z.string(), total: z.number(), remaining: z.number() })),
+  deMinimisOf: z.object({ taxCode: z.string(), name: z.string() }).nullable().optional(),
   remainingSearches: z.number().optional(),
 });
 
@@ -62,10 +64,17 @@ export const documentsRoutes: AnyRoute[] = [
     query: searchQuerySchema,
     responses: { 200: { description: 'The search result', schema: searchResultSchema } },
     async handler(ctx) {
-      const request = searchRequestFrom(ctx.query);
-      await countPaidRequest(ctx.deps, signedIn(ctx).userId);
-      const profile = await searchProfile(ctx.deps, signedIn(ctx));
-      const result = await performSearch(ctx.deps, profile, request);
+      const principal = signedIn(ctx);
+      // a group's members are searched as one undertaking: its allowance is one (I003: not the user's)
+      const group = ctx.query.group
+        ? await findOwnGroup(ctx.deps.documents, principal.userId, ctx.query.group)
+        : null;
+      const request = searchRequestFrom(
+        group ? { ...ctx.query, taxCodes: group.members.map((member) => member.taxCode) } : ctx.query,
+      );
+      await countPaidRequest(ctx.deps, principal.userId);
+      const profile = await searchProfile(ctx.deps, principal);
+      const result = await performSearch(ctx.deps, profile, request, 'search', group !== null);
       return reply.json(searchAnswer(result, { details: ctx.query.details }));
     },
   }),

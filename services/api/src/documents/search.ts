@@ -4,8 +4,7 @@
  */
 import type { Logger } from 'pino';
 import {
-  deMinimisRemaining,
-  deMinimisSeries,
+  allowanceFigures,
   documentTotals,
   DomainError,
   isDeMinimisProcedure,
@@ -204,10 +203,14 @@ export function searchResult(
   { aids: allAids, sources }: FoundAids,
   now: Date,
   lastUpdate: number | null,
+  /** the codes are a group counted as one undertaking (impresa unica): its allowance is one */
+  oneUndertaking = false,
 ): SearchResultDto {
   const shown = allAids.filter(matchesFlags(request, request.last3Years ? threeYearsAgo(now) : undefined));
   const everyAid = deMinimisRowsOf(allAids);
   const shownRows = deMinimisRowsOf(shown);
+  // the ceiling is per undertaking: unrelated companies are never added up (domain de-minimis.ts)
+  const allowance = allowanceFigures(request.taxCodes, everyAid, now, oneUndertaking);
   return {
     taxCodes: request.taxCodes,
     deMinimis: request.deMinimis,
@@ -216,12 +219,10 @@ export function searchResult(
     lastUpdate: source === 'LIVE' ? -1 : lastUpdate,
     rows: shown.map(aidToRow),
     sources,
-    stats: {
-      ...documentTotals(shownRows, now),
-      remainingDeMinimis: deMinimisRemaining(everyAid, now),
-    },
+    stats: { ...documentTotals(shownRows, now), remainingDeMinimis: allowance.remainingDeMinimis },
     perCode: summariesByCode(request.taxCodes, shownRows, everyAid, now),
-    deMinimisSeries: deMinimisSeries(everyAid, now),
+    deMinimisSeries: allowance.deMinimisSeries,
+    deMinimisOf: allowance.deMinimisOf,
   };
 }
 
@@ -234,6 +235,8 @@ export async function performSearch(
   searcher: Searcher,
   request: SearchRequest,
   purpose: 'search' | ReportKind = 'search',
+  /** the codes are one of the user's groups, counted as one undertaking */
+  oneUndertaking = false,
 ): Promise<SearchResultDto> {
   // the audit records what the client was shown: the rows after the display filters
   const { result, remainingSearches } = await performLookUp(
@@ -241,7 +244,8 @@ export async function performSearch(
     searcher,
     request,
     purpose,
-    (found, source, now, archiveAsOf) => searchResult(request, source, found, now, archiveAsOf),
+    (found, source, now, archiveAsOf) =>
+      searchResult(request, source, found, now, archiveAsOf, oneUndertaking),
     (shown) => shown.rows.length,
   );
   return remainingSearches === undefined ? result : { ...result, remainingSearches };

@@ -12,7 +12,14 @@ import {
   type CalendarDay,
   type HeadroomDto,
 } from '@rna/domain';
-import { dataSourceLines, DE_MINIMIS_NOTE, verificationLine, yesNo, type ReportInput } from './report-input';
+import {
+  dataSourceLines,
+  DE_MINIMIS_NOTE,
+  remainingLabel,
+  verificationLine,
+  yesNo,
+  type ReportInput,
+} from './report-input';
 import { HEADROOM_NOTE, REGIME_LABELS, regimes, undertakingLabel } from './headroom-report';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
@@ -135,7 +142,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   const totals: [string, number][] = [
     ['Importo totale', result.stats.totalImport],
     ['Totale De Minimis', result.stats.totalImportDeMinimis],
-    ['De Minimis residuo', result.stats.remainingDeMinimis],
+    [remainingLabel(result), result.stats.remainingDeMinimis],
   ];
   for (const [label, value] of totals) summary.addRow({ label, value }).getCell('value').numFmt = EURO_FORMAT;
   summary.addRow({});

@@ -76,3 +76,15 @@ describe('the summary of a verifiable report', () => {
     expect(html).toContain('la risposta non riporta: soggetto concedente, CUP');
   });
 });
+
+describe('the summary of several unrelated companies', () => {
+  it('names the company whose remaining allowance and chart it shows, never a sum of them', () => {
+    const input = aReportInput([]);
+    input.result = { ...input.result, deMinimisOf: { taxCode: '01234567897', name: 'ALFA SRL' } };
+    const html = pdfSummaryHtml(input);
+    expect(html).toContain('De Minimis residuo di ALFA SRL (il più basso)');
+    expect(html).toContain('De Minimis di ALFA SRL: andamento su 36 mesi');
+    expect(html).toContain('le imprese non si sommano');
+    expect(pdfSummaryHtml(aReportInput([]))).not.toContain('il più basso');
+  });
+});

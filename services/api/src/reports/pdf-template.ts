@@ -14,6 +14,8 @@ import {
   DE_MINIMIS_NOTE,
   safeColour,
   safeHttpUrl,
+  remainingLabel,
+  allowanceChartTitle,
   verificationLine,
   yesNo,
   type ReportBranding,
@@ -141,7 +143,7 @@ function reportParts(input: ReportInput): ReportParts {
     ['Numero documenti', String(stats.totalDocuments)],
     ['Importo totale', formatEuroAmount(stats.totalImport)],
     ['Totale De Minimis', formatEuroAmount(stats.totalImportDeMinimis)],
-    ['De Minimis residuo', formatEuroAmount(stats.remainingDeMinimis)],
+    [remainingLabel(result), formatEuroAmount(stats.remainingDeMinimis)],
   ];
   const head = `<!doctype html>
 <html lang="it"><head><meta charset="utf-8"><title>Report aiuti di Stato</title>
@@ -184,7 +186,7 @@ function reportParts(input: ReportInput): ReportParts {
     .join('')}</div>
 ${perCodeTable(result)}
 ${headroomHtml(input.headrooms ?? [], escapeHtml)}
-<h2>De Minimis: andamento su 36 mesi (massimale ${escapeHtml(formatEuroAmount(DE_MINIMIS_CEILING))})</h2>
+<h2>${escapeHtml(allowanceChartTitle(result, formatEuroAmount(DE_MINIMIS_CEILING)))}</h2>
 ${deMinimisChartSvg(result.deMinimisSeries, colour)}
 <p class="note">${escapeHtml(DE_MINIMIS_NOTE)}</p>
 `;

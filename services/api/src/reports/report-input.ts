@@ -76,6 +76,24 @@ export function safeHttpUrl(value: string): string | null {
 
 export const yesNo = (flag: boolean): string => (flag ? 'Sì' : 'No');
 
+/** Whose allowance a search's remaining figure and chart are: several unrelated companies are never summed. */
+const allowanceOwner = (result: SearchResultDto): string | null =>
+  result.deMinimisOf ? result.deMinimisOf.name || result.deMinimisOf.taxCode : null;
+
+/** "De Minimis residuo", or "De Minimis residuo di X (il più basso)" for several unrelated companies. */
+export function remainingLabel(result: SearchResultDto): string {
+  const owner = allowanceOwner(result);
+  return owner ? `De Minimis residuo di ${owner} (il più basso)` : 'De Minimis residuo';
+}
+
+/** The chart's heading, naming the company it is when several unrelated companies were searched. */
+export function allowanceChartTitle(result: SearchResultDto, ceiling: string): string {
+  const owner = allowanceOwner(result);
+  return owner
+    ? `De Minimis di ${owner}: andamento su 36 mesi (massimale ${ceiling} per impresa; le imprese non si sommano)`
+    : `De Minimis: andamento su 36 mesi (massimale ${ceiling})`;
+}
+
 export const dataSourceLabel = (source: 'ARCHIVE' | 'LIVE'): string =>
   source === 'LIVE' ? 'Dati in tempo reale (RNA)' : 'Archivio';
 

@@ -73,7 +73,10 @@ async function reportInput(
             ...deMinimisHeadroom([code], byCode.get(code) ?? [], date, regime),
             group: null,
           }));
-      return { search: searchResult(request, source, found, now, archiveAsOf), headrooms };
+      return {
+        search: searchResult(request, source, found, now, archiveAsOf, group !== null),
+        headrooms,
+      };
     },
     (answer) => answer.search.rows.length,
     stamp,

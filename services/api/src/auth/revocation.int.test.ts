@@ -96,6 +96,10 @@ describe('refresh tokens presented twice', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
     // the same token presented once more is a replay: refused
     expect((await refresh(tokens.refreshToken)).status).toBe(401);
+    // and the winner's new token goes with the family: whoever raced may have been the thief
+    const winner = answers.find((a) => a.status === 200)!.body.refreshToken as string;
+    expect(winner).toEqual(expect.any(String));
+    expect((await refresh(winner)).status).toBe(401);
   });
 
   it('a refresh token past its lifetime is refused, and a fresh sign-in works', async () => {

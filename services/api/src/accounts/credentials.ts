@@ -21,6 +21,8 @@ export interface Credential extends Doc {
   activated: boolean;
   /** 'pending' while an invitation is being sent: such an account cannot sign in yet. */
   status: 'pending' | 'ready';
+  /** When a pending invitation reserved the email (ms): past a request's time, a stale one is taken over. */
+  reservedAt?: number;
   /**
    * Raised by a password change: access tokens carry the version they were signed with, and one
    * older than this is refused, so every session opened before the change ends (absent = 0).

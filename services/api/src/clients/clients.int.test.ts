@@ -1,7 +1,9 @@
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { renewedEndDate, streams, type ClientDto } from '@rna/domain';
+import { CREDENTIALS_COLLECTION, type Credential } from '../accounts/credentials';
 import { ADMIN_EMAIL, startTestApi, type TestApi } from '../testing/harness';
+import { INVITATION_GRACE_MS } from './invite';
 
 jest.setTimeout(60_000);
 
@@ -54,6 +56,49 @@ describe('client administration', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('U002');
     expect((await asAdmin('post', '/clients/invite').send({ email: ADMIN_EMAIL })).body.code).toBe('U002');
+  });
+
+  it('frees an email an invitation that died halfway left reserved, once no request can still be on its way', async () => {
+    const credentials = api.deps.documents.collection<Credential>(CREDENTIALS_COLLECTION);
+    // a process killed after reserving the email and before anything else: no client was created
+    const reserve = (email: string, userId: string, agoMs: number) =>
+      credentials.put({
+        id: email,
+        userId,
+        role: 'CLIENT',
+        passwordHash: 'x',
+        invitationCode: 'x',
+        activated: false,
+        status: 'pending',
+        reservedAt: api.deps.clock().getTime() - agoMs,
+      });
+    await reserve('morto@example.it', 'ghost-1', 60_000);
+    // a minute ago: it may still be sending the mail
+    expect((await asAdmin('post', '/clients/invite').send({ email: 'morto@example.it' })).body.code).toBe(
+      'U002',
+    );
+    await reserve('morto@example.it', 'ghost-1', INVITATION_GRACE_MS + 1_000);
+    const invited = (await asAdmin('post', '/clients/invite').send({ email: 'morto@example.it' }).expect(200))
+      .body as ClientDto;
+    expect(invited).toMatchObject({ email: 'morto@example.it', status: 'In attesa' });
+    await api.signIn('morto@example.it', invited.invitationCode!);
+
+    // one that died after the client was created, before it was marked ready: the client stands
+    const created = await api.inviteClient('quasi@example.it');
+    const half = await credentials.getWithRevision('quasi@example.it');
+    await credentials.put(
+      {
+        ...half!.doc,
+        status: 'pending',
+        reservedAt: api.deps.clock().getTime() - INVITATION_GRACE_MS - 1_000,
+      },
+      { expectedRevision: half!.revision },
+    );
+    expect((await asAdmin('post', '/clients/invite').send({ email: 'quasi@example.it' })).body.code).toBe(
+      'U002',
+    );
+    expect((await credentials.get('quasi@example.it'))?.status).toBe('ready');
+    await api.signIn('quasi@example.it', created.code);
   });
 
   it('leaves no client behind when the invitation mail cannot be sent (G003)', async () => {

@@ -1,14 +1,46 @@
 /**
  * Inviting a client: the email is reserved (credentials, compare-and-set), the invitation mail is
  * sent, and only then are the events appended. A mail that cannot be sent gives G003 and frees the
- * email again, so no half-created client remains.
+ * email again, so no half-created client remains. A process that died halfway (no compensation ran)
+ * leaves a pending reservation: past a request's time it is taken over by the next invitation of the
+ * email, or marked ready when the client was in fact created — never an email blocked for ever.
  */
 import { randomUUID } from 'node:crypto';
 import { DomainError, renewEndDate, romeDay, romeNoonEpochMs, streams, type Actor } from '@rna/domain';
 import { ConflictError } from '@rna/infra';
-import { credentials } from '../accounts/credentials';
+import { credentials, type Credential } from '../accounts/credentials';
 import { generatePassword, hashPassword } from '../accounts/passwords';
 import type { ApiDeps } from '../http/deps';
+
+/** Past this, a pending reservation belongs to an invitation that can no longer be under way. */
+export const INVITATION_GRACE_MS = 10 * 60_000;
+
+/**
+ * May a new invitation take the email over from what holds it? Only from a pending reservation older
+ * than a request can take whose client was never created; one whose client exists is marked ready
+ * (the process died just before), and the email stays taken (U002).
+ */
+async function mayTakeOver(
+  deps: ApiDeps,
+  existing: { doc: Credential; revision: number },
+  now: number,
+): Promise<boolean> {
+  const { doc } = existing;
+  if (doc.status !== 'pending') return false;
+  if (now - (doc.reservedAt ?? 0) < INVITATION_GRACE_MS) return false; // still on its way
+  const { events } = await deps.eventStore.readStream(streams.client(doc.userId));
+  const created = events.some((event) => event.type === 'ClientInvited');
+  const removed = events.some((event) => event.type === 'ClientRemoved');
+  if (created && !removed) {
+    await credentials(deps)
+      .put({ ...doc, status: 'ready' }, { expectedRevision: existing.revision })
+      .catch((error: unknown) => {
+        if (!(error instanceof ConflictError)) throw error;
+      });
+    return false;
+  }
+  return true;
+}
 
 /** A new client's allowance until an administrator sets its limits. */
 export const INVITATION_YEARLY_SEARCHES = 100;
@@ -39,6 +71,8 @@ export async function inviteClient(
   const clientId = randomUUID();
   const code = generatePassword(10);
   const accounts = credentials(deps);
+  const existing = await accounts.getWithRevision(email);
+  if (existing && !(await mayTakeOver(deps, existing, deps.clock().getTime()))) throw new DomainError('U002');
   try {
     await accounts.put(
       {
@@ -49,8 +83,10 @@ export async function inviteClient(
         invitationCode: code,
         activated: false,
         status: 'pending',
+        reservedAt: deps.clock().getTime(),
       },
-      { expectedRevision: 0 },
+      // the stale reservation replaced as it was read: a concurrent invitation makes this one U002
+      { expectedRevision: existing?.revision ?? 0 },
     );
   } catch (error) {
     if (error instanceof ConflictError) throw new DomainError('U002');

@@ -44,6 +44,7 @@ export default function DocumentsPage() {
   // several unrelated companies: the one whose allowance the remaining card and the chart show
   const deMinimisOf = result.data?.deMinimisOf ?? null;
   const allowanceOf = deMinimisOf ? deMinimisOf.name || deMinimisOf.taxCode : null;
+  const companyName = query?.taxCodes.length === 1 ? result.data?.perCode[0]?.name || null : null;
 
   useEffect(() => {
     if (errorCode && isHomeRefusal(errorCode)) {
@@ -78,7 +79,12 @@ export default function DocumentsPage() {
       ) : (
         <>
           <div className="documents__header">
-            <h2>{t('documents.resultsFor', { codes: query.taxCodes.join(', ') })}</h2>
+            <h2>
+              {/* one company: named as the register writes it, once its answer is in */}
+              {companyName
+                ? t('documents.resultsForCompany', { codes: query.taxCodes.join(', '), name: companyName })
+                : t('documents.resultsFor', { codes: query.taxCodes.join(', ') })}
+            </h2>
             {hasTaxCodeParam && (
               <DocumentsActions user={user} query={query} group={group} headroom={headroomChoice} />
             )}

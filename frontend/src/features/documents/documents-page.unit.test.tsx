@@ -74,6 +74,8 @@ describe('a search of several companies', () => {
       `/documents?taxCode=${ALFA}&deMinimis=false&last3Years=false`,
     );
     await screen.findByText('Bando uno');
+    // the company is named as the register writes it
+    expect(screen.getByRole('heading', { name: `Risultati per ${ALFA} — ALFA SRL` })).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Riepilogo per impresa' })).not.toBeInTheDocument();
     expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
   });

@@ -16,6 +16,7 @@ import {
   dataSourceLines,
   DE_MINIMIS_NOTE,
   remainingLabel,
+  searchedCodesLine,
   verificationLine,
   yesNo,
   type ReportInput,
@@ -130,7 +131,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   ];
   summary.getRow(1).font = { bold: true };
   const parameters: [string, string | number][] = [
-    ['Codici fiscali', result.taxCodes.join(', ')],
+    ...searchedCodesLine(result),
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
     ...dataSourceLines(result, input.archive),

@@ -88,3 +88,13 @@ describe('the summary of several unrelated companies', () => {
     expect(pdfSummaryHtml(aReportInput([]))).not.toContain('il più basso');
   });
 });
+
+describe('the summary of one company', () => {
+  it('names the company beside its tax code, as the register writes it', () => {
+    const input = aReportInput([]);
+    input.result = { ...input.result, taxCodes: ['01234567897'], perCode: input.result.perCode.slice(0, 1) };
+    expect(pdfSummaryHtml(input)).toMatch(/Beneficiario<\/dt><dd>Alfa S\.r\.l\.<\/dd>/);
+    // several companies: each is named in the summary per company instead
+    expect(pdfSummaryHtml(aReportInput([]))).not.toMatch(/Beneficiario<\/dt><dd>Alfa/);
+  });
+});

@@ -16,6 +16,7 @@ import {
   safeHttpUrl,
   remainingLabel,
   allowanceChartTitle,
+  searchedCodesLine,
   verificationLine,
   yesNo,
   type ReportBranding,
@@ -132,7 +133,7 @@ function reportParts(input: ReportInput): ReportParts {
   const renewUrl = safeHttpUrl(branding.subRenewUrl);
   const stats = result.stats;
   const parameters: [string, string][] = [
-    ['Codici fiscali', result.taxCodes.join(', ')],
+    ...searchedCodesLine(result),
     ['Solo De Minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
     ...dataSourceLines(result, input.archive),

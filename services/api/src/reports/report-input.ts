@@ -76,6 +76,15 @@ export function safeHttpUrl(value: string): string | null {
 
 export const yesNo = (flag: boolean): string => (flag ? 'Sì' : 'No');
 
+/** The searched codes, with the company's name when one company was searched (as the register writes it). */
+export function searchedCodesLine(result: SearchResultDto): [string, string][] {
+  const name = result.taxCodes.length === 1 ? result.perCode[0]?.name : '';
+  return [
+    ['Codici fiscali', result.taxCodes.join(', ')],
+    ...(name ? [['Beneficiario', name] as [string, string]] : []),
+  ];
+}
+
 /** Whose allowance a search's remaining figure and chart are: several unrelated companies are never summed. */
 const allowanceOwner = (result: SearchResultDto): string | null =>
   result.deMinimisOf ? result.deMinimisOf.name || result.deMinimisOf.taxCode : null;

@@ -56,12 +56,16 @@ export function parseTaxCodeList(text: string): TaxCodeList {
   const take = (piece: string) => {
     const code = normalizeTaxCode(piece);
     if (code === '') return;
-    if (!isWellFormedTaxCode(code)) malformed.push(piece.trim());
+    // a column's heading ("Codice fiscale", "Partita IVA beneficiario"): letters alone are no code
+    // in a list, even when they number 11 to 16 once the spaces are gone (a partita IVA is digits, a
+    // codice fiscale has its birth date's)
+    if (!isWellFormedTaxCode(code) || !/\d/.test(code)) malformed.push(piece.trim());
     else codes.add(code);
   };
+  const codeLike = (word: string) => isWellFormedTaxCode(word) && /\d/.test(word);
   for (const piece of text.split(/[\r\n,;\t]+/)) {
     const words = piece.split(/\s+/);
-    if (words.some(isWellFormedTaxCode)) words.forEach(take);
+    if (words.some(codeLike)) words.forEach(take);
     else take(piece);
   }
   return { codes: [...codes], malformed };

@@ -142,6 +142,15 @@ describe('a pasted list of tax codes', () => {
     });
   });
 
+  it('takes a column’s heading for what it is, not for a code of its letters run together', () => {
+    expect(parseTaxCodeList('Codice fiscale\n00116594550\n00115398221\n')).toEqual({
+      codes: ['00116594550', '00115398221'],
+      malformed: ['Codice fiscale'],
+    });
+    expect(parseTaxCodeList('Partita IVA beneficiario\tNote\n01234567897\tx').codes).toEqual(['01234567897']);
+    expect(parseTaxCodeList('Cod.fiscale.impresa\n01234567897').malformed).toEqual(['Cod.fiscale.impresa']);
+  });
+
   it('lists the pieces that are no tax code instead of running them together', () => {
     expect(parseTaxCodeList('00116594550\n123\n0011659455000116594550 abc-def')).toEqual({
       codes: ['00116594550'],

@@ -217,3 +217,14 @@ export function allowanceFigures(
     },
   };
 }
+
+/**
+ * How the portal counts de minimis, in one text used everywhere it is told (screen, reports, bulk
+ * PDF; the screen's catalogue holds the same words, checked by its test): the window the figures are
+ * computed on, the regulation, and what it does not cover.
+ */
+export const DE_MINIMIS_WINDOW_NOTE =
+  'Si applica il Regolamento (UE) 2023/2831, in vigore dal 1° gennaio 2024: il massimale di 300.000 € vale ' +
+  'per impresa su tre anni mobili, cioè ogni mese conta gli aiuti de minimis concessi nei tre anni che ' +
+  'precedono il primo giorno del mese. Il calcolo non vale per i settori dell’agricoltura e della pesca, ' +
+  'che hanno regolamenti e massimali propri.';

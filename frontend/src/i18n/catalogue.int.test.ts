@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DE_MINIMIS_REGIMES, ERROR_CATALOGUE, REGISTER_RECORD_REJECTION_REASONS } from '@rna/domain';
+import {
+  DE_MINIMIS_REGIMES,
+  DE_MINIMIS_WINDOW_NOTE,
+  ERROR_CATALOGUE,
+  REGISTER_RECORD_REJECTION_REASONS,
+} from '@rna/domain';
 import i18n from 'i18next';
 import catalogue from './it.json';
 
@@ -73,5 +78,13 @@ describe('Italian catalogue', () => {
     expect(i18n.t('login.submit')).toBe('Accedi');
     await i18n.changeLanguage('de');
     expect(i18n.t('errors.T002')).toBe('Il termine di ricerca deve avere almeno 11 caratteri');
+  });
+});
+
+describe('how de minimis is counted', () => {
+  it('is told on screen in the very words of the reports: three rolling years, one text', () => {
+    expect(catalogue.documents.note).toBe(DE_MINIMIS_WINDOW_NOTE);
+    const all = JSON.stringify(catalogue);
+    expect(all).not.toMatch(/anno solare/);
   });
 });

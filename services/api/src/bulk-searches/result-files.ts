@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { PDFDocument, PDFName, type PDFImage } from 'pdf-lib';
 import {
+  DE_MINIMIS_WINDOW_NOTE,
   BULK_RESULT_DAYS,
   DE_MINIMIS_CEILING_EURO,
   formatInteger,
@@ -366,9 +367,8 @@ function summaryOperators(
   ];
   for (const [label, value] of facts) lines.push({ text: `${label}: ${value}`, font: 'regular', size: 9 });
   const note =
-    'Residuo de minimis calcolato sui 3 anni mobili della regola del portale; i residui tra 6 e 12 mesi ' +
-    'considerano solo l’uscita dalla finestra degli aiuti più vecchi, senza nuovi aiuti. Il dettaglio di ' +
-    'ogni aiuto è nel file Excel della stessa ricerca.';
+    `${DE_MINIMIS_WINDOW_NOTE} I residui tra 6 e 12 mesi considerano solo l’uscita dalla finestra degli ` +
+    'aiuti più vecchi, senza nuovi aiuti. Il dettaglio di ogni aiuto è nel file Excel della stessa ricerca.';
   const width = PAGE.width - PAGE.left - PAGE.right;
   const out: string[] = ['BT', `${rgbOperands(colour)} rg`];
   let y = PAGE.height - PAGE.top - 70;

@@ -1,5 +1,6 @@
 /** What both reports are made of: one search's answer, its parameters, the brand, and when. */
 import {
+  DE_MINIMIS_WINDOW_NOTE,
   formatItalianDateTime,
   formatReportCode,
   type CodeSourceDto,
@@ -159,6 +160,5 @@ export function verificationLine(verification: ReportVerification): string {
   return `Codice di verifica ${formatReportCode(verification.code)} · ${verification.url}`;
 }
 
-export const DE_MINIMIS_NOTE =
-  'Regime De Minimis valido dal 1/1/2024 (Regolamento UE 2023/2831): il calcolo è effettuato per anno solare ' +
-  'e non è valido per i settori dell’agricoltura e della pesca.';
+/** The one text that says how de minimis is counted (domain de-minimis.ts). */
+export const DE_MINIMIS_NOTE = DE_MINIMIS_WINDOW_NOTE;

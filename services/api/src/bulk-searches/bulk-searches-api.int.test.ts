@@ -15,17 +15,12 @@ import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
 import { signAccessToken } from '../http/tokens';
 import { requestBulkSearch, settleUnchargedJob } from './commands';
 import { startBulkSearchRunner, type RunningBulkRunner } from './runner';
+import { binaryBody as binary } from '../testing/binary-body';
 
 const ACME = '01234567897';
 const BETA = '12345678903';
 const NONE = 'RSSMRA85T10A562S';
 const WRONG = '01234567890';
-
-const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-};
 
 /**
  * The event store of a process that dies at the first append `dies` picks: that append and every

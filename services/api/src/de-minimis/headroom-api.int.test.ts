@@ -8,14 +8,9 @@ import request from 'supertest';
 import type { HeadroomDto, UndertakingGroupDto } from '@rna/domain';
 import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
 import { MAX_GROUPS } from '../groups/commands';
+import { binaryBody as binary } from '../testing/binary-body';
 
 jest.setTimeout(60_000);
-
-const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-};
 
 const ACME = '01234567897';
 const BETA = '98765432109';

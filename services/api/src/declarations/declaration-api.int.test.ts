@@ -8,17 +8,12 @@ import request from 'supertest';
 import { formatEuro, streams, type HeadroomDto, type UndertakingGroupDto } from '@rna/domain';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
+import { binaryBody as binary } from '../testing/binary-body';
 
 jest.setTimeout(60_000);
 
 const ACME = '01234567897';
 const BETA = '98765432109';
-
-const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-};
 
 /** Chromium wraps cells and uses no-break spaces: any run of white space reads as one space. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');

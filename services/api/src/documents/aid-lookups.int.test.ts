@@ -4,17 +4,11 @@ import { streams, type AidRecord } from '@rna/domain';
 import type { AidIndex, AidSearch } from '@rna/infra';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { anAid, startApiHarness, type ApiHarness } from './testing';
+import { binaryBody as binary } from '../testing/binary-body';
 
 const CODE = '01234567897';
 const OTHER = '09876543210';
 const query = (code: string, filters = 'deMinimis=false&last3Years=false') => `taxCodes=${code}&${filters}`;
-
-/** Reads a binary response body into a Buffer. */
-const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-};
 
 /** The harness's aid index, counting the look-ups the API asks of it. */
 function countLookUps(api: ApiHarness): AidSearch[] {

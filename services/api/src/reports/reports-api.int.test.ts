@@ -5,16 +5,10 @@ import { streams } from '@rna/domain';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { anAid } from '../documents/testing';
+import { binaryBody as binary } from '../testing/binary-body';
 
 const CODE = '01234567897';
 const QUERY = `taxCodes=${CODE}&deMinimis=false&last3Years=false`;
-
-/** Reads a binary response body into a Buffer. */
-const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-};
 
 describe('GET /api/documents/sheet and /pdf', () => {
   let api: ApiHarness;

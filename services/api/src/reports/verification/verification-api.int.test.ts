@@ -5,17 +5,12 @@ import { ChromiumPdfRenderer } from '@rna/infra/pdf';
 import { anAid, startApiHarness, type ApiHarness } from '../../documents/testing';
 import { pageTexts } from '../testing/pdf-pages';
 import { VERIFICATION_MISSES } from './routes';
+import { binaryBody as binary } from '../../testing/binary-body';
 
 const CODE = '01234567897';
 const OTHER = '12345678903';
 const QUERY = `taxCodes=${CODE},${OTHER}&deMinimis=false&last3Years=false`;
 const PRINTED = /Codice di verifica ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z])/;
-
-const binary = (res: request.Response, callback: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-};
 
 /** The same code with one character replaced by another of the alphabet, its check character kept. */
 function altered(printed: string, at: number): string {

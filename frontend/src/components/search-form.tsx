@@ -116,6 +116,21 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
     onSearch({ taxCodes, deMinimis, last3Years });
   };
 
+  /**
+   * A display filter changed while the box still holds the codes on screen: the results follow at
+   * once (free: the same codes the same day), so the rows, the totals and the downloads never show
+   * one filter while the box says another. New codes being typed wait for "Avvia ricerca".
+   */
+  const changeFilters = (next: { deMinimis: boolean; last3Years: boolean }) => {
+    setDeMinimis(next.deMinimis);
+    setLast3Years(next.last3Years);
+    const shown = initial?.taxCodes ?? [];
+    const inBox = codesToSearch();
+    const sameCodes =
+      shown.length > 0 && inBox.length === shown.length && inBox.every((code) => shown.includes(code));
+    if (sameCodes) onSearch({ taxCodes: shown, ...next });
+  };
+
   const toggleMultiple = (next: boolean) => {
     setMultiple(next);
     codesChanged();
@@ -212,11 +227,19 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
           {t('search.multiple')}
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={deMinimis} onChange={(e) => setDeMinimis(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={deMinimis}
+            onChange={(e) => changeFilters({ deMinimis: e.target.checked, last3Years })}
+          />
           {t('search.deMinimis')}
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={last3Years} onChange={(e) => setLast3Years(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={last3Years}
+            onChange={(e) => changeFilters({ deMinimis, last3Years: e.target.checked })}
+          />
           {t('search.last3Years')}
         </label>
         <button type="submit" className="button button--primary" disabled={busy}>

@@ -29,6 +29,25 @@ describe('SearchForm', () => {
     });
   });
 
+  it('applies a filter to the results on screen at once, and waits for the button when new codes are typed', async () => {
+    const onSearch = jest.fn();
+    const shown = { taxCodes: ['01234567897'], deMinimis: false, last3Years: false };
+    const { unmount } = render(<SearchForm initial={shown} onSearch={onSearch} />);
+    await userEvent.click(screen.getByLabelText('Solo de minimis'));
+    expect(onSearch).toHaveBeenLastCalledWith({ ...shown, deMinimis: true });
+    await userEvent.click(screen.getByLabelText('Ultimi 3 anni'));
+    expect(onSearch).toHaveBeenLastCalledWith({ ...shown, deMinimis: true, last3Years: true });
+    unmount();
+
+    onSearch.mockClear();
+    render(<SearchForm initial={shown} onSearch={onSearch} />);
+    const box = screen.getByLabelText('Codice fiscale');
+    await userEvent.clear(box);
+    await userEvent.type(box, '12345678903');
+    await userEvent.click(screen.getByLabelText('Solo de minimis'));
+    expect(onSearch).not.toHaveBeenCalled();
+  });
+
   it('adds chips on Space or Enter, clears short codes with T002, and removes a chip on click', async () => {
     const onSearch = jest.fn();
     render(<SearchForm onSearch={onSearch} />);

@@ -7,6 +7,9 @@ import { pageTexts } from '../testing/pdf-pages';
 import { VERIFICATION_MISSES } from './routes';
 import { binaryBody as binary } from '../../testing/binary-body';
 
+// Chromium renders the PDFs: its first start alone can take seconds on two busy cores
+jest.setTimeout(60_000);
+
 const CODE = '01234567897';
 const OTHER = '12345678903';
 const QUERY = `taxCodes=${CODE},${OTHER}&deMinimis=false&last3Years=false`;

@@ -5,41 +5,19 @@
  * missing, nothing twice, the files finished before the kill left as they were.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Actor } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
-import { openStores, type Stores } from '@rna/infra/stores';
 import { requestSync } from '@rna/api';
-import { generateArchive, type TruthRecord } from '../generator/generate';
-import { startMirror, type RunningMirror } from '../rna-mirror/server';
-import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
+import { generateArchive } from '../generator/generate';
+import { readTruth } from '../rna-mirror/sync-harness';
+import { buildMains } from './processes';
+import { openSyncScenario, type SyncScenario } from './sync-scenario';
 
 jest.setTimeout(240_000);
 
 const admin: Actor = { userId: 'u-admin', email: 'admin@example.it', role: 'ADMIN' };
 
-interface ArchiveFileDoc {
-  id: string;
-  status: string | null;
-  lastUpdate: number | null;
-}
-interface SyncHistoryDoc {
-  id: string;
-  status: string;
-}
-
-let dataDir: string;
-let mirrorDir: string;
-let mirror: RunningMirror;
-let stores: Stores;
-const children: ServiceProcess[] = [];
-
-const start = (name: string, service: 'sync' | 'projector'): ChildProcess =>
-  startService(children, name, service, { DATA_DIR: dataDir, RNA_BASE_URL: mirror.url }).child;
-const until = <T>(what: string, probe: () => Promise<T | null>) =>
-  untilReady(what, probe, children, 120_000, 50);
+let scenario: SyncScenario;
 
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
@@ -49,24 +27,16 @@ const exited = (child: ChildProcess) =>
 
 beforeAll(async () => {
   buildMains();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'rna-killed-data-'));
-  mirrorDir = await mkdtemp(path.join(os.tmpdir(), 'rna-killed-mirror-'));
   // slow enough that a file is still on its way when the process is killed
-  mirror = await startMirror({ dir: mirrorDir, faults: { bytesPerSecond: 150_000 } });
-  stores = openStores({ dataDir });
+  scenario = await openSyncScenario('killed', { bytesPerSecond: 150_000 });
 });
 
-afterAll(async () => {
-  for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
-  await stores?.close();
-  await mirror?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(mirrorDir, { recursive: true, force: true });
-});
+afterAll(() => scenario?.close());
 
 it('a sync process killed with SIGKILL mid-file: the next one resumes, and the index equals the files exactly', async () => {
+  const { stores, start, until } = scenario;
   const generated = await generateArchive({
-    outDir: mirrorDir,
+    outDir: scenario.mirrorDir,
     months: ['2024_01', '2024_02'],
     aids: 600,
     partSize: 150,
@@ -74,14 +44,11 @@ it('a sync process killed with SIGKILL mid-file: the next one resumes, and the i
     zip: true,
     beneficiaries: 40,
   });
-  const truth = (await readFile(generated.truthFile!, 'utf8'))
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as TruthRecord);
-  const files = stores.documents.collection<ArchiveFileDoc>('archive-files');
+  const truth = await readTruth(generated.truthFile!);
+  const files = stores.documents.collection<{ id: string; lastUpdate: number | null }>('archive-files');
 
   start('projector', 'projector');
-  const first = start('sync-1', 'sync');
+  const first = start('sync-1', 'sync').child;
   await requestSync(stores.eventStore, {
     scope: 'ALL',
     onlyDocuments: [],
@@ -90,21 +57,13 @@ it('a sync process killed with SIGKILL mid-file: the next one resumes, and the i
   });
 
   // one file finished, another on its way: kill the process then, without warning
-  const finishedBefore = await until('a file imported and the next one under way', async () => {
-    const all = await files.find();
-    const done = all.filter((f) => f.status === 'SUCCESS');
-    const busy = all.some((f) => f.status === 'DOWNLOADING' || f.status === 'PARSING');
-    return done.length > 0 && busy ? done : null;
-  });
+  const finishedBefore = await scenario.fileDoneAndNextUnderWay();
   first.kill('SIGKILL');
   await exited(first);
   expect(first.signalCode).toBe('SIGKILL');
 
   start('sync-2', 'sync');
-  const [history] = await until('the run to end', async () => {
-    const runs = await stores.documents.collection<SyncHistoryDoc>('sync-history').find();
-    return runs.length > 0 && runs.every((run) => run.status !== 'RUNNING') ? runs : null;
-  });
+  const [history] = await scenario.runEnded();
   expect(history?.status).toBe('SUCCESS');
 
   // every aid of the files indexed once, nothing else: the aids the killed process had published

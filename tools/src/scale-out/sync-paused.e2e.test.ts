@@ -11,74 +11,37 @@
  * sync-against-mirror.int.test.ts (a lease run out mid-file sends nothing more) and the aid index
  * contract and projection tests (an older import's late aids and marker leave the newer one whole).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { AIDS_TOPIC, type Actor, type AidRecord } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import type { LeaseDoc } from '@rna/infra/leases';
-import { openStores, type Stores } from '@rna/infra/stores';
 import { requestSync } from '@rna/api';
 import { generateArchive } from '../generator/generate';
 import { expectIndexMatches, readTruth } from '../rna-mirror/sync-harness';
-import { startMirror, type RunningMirror } from '../rna-mirror/server';
-import { buildMains, startService, until as untilReady, type ServiceProcess } from './processes';
+import { buildMains, type ServiceProcess } from './processes';
+import { openSyncScenario, type SyncScenario } from './sync-scenario';
 
 jest.setTimeout(240_000);
 
 const admin: Actor = { userId: 'u-admin', email: 'admin@example.it', role: 'ADMIN' };
 const LEASE_TTL_MS = 1_500;
 
-interface ArchiveFileDoc {
-  id: string;
-  status: string | null;
-}
-interface SyncHistoryDoc {
-  id: string;
-  status: string;
-}
-
-let dataDir: string;
-let mirrorDir: string;
-let mirror: RunningMirror;
-let stores: Stores;
-const children: ServiceProcess[] = [];
-
-const start = (name: string, service: 'sync' | 'projector'): ServiceProcess =>
-  startService(children, name, service, {
-    DATA_DIR: dataDir,
-    RNA_BASE_URL: mirror.url,
-    LEASE_TTL_MS: String(LEASE_TTL_MS),
-    LOG_LEVEL: 'info',
-  });
-const until = <T>(what: string, probe: () => Promise<T | null>) =>
-  untilReady(what, probe, children, 120_000, 50);
+let scenario: SyncScenario;
 
 beforeAll(async () => {
   buildMains();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'rna-paused-data-'));
-  mirrorDir = await mkdtemp(path.join(os.tmpdir(), 'rna-paused-mirror-'));
   // slow enough that a file is still on its way when its importer is paused
-  mirror = await startMirror({ dir: mirrorDir, faults: { bytesPerSecond: 60_000 } });
-  stores = openStores({ dataDir });
+  scenario = await openSyncScenario('paused', {
+    bytesPerSecond: 60_000,
+    env: { LEASE_TTL_MS: String(LEASE_TTL_MS), LOG_LEVEL: 'info' },
+  });
 });
 
-afterAll(async () => {
-  for (const { child } of children) {
-    if (child.exitCode === null) {
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
-    }
-  }
-  await stores?.close();
-  await mirror?.close();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(mirrorDir, { recursive: true, force: true });
-});
+afterAll(() => scenario?.close());
 
 it('a sync process paused past its lease mid-file and resumed changes nothing: every aid indexed, once', async () => {
+  const { stores, start, until } = scenario;
   const generated = await generateArchive({
-    outDir: mirrorDir,
+    outDir: scenario.mirrorDir,
     months: ['2024_01', '2024_02'],
     aids: 3_000,
     partSize: 750,
@@ -87,7 +50,6 @@ it('a sync process paused past its lease mid-file and resumed changes nothing: e
     beneficiaries: 40,
   });
   const truth = await readTruth(generated.truthFile!);
-  const files = stores.documents.collection<ArchiveFileDoc>('archive-files');
   const leases = stores.documents.collection<LeaseDoc>('leases');
 
   start('projector', 'projector');
@@ -106,12 +68,7 @@ it('a sync process paused past its lease mid-file and resumed changes nothing: e
   });
 
   // the holder has finished a file and is importing the next one: freeze it there
-  await until('a file imported and the next one under way', async () => {
-    const all = await files.find();
-    const done = all.some((f) => f.status === 'SUCCESS');
-    const busy = all.some((f) => f.status === 'DOWNLOADING' || f.status === 'PARSING');
-    return done && busy ? true : null;
-  });
+  await scenario.fileDoneAndNextUnderWay();
   first.child.kill('SIGSTOP');
 
   // the other process takes the lease and finishes the run on its own
@@ -119,10 +76,7 @@ it('a sync process paused past its lease mid-file and resumed changes nothing: e
     const holder = await holderOf();
     return holder && holder !== first ? holder : null;
   });
-  await until('the run to end', async () => {
-    const runs = await stores.documents.collection<SyncHistoryDoc>('sync-history').find();
-    return runs.length > 0 && runs.every((run) => run.status !== 'RUNNING') ? runs : null;
-  });
+  await scenario.runEnded();
   await until('every aid indexed by the new holder', async () =>
     (await stores.aidIndex.count()) === truth.length ? true : null,
   );

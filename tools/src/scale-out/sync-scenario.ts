@@ -1,0 +1,85 @@
+/**
+ * What the sync fault scenarios share: one DATA_DIR with its stores open in the test, a register
+ * mirror throttled so that a file is still on its way when a process is hurt, the services the test
+ * starts (killed, paused ones woken first, at the end), and the probes they wait on.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openStores, type Stores } from '@rna/infra/stores';
+import { startMirror, type RunningMirror } from '../rna-mirror/server';
+import { startService, until as untilReady, type ServiceProcess } from './processes';
+
+interface ArchiveFileDoc {
+  id: string;
+  status: string | null;
+  lastUpdate: number | null;
+}
+interface SyncHistoryDoc {
+  id: string;
+  status: string;
+}
+
+export interface SyncScenario {
+  mirrorDir: string;
+  stores: Stores;
+  start(name: string, service: 'sync' | 'projector'): ServiceProcess;
+  /** Polls `probe` until it answers non-null (2 minutes at most; the services' output on failure). */
+  until<T>(what: string, probe: () => Promise<T | null>): Promise<T>;
+  /** The files done while another is being imported, once that is the case. */
+  fileDoneAndNextUnderWay(): Promise<ArchiveFileDoc[]>;
+  /** The runs, once none is running any more. */
+  runEnded(): Promise<SyncHistoryDoc[]>;
+  close(): Promise<void>;
+}
+
+export async function openSyncScenario(
+  name: string,
+  options: { bytesPerSecond: number; env?: Record<string, string> },
+): Promise<SyncScenario> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `rna-${name}-data-`));
+  const mirrorDir = await mkdtemp(path.join(os.tmpdir(), `rna-${name}-mirror-`));
+  const mirror: RunningMirror = await startMirror({
+    dir: mirrorDir,
+    faults: { bytesPerSecond: options.bytesPerSecond },
+  });
+  const stores = openStores({ dataDir });
+  const children: ServiceProcess[] = [];
+  const until = <T>(what: string, probe: () => Promise<T | null>) =>
+    untilReady(what, probe, children, 120_000, 50);
+  const files = stores.documents.collection<ArchiveFileDoc>('archive-files');
+  return {
+    mirrorDir,
+    stores,
+    start: (serviceName, service) =>
+      startService(children, serviceName, service, {
+        DATA_DIR: dataDir,
+        RNA_BASE_URL: mirror.url,
+        ...options.env,
+      }),
+    until,
+    fileDoneAndNextUnderWay: () =>
+      until('a file imported and the next one under way', async () => {
+        const all = await files.find();
+        const done = all.filter((f) => f.status === 'SUCCESS');
+        const busy = all.some((f) => f.status === 'DOWNLOADING' || f.status === 'PARSING');
+        return done.length > 0 && busy ? done : null;
+      }),
+    runEnded: () =>
+      until('the run to end', async () => {
+        const runs = await stores.documents.collection<SyncHistoryDoc>('sync-history').find();
+        return runs.length > 0 && runs.every((run) => run.status !== 'RUNNING') ? runs : null;
+      }),
+    async close() {
+      for (const { child } of children) {
+        if (child.exitCode !== null) continue;
+        child.kill('SIGCONT'); // a paused process must run to die
+        child.kill('SIGKILL');
+      }
+      await stores.close();
+      await mirror.close();
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(mirrorDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -97,9 +97,9 @@ function singleWriter(messageLog: MessageLog, isStopped: () => boolean): Message
   };
 }
 
-export function createRunContext(deps: SyncWorkerDeps, stopRequested: () => boolean): RunContext {
+/** `isStopped`: the worker was asked to stop, or its lease ran out (worker.ts `halted`). */
+export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean): RunContext {
   const clock = deps.clock ?? systemClock;
-  const isStopped = () => stopRequested() || deps.leaseValid?.() === false;
   return {
     deps,
     clock,

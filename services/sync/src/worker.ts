@@ -36,7 +36,7 @@ export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
   const halted = () => stopped || deps.leaseValid?.() === false;
   let busy: Promise<void> | null = null;
   let again = false;
-  const ctx = createRunContext(deps, () => stopped);
+  const ctx = createRunContext(deps, halted);
   const { logger, progress, appendControl, at } = ctx;
 
   async function drain(): Promise<void> {

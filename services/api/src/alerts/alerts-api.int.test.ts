@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { Collection, Doc, DocumentStore } from '@rna/infra';
 import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { MAX_VARIATION_ALERTS } from './variation-alerts';
@@ -178,13 +179,29 @@ describe('/api/variation-alerts and their notifications', () => {
     ];
     await api.deps.eventStore.appendToStream(streams.sync('run-late'), runEvents);
     api.mails.length = 0;
-    const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
+    // the notifier's store, telling when it looked for the run's import and did not find it yet
+    let lookedInVain: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (lookedInVain = resolve));
+    const documents: DocumentStore = Object.assign(Object.create(api.deps.documents) as DocumentStore, {
+      collection: <T extends Doc>(name: string): Collection<T> => {
+        const inner = api.deps.documents.collection<T>(name);
+        if (name !== INDEXED_IMPORTS_COLLECTION) return inner;
+        return Object.assign(Object.create(inner) as Collection<T>, {
+          get: async (id: string) => {
+            const found = await inner.get(id);
+            if (!found) lookedInVain();
+            return found;
+          },
+        });
+      },
+    });
+    const notifierDeps = { ...api.deps, documents, publicUrl: api.deps.config.publicUrl };
     // scale-out: the sync worker completed the run while the projector still indexes its last file
     const notified = notifyVariations(notifierDeps, {
       runId: 'run-late',
       at: new Date(completedAt).toISOString(),
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waiting; // the notifier is waiting for the index, not mailing what it has
     const indexedAt = completedAt + 5_000;
     await api.deps.documents
       .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)

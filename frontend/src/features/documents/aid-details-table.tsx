@@ -11,7 +11,13 @@ import {
   type AidDetailSort,
   type AidDetailSortKey,
 } from './aid-details';
-import { LABELLED_ROW_HEIGHT, useScrollTop, VIEWPORT_HEIGHT, visibleWindow } from './documents-table';
+import {
+  LABELLED_ROW_HEIGHT,
+  SpacerRow,
+  useScrollTop,
+  VIEWPORT_HEIGHT,
+  visibleWindow,
+} from './documents-table';
 
 /**
  * Two lines (a name and its code, a regulation's code and text) like a labelled summary row; every row
@@ -29,6 +35,17 @@ interface DetailColumn {
   render: (row: AidDetail) => ReactNode;
   /** the cell's full text, for a cut one */
   title?: (row: AidDetail) => string;
+}
+
+/** A column of one text, cut to its width, the whole text in the cell's title. */
+function textColumn(
+  id: string,
+  header: string,
+  width: number,
+  text: (row: AidDetail) => string,
+  sortKey?: AidDetailSortKey,
+): DetailColumn {
+  return { id, header, width, sortKey, render: text, title: text };
 }
 
 /** The first column stays in view while the table scrolls sideways; amounts align right. */
@@ -76,37 +93,16 @@ export function AidDetailsTable({ answer }: { answer: AidDetailsAnswer }) {
       render: (row) => <TwoLines main={row.beneficiary.name} sub={row.beneficiary.taxCode} />,
       title: (row) => `${row.beneficiary.name} ${row.beneficiary.taxCode}`,
     },
-    {
-      id: 'grantor',
-      header: t('columns.provider'),
-      width: 200,
-      sortKey: 'grantor',
-      render: (row) => row.soggettoConcedente,
-      title: (row) => row.soggettoConcedente,
-    },
-    {
-      id: 'measure',
-      header: t('columns.measureTitle'),
-      width: 240,
-      sortKey: 'measure',
-      render: (row) => row.titoloMisura,
-      title: (row) => row.titoloMisura,
-    },
-    {
-      id: 'project',
-      header: t('columns.projectTitle'),
-      width: 240,
-      render: (row) => row.titoloProgetto,
-      title: (row) => row.titoloProgetto,
-    },
-    {
-      id: 'procedure',
-      header: t('columns.procedureDescription'),
-      width: 190,
-      sortKey: 'procedure',
-      render: (row) => row.desProcedimento,
-      title: (row) => row.desProcedimento,
-    },
+    textColumn('grantor', t('columns.provider'), 200, (row) => row.soggettoConcedente, 'grantor'),
+    textColumn('measure', t('columns.measureTitle'), 240, (row) => row.titoloMisura, 'measure'),
+    textColumn('project', t('columns.projectTitle'), 240, (row) => row.titoloProgetto),
+    textColumn(
+      'procedure',
+      t('columns.procedureDescription'),
+      190,
+      (row) => row.desProcedimento,
+      'procedure',
+    ),
     {
       id: 'regulation',
       header: t('columns.regulation'),
@@ -205,7 +201,7 @@ export function AidDetailsTable({ answer }: { answer: AidDetailsAnswer }) {
             </tr>
           </thead>
           <tbody>
-            {start > 0 && <tr aria-hidden="true" style={{ height: start * DETAIL_ROW_HEIGHT }} />}
+            <SpacerRow rows={start} rowHeight={DETAIL_ROW_HEIGHT} />
             {sorted.slice(start, end).map((row, i) => (
               <tr key={row.key} style={{ height: DETAIL_ROW_HEIGHT }} aria-rowindex={start + i + 2}>
                 {columns.map((column, index) => (
@@ -219,9 +215,7 @@ export function AidDetailsTable({ answer }: { answer: AidDetailsAnswer }) {
                 ))}
               </tr>
             ))}
-            {end < sorted.length && (
-              <tr aria-hidden="true" style={{ height: (sorted.length - end) * DETAIL_ROW_HEIGHT }} />
-            )}
+            <SpacerRow rows={sorted.length - end} rowHeight={DETAIL_ROW_HEIGHT} />
             {sorted.length === 0 && (
               <tr>
                 <td colSpan={columns.length} className="table__empty">

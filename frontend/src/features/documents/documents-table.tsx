@@ -23,6 +23,11 @@ export function visibleWindow(
 }
 
 /** The scroll position of a windowed table's scroll container, read once per animation frame. */
+/** The height of `rows` rows out of view, so that the scroll bar tells the whole table (none: nothing). */
+export function SpacerRow({ rows, rowHeight }: { rows: number; rowHeight: number }) {
+  return rows > 0 ? <tr aria-hidden="true" style={{ height: rows * rowHeight }} /> : null;
+}
+
 export function useScrollTop(): [number, (event: React.UIEvent<HTMLElement>) => void, (top: number) => void] {
   const [scrollTop, setScrollTop] = useState(0);
   const frame = useRef<number | null>(null);
@@ -85,7 +90,7 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
             </tr>
           </thead>
           <tbody>
-            {start > 0 && <tr aria-hidden="true" style={{ height: start * rowHeight }} />}
+            <SpacerRow rows={start} rowHeight={rowHeight} />
             {rows.slice(start, end).map((row, i) => {
               const title = measures[row.measure] ?? '';
               const beneficiary = beneficiaries[row.beneficiary] ?? { taxCode: '', name: '' };
@@ -114,9 +119,7 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
                 </tr>
               );
             })}
-            {end < rows.length && (
-              <tr aria-hidden="true" style={{ height: (rows.length - end) * rowHeight }} />
-            )}
+            <SpacerRow rows={rows.length - end} rowHeight={rowHeight} />
             {rows.length === 0 && (
               <tr>
                 <td colSpan={columns} className="table__empty">

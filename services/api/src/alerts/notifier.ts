@@ -167,6 +167,7 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
   const users = deps.documents.collection<UserReadModel>(USERS_COLLECTION);
   let notified = 0;
   for (const alert of alerts) {
+    // read again: the wait for the index may have been long, and the check is what decides
     const check = await checks.get(alert.id);
     if (check?.syncRunId === syncRunId) continue;
     const since = check?.checkedAt ?? alert.createdAt;

@@ -2,43 +2,55 @@
  * The aid index's write side on one SQLite connection, synchronous: used on the adapter's own
  * thread for small writes and by its writer thread for bulk upserts (a sync's batches), so the
  * main thread keeps parsing, publishing and answering while the index is written.
+ *
+ * Rows are compact (compact-aid-rows.ts): the texts that repeat across aids live once in `texts`,
+ * each import (source file + import id) once in `imports`, and a row holds their ids.
  */
 import {
   assertStorableAid,
   isDeMinimisProcedure,
   isOlderImport,
   isOrderedImportId,
-  normalizeTaxCode,
   type AidRecord,
 } from '@rna/domain';
 import type { SqliteDatabase } from '../embedded/sqlite';
+import { splitAid, textKey, type AidRowValues } from './compact-aid-rows';
 
 export const AID_INDEX_SCHEMA = `
-CREATE TABLE IF NOT EXISTS aids (
-  id TEXT PRIMARY KEY,
-  tax_code TEXT NOT NULL,
-  grant_date TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS texts (
+  id INTEGER PRIMARY KEY,
+  key INTEGER NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS texts_by_key ON texts (key);
+CREATE TABLE IF NOT EXISTS imports (
+  id INTEGER PRIMARY KEY,
   source_file TEXT NOT NULL,
   import_id TEXT NOT NULL,
-  de_minimis INTEGER NOT NULL,
-  content TEXT NOT NULL
+  UNIQUE (source_file, import_id)
 );
-CREATE INDEX IF NOT EXISTS aids_by_tax_code_date ON aids (tax_code, grant_date);
-CREATE INDEX IF NOT EXISTS aids_by_source_file ON aids (source_file, import_id);
+CREATE TABLE IF NOT EXISTS aid_rows (
+  id TEXT PRIMARY KEY,
+  tax_code TEXT NOT NULL,
+  grant_date INTEGER NOT NULL,
+  de_minimis INTEGER NOT NULL,
+  import_ref INTEGER NOT NULL,
+  measure_ref INTEGER NOT NULL,
+  beneficiary_ref INTEGER NOT NULL,
+  project_ref INTEGER NOT NULL,
+  cor TEXT,
+  cup TEXT,
+  aid_cents INTEGER NOT NULL,
+  nominal_cents INTEGER NOT NULL,
+  raw_tax_code TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date);
+CREATE INDEX IF NOT EXISTS aid_rows_by_import ON aid_rows (import_ref);
 `;
 
 /** The domain's rule: procedure code 1 or the description 'De Minimis' (stored with the aid for the filter). */
 export function isDeMinimis(record: Pick<AidRecord, 'codProcedimento' | 'desProcedimento'>): boolean {
   return isDeMinimisProcedure(record.codProcedimento, record.desProcedimento);
-}
-
-/** Same aid content: every field equal except importId (records are flat; key order does not matter). */
-function sameContent(stored: Record<string, unknown>, record: AidRecord): boolean {
-  const incoming = record as unknown as Record<string, unknown>;
-  const storedKeys = Object.keys(stored).filter((key) => key !== 'importId');
-  const incomingKeys = Object.keys(incoming).filter((key) => key !== 'importId');
-  if (storedKeys.length !== incomingKeys.length) return false;
-  return incomingKeys.every((key) => Object.is(stored[key], incoming[key]));
 }
 
 export interface UpsertResult {
@@ -61,81 +73,246 @@ export interface WithdrawResult {
 
 export interface AidIndexWrites {
   upsert(records: AidRecord[]): UpsertResult;
-  /** Aids as the JSON text of their AidRecord: decoded and validated here, stored as given. */
+  /** Aids as the JSON text of their AidRecord: decoded and validated here. */
   upsertEncoded(aidsJson: string[]): EncodedUpsertResult;
   withdraw(ids: string[]): WithdrawResult;
   withdrawBySourceFile(sourceFile: string, keepImportId?: string): WithdrawResult;
   clear(): void;
 }
 
+/** A row as stored: its own values and the ids of its dictionary entries. */
+interface StoredRow {
+  tax_code: string;
+  grant_date: number;
+  de_minimis: number;
+  import_ref: number;
+  measure_ref: number;
+  beneficiary_ref: number;
+  project_ref: number;
+  cor: string | null;
+  cup: string | null;
+  aid_cents: number;
+  nominal_cents: number;
+  raw_tax_code: string | null;
+}
+
+type RowColumns = [
+  taxCode: string,
+  grantDate: number,
+  deMinimis: number,
+  importRef: number,
+  measureRef: number,
+  beneficiaryRef: number,
+  projectRef: number,
+  cor: string | null,
+  cup: string | null,
+  aidCents: number,
+  nominalCents: number,
+  rawTaxCode: string | null,
+];
+
+function rowColumns(
+  row: AidRowValues,
+  refs: { importRef: number; measure: number; beneficiary: number; project: number },
+  deMinimis: number,
+): RowColumns {
+  return [
+    row.taxCode,
+    row.grantDate,
+    deMinimis,
+    refs.importRef,
+    refs.measure,
+    refs.beneficiary,
+    refs.project,
+    row.cor,
+    row.cup,
+    row.aidCents,
+    row.nominalCents,
+    row.rawTaxCode,
+  ];
+}
+
+/** Same aid content: every stored value equal except the import that wrote it. */
+function sameContent(stored: StoredRow, columns: RowColumns): boolean {
+  return (
+    stored.tax_code === columns[0] &&
+    stored.grant_date === columns[1] &&
+    stored.de_minimis === columns[2] &&
+    stored.measure_ref === columns[4] &&
+    stored.beneficiary_ref === columns[5] &&
+    stored.project_ref === columns[6] &&
+    stored.cor === columns[7] &&
+    stored.cup === columns[8] &&
+    stored.aid_cents === columns[9] &&
+    stored.nominal_cents === columns[10] &&
+    stored.raw_tax_code === columns[11]
+  );
+}
+
+/** A bounded memo: a sync meets the same few thousand measures millions of times. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    if (this.size >= this.limit) this.clear();
+    return super.set(key, value);
+  }
+}
+
+/**
+ * Text ↔ id of the `texts` and `imports` dictionaries, memoized. Entries are never deleted nor
+ * changed, so a memo stays true on every connection; forget() after a rolled-back write.
+ */
+export class AidDictionaries {
+  private readonly textIds = new BoundedMap<string, number>(200_000);
+  private readonly importRefs = new BoundedMap<string, number>(10_000);
+  private readonly importsByRef = new BoundedMap<number, { sourceFile: string; importId: string }>(10_000);
+  private readonly statements;
+
+  constructor(db: SqliteDatabase) {
+    this.statements = {
+      findText: db
+        .prepare<[number, string], number>('SELECT id FROM texts WHERE key = ? AND text = ?')
+        .pluck(),
+      insertText: db.prepare<[number, string]>('INSERT INTO texts (key, text) VALUES (?, ?)'),
+      findImport: db
+        .prepare<[string, string], number>('SELECT id FROM imports WHERE source_file = ? AND import_id = ?')
+        .pluck(),
+      insertImport: db.prepare<[string, string]>(
+        'INSERT INTO imports (source_file, import_id) VALUES (?, ?)',
+      ),
+      importOf: db.prepare<[number], { source_file: string; import_id: string }>(
+        'SELECT source_file, import_id FROM imports WHERE id = ?',
+      ),
+      importsOfFile: db.prepare<[string], { id: number; import_id: string }>(
+        'SELECT id, import_id FROM imports WHERE source_file = ?',
+      ),
+    };
+  }
+
+  /** Call inside the write transaction: a new text is inserted with it. */
+  textId(text: string): number {
+    let id = this.textIds.get(text);
+    if (id === undefined) {
+      const key = textKey(text);
+      id =
+        this.statements.findText.get(key, text) ??
+        Number(this.statements.insertText.run(key, text).lastInsertRowid);
+      this.textIds.set(text, id);
+    }
+    return id;
+  }
+
+  importRef(sourceFile: string, importId: string): number {
+    const key = `${sourceFile}\n${importId}`;
+    let ref = this.importRefs.get(key);
+    if (ref === undefined) {
+      ref =
+        this.statements.findImport.get(sourceFile, importId) ??
+        Number(this.statements.insertImport.run(sourceFile, importId).lastInsertRowid);
+      this.importRefs.set(key, ref);
+    }
+    return ref;
+  }
+
+  importOf(ref: number): { sourceFile: string; importId: string } {
+    let found = this.importsByRef.get(ref);
+    if (!found) {
+      const row = this.statements.importOf.get(ref);
+      found = { sourceFile: row?.source_file ?? '', importId: row?.import_id ?? '' };
+      this.importsByRef.set(ref, found);
+    }
+    return found;
+  }
+
+  importsOfFile(sourceFile: string): { ref: number; importId: string }[] {
+    return this.statements.importsOfFile.all(sourceFile).map((r) => ({ ref: r.id, importId: r.import_id }));
+  }
+
+  forget(): void {
+    this.textIds.clear();
+    this.importRefs.clear();
+    this.importsByRef.clear();
+  }
+}
+
 /** Prepares the write statements on `db` (whose schema must exist). */
 export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
+  const dictionaries = new AidDictionaries(db);
   const statements = {
-    existing: db.prepare<[string], { tax_code: string; import_id: string; content: string }>(
-      'SELECT tax_code, import_id, content FROM aids WHERE id = ?',
+    existing: db.prepare<[string], StoredRow>(
+      `SELECT tax_code, grant_date, de_minimis, import_ref, measure_ref, beneficiary_ref, project_ref,
+        cor, cup, aid_cents, nominal_cents, raw_tax_code FROM aid_rows WHERE id = ?`,
     ),
-    insertNew: db.prepare<[string, string, string, string, string, number, string]>(
-      'INSERT INTO aids (id, tax_code, grant_date, source_file, import_id, de_minimis, content) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (id) DO NOTHING',
+    insertNew: db.prepare<[string, ...RowColumns]>(
+      `INSERT INTO aid_rows (id, tax_code, grant_date, de_minimis, import_ref, measure_ref, beneficiary_ref,
+        project_ref, cor, cup, aid_cents, nominal_cents, raw_tax_code)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ),
-    update: db.prepare<[string, string, string, string, number, string, string]>(
-      'UPDATE aids SET tax_code = ?, grant_date = ?, source_file = ?, import_id = ?, de_minimis = ?, content = ? WHERE id = ?',
+    update: db.prepare<[...RowColumns, string]>(
+      `UPDATE aid_rows SET tax_code = ?, grant_date = ?, de_minimis = ?, import_ref = ?, measure_ref = ?,
+        beneficiary_ref = ?, project_ref = ?, cor = ?, cup = ?, aid_cents = ?, nominal_cents = ?,
+        raw_tax_code = ? WHERE id = ?`,
     ),
-    updateImportId: db.prepare<[string, string]>('UPDATE aids SET import_id = ? WHERE id = ?'),
-    withdraw: db.prepare<[string], { tax_code: string }>('DELETE FROM aids WHERE id = ? RETURNING tax_code'),
-    withdrawFile: db.prepare<[string], { tax_code: string }>(
-      'DELETE FROM aids WHERE source_file = ? RETURNING tax_code',
+    updateImport: db.prepare<[number, string]>('UPDATE aid_rows SET import_ref = ? WHERE id = ?'),
+    withdraw: db.prepare<[string], { tax_code: string }>(
+      'DELETE FROM aid_rows WHERE id = ? RETURNING tax_code',
     ),
-    // Two ranges of the (source_file, import_id) index instead of `import_id <> ?`: a re-import that
-    // kept every aid then reads a few index pages, not the file's whole range (and cache).
-    withdrawFileBefore: db.prepare<[string, string], { tax_code: string }>(
-      'DELETE FROM aids WHERE source_file = ? AND import_id < ? RETURNING tax_code',
+    withdrawImport: db.prepare<[number], { tax_code: string }>(
+      'DELETE FROM aid_rows WHERE import_ref = ? RETURNING tax_code',
     ),
-    withdrawFileAfter: db.prepare<[string, string], { tax_code: string }>(
-      'DELETE FROM aids WHERE source_file = ? AND import_id > ? RETURNING tax_code',
-    ),
-    clear: db.prepare('DELETE FROM aids'),
+    clearRows: db.prepare('DELETE FROM aid_rows'),
   };
 
-  /** Tax code → source file of each changed aid; `contents[i]` is the JSON of `records[i]`. */
-  const upsertTransaction = db.transaction((records: AidRecord[], contents: string[]) => {
+  /** Tax code → source file of each changed aid. */
+  const upsertTransaction = db.transaction((records: AidRecord[]) => {
     const changedTaxCodes = new Map<string, string>();
     let changed = 0;
-    for (let i = 0; i < records.length; i++) {
-      const record = records[i]!;
-      const content = contents[i]!;
-      const id = record.idComponenteAiuto.trim();
-      const taxCode = normalizeTaxCode(record.codiceFiscaleBeneficiario);
-      const deMinimis = isDeMinimis(record) ? 1 : 0;
-      const fields = [
-        taxCode,
-        record.dataConcessione,
-        record.sourceFile,
-        record.importId,
-        deMinimis,
-        content,
-      ] as const;
-      if (statements.insertNew.run(id, ...fields).changes === 1) {
+    for (const record of records) {
+      const parts = splitAid(record);
+      const { row } = parts;
+      const columns = rowColumns(
+        row,
+        {
+          importRef: dictionaries.importRef(parts.sourceFile, parts.importId),
+          measure: dictionaries.textId(parts.measure),
+          beneficiary: dictionaries.textId(parts.beneficiary),
+          project: dictionaries.textId(parts.project),
+        },
+        isDeMinimis(record) ? 1 : 0,
+      );
+      if (statements.insertNew.run(row.id, ...columns).changes === 1) {
         changed += 1;
-        changedTaxCodes.set(taxCode, record.sourceFile);
+        changedTaxCodes.set(row.taxCode, record.sourceFile);
         continue;
       }
-      const previous = statements.existing.get(id);
+      const previous = statements.existing.get(row.id);
       if (!previous) continue;
       // a late message of an import a newer one replaced (import-order.ts): the newer copy stays
-      if (isOlderImport(record.importId, previous.import_id)) continue;
-      if (sameContent(JSON.parse(previous.content) as Record<string, unknown>, record)) {
+      if (isOlderImport(record.importId, dictionaries.importOf(previous.import_ref).importId)) continue;
+      if (sameContent(previous, columns)) {
         // Same aid seen again by a later import: remember the import, but it is not a change.
-        if (previous.import_id !== record.importId) statements.updateImportId.run(record.importId, id);
+        if (previous.import_ref !== columns[3]) statements.updateImport.run(columns[3], row.id);
         continue;
       }
-      statements.update.run(...fields, id);
+      statements.update.run(...columns, row.id);
       changed += 1;
       changedTaxCodes.set(previous.tax_code, record.sourceFile);
-      changedTaxCodes.set(taxCode, record.sourceFile);
+      changedTaxCodes.set(row.taxCode, record.sourceFile);
     }
     return { changed, changedTaxCodes };
   });
+
+  /** A rolled-back write may have memoized dictionary ids that were never committed. */
+  const writing = <T>(write: () => T): T => {
+    try {
+      return write();
+    } catch (error) {
+      dictionaries.forget();
+      throw error;
+    }
+  };
 
   const withdrawTransaction = db.transaction((ids: string[]): WithdrawResult => {
     const taxCodes = new Set<string>();
@@ -150,23 +327,31 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
     return { count, taxCodes: [...taxCodes] };
   });
 
-  const withdrawFileExceptTransaction = db.transaction((sourceFile: string, keepImportId: string) => [
-    ...statements.withdrawFileBefore.all(sourceFile, keepImportId),
-    ...statements.withdrawFileAfter.all(sourceFile, keepImportId),
-  ]);
+  /** The aids of the file written by the imports `withdrawn` picks. */
+  const withdrawImportsTransaction = db.transaction(
+    (sourceFile: string, withdrawn: (importId: string) => boolean): WithdrawResult => {
+      const taxCodes = new Set<string>();
+      let count = 0;
+      for (const { ref, importId } of dictionaries.importsOfFile(sourceFile)) {
+        if (!withdrawn(importId)) continue;
+        for (const removed of statements.withdrawImport.all(ref)) {
+          count += 1;
+          taxCodes.add(removed.tax_code);
+        }
+      }
+      return { count, taxCodes: [...taxCodes] };
+    },
+  );
 
   return {
     upsert: (records) => {
-      const { changed, changedTaxCodes } = upsertTransaction.immediate(
-        records,
-        records.map((record) => JSON.stringify(record)),
-      );
+      const { changed, changedTaxCodes } = writing(() => upsertTransaction.immediate(records));
       return { changed, changedTaxCodes: [...changedTaxCodes.keys()] };
     },
     upsertEncoded: (aidsJson) => {
       const records = aidsJson.map((json) => JSON.parse(json) as AidRecord);
       records.forEach(validate);
-      const { changed, changedTaxCodes } = upsertTransaction.immediate(records, aidsJson);
+      const { changed, changedTaxCodes } = writing(() => upsertTransaction.immediate(records));
       return {
         changed,
         changedTaxCodes: [...changedTaxCodes.keys()],
@@ -174,17 +359,19 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
       };
     },
     withdraw: (ids) => withdrawTransaction.immediate(ids),
-    withdrawBySourceFile: (sourceFile, keepImportId) => {
+    withdrawBySourceFile: (sourceFile, keepImportId) =>
       // An ordered import removes what older imports wrote, never a newer import's aids.
-      const rows =
+      withdrawImportsTransaction.immediate(
+        sourceFile,
         keepImportId === undefined
-          ? statements.withdrawFile.all(sourceFile)
+          ? () => true
           : isOrderedImportId(keepImportId)
-            ? statements.withdrawFileBefore.all(sourceFile, keepImportId)
-            : withdrawFileExceptTransaction.immediate(sourceFile, keepImportId);
-      return { count: rows.length, taxCodes: [...new Set(rows.map((r) => r.tax_code))] };
-    },
-    clear: () => void statements.clear.run(),
+            ? (importId) => importId < keepImportId
+            : (importId) => importId !== keepImportId,
+      ),
+    // The dictionaries stay: another connection (the writer thread) may hold their ids in memory, and
+    // a rebuild or the next sync brings back the same texts anyway.
+    clear: () => void statements.clearRows.run(),
   };
 }
 

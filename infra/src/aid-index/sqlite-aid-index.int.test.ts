@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { AID_INDEX_SCHEMA } from './aid-index-writes';
+import { splitAid, textKey } from './compact-aid-rows';
 import { describeAidIndexContract, sampleAid } from './contract';
 import { openSqliteAidIndex } from './sqlite-aid-index';
 
@@ -73,4 +76,98 @@ describe('SQLite aid index upserts of aids encoded as JSON (the sync fast path)'
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('SQLite aid index on disk', () => {
+  const withDir = async (run: (dir: string) => Promise<void>) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-disk-'));
+    try {
+      await run(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('keeps an aid in well under 400 bytes, even when every aid has a project title of its own', () =>
+    withDir(async (dir) => {
+      const file = path.join(dir, 'aids.db');
+      const index = openSqliteAidIndex(file);
+      const aids = Array.from({ length: 30_000 }, (_, i) =>
+        sampleAid({
+          idComponenteAiuto: String(20_240_100_000_000 + i),
+          cor: String(2_024_010_000_000 + i),
+          cup: `F81B24${String(i).padStart(9, '0')}`,
+          codiceFiscaleBeneficiario: String(10_000_000_000 + (i % 6_000)),
+          denominazioneBeneficiario: `Impresa numero ${i % 6_000} S.r.l.`,
+          titoloProgetto: `Progetto n. ${i} di Impresa numero ${i % 6_000} S.r.l.`,
+          soggettoConcedente: `Camera di commercio n. ${i % 90}`,
+          dataConcessione: `2024-0${1 + (i % 9)}-1${i % 10}`,
+          elementoDiAiutoCents: 100_000 + i,
+          importoNominaleCents: 1_000_000 + i,
+        }),
+      );
+      for (let i = 0; i < aids.length; i += 5_000) await index.upsert(aids.slice(i, i + 5_000));
+      await index.close();
+      const bytesPerAid = fs.statSync(file).size / aids.length;
+      expect(bytesPerAid).toBeLessThan(400);
+      const again = openSqliteAidIndex(file);
+      expect(await again.get(aids[12_345]!.idComponenteAiuto)).toEqual(aids[12_345]);
+      await again.close();
+    }));
+
+  it('tells apart two texts that share a dictionary key', () =>
+    withDir(async (dir) => {
+      const file = path.join(dir, 'aids.db');
+      const aid = sampleAid();
+      const { measure } = splitAid(aid);
+      const db = new Database(file);
+      db.exec(AID_INDEX_SCHEMA);
+      db.prepare('INSERT INTO texts (key, text) VALUES (?, ?)').run(textKey(measure), '["another measure"]');
+      db.close();
+      const index = openSqliteAidIndex(file);
+      await index.upsert([aid]);
+      expect(await index.get(aid.idComponenteAiuto)).toEqual(aid);
+      await index.close();
+    }));
+
+  it('turns an index of JSON rows (written by an earlier version) into compact rows, losing nothing', () =>
+    withDir(async (dir) => {
+      const file = path.join(dir, 'aids.db');
+      const db = new Database(file);
+      db.exec(`CREATE TABLE aids (id TEXT PRIMARY KEY, tax_code TEXT NOT NULL, grant_date TEXT NOT NULL,
+        source_file TEXT NOT NULL, import_id TEXT NOT NULL, de_minimis INTEGER NOT NULL, content TEXT NOT NULL)`);
+      const aids = Array.from({ length: 12_000 }, (_, i) =>
+        sampleAid({
+          idComponenteAiuto: String(i),
+          codiceFiscaleBeneficiario: `CF${i % 7}`,
+          importId: `old-${i % 3}`,
+        }),
+      );
+      const insert = db.prepare('INSERT INTO aids VALUES (?, ?, ?, ?, ?, ?, ?)');
+      db.transaction(() => {
+        for (const aid of aids) {
+          const { importId, ...content } = aid;
+          insert.run(
+            aid.idComponenteAiuto,
+            aid.codiceFiscaleBeneficiario,
+            aid.dataConcessione,
+            aid.sourceFile,
+            importId,
+            1,
+            JSON.stringify(content),
+          );
+        }
+      })();
+      db.close();
+      const index = openSqliteAidIndex(file);
+      expect(await index.count()).toBe(12_000);
+      expect(await index.get('11999')).toEqual(aids[11_999]);
+      expect(await index.search({ taxCodes: ['CF3'] })).toHaveLength(
+        aids.filter((a) => a.codiceFiscaleBeneficiario === 'CF3').length,
+      );
+      await index.close();
+      const after = new Database(file);
+      expect(after.prepare("SELECT name FROM sqlite_schema WHERE name = 'aids'").all()).toEqual([]);
+      after.close();
+    }));
 });

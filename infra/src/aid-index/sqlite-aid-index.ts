@@ -1,7 +1,7 @@
 /**
- * Embedded aid index: one SQLite table keyed by idComponenteAiuto. The searchable fields are
- * columns with indexes; the whole record is kept as JSON. New aids go in with one INSERT; only
- * aids already present are read back and compared field by field, ignoring importId.
+ * Embedded aid index: one SQLite table of compact rows keyed by idComponenteAiuto (the texts that
+ * repeat across aids are kept once, see compact-aid-rows.ts), with an index by tax code and date.
+ * New aids go in with one INSERT; only aids already present are read back and compared.
  * Bulk upserts (a sync's batches) run on a writer thread with its own connection, so that the
  * main thread goes on parsing and publishing meanwhile; every write goes through one queue, in
  * order, and reads wait for the writes queued before them (read-your-writes as before).
@@ -21,28 +21,44 @@ import {
   type EncodedUpsertResult,
   type UpsertResult,
 } from './aid-index-writes';
+import { grantDateNumber, joinAid } from './compact-aid-rows';
 import type { FromAidIndexWriter, ToAidIndexWriter } from './aid-index-writer.worker';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
+import { migrateJsonRows } from './legacy-json-rows';
 
 export { isDeMinimis } from './aid-index-writes';
 
 /** Upserts of at least this many records go to the writer thread; smaller ones are not worth a hop. */
 const BULK_UPSERT = 1000;
 
-interface StoredRow {
+/** A row with its dictionary texts joined in. */
+interface FoundRow {
+  id: string;
   tax_code: string;
+  raw_tax_code: string | null;
+  grant_date: number;
+  cor: string | null;
+  cup: string | null;
+  aid_cents: number;
+  nominal_cents: number;
+  source_file: string;
   import_id: string;
-  content: string;
+  measure: string;
+  beneficiary: string;
+  project: string;
 }
 
-interface FoundRow extends StoredRow {
-  id: string;
-  grant_date: string;
-}
+const FOUND_COLUMNS = `a.id, a.tax_code, a.raw_tax_code, a.grant_date, a.cor, a.cup, a.aid_cents, a.nominal_cents,
+  i.source_file, i.import_id, m.text AS measure, b.text AS beneficiary, p.text AS project`;
+const FOUND_FROM = `aid_rows a
+  JOIN imports i ON i.id = a.import_ref
+  JOIN texts m ON m.id = a.measure_ref
+  JOIN texts b ON b.id = a.beneficiary_ref
+  JOIN texts p ON p.id = a.project_ref`;
 
 /** The index's order: newest grant day first, then the longer id, then the greater id (ids are numeric text). */
 function newestFirstRow(a: FoundRow, b: FoundRow): number {
-  if (a.grant_date !== b.grant_date) return a.grant_date < b.grant_date ? 1 : -1;
+  if (a.grant_date !== b.grant_date) return b.grant_date - a.grant_date;
   if (a.id.length !== b.id.length) return b.id.length - a.id.length;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
@@ -61,11 +77,14 @@ export class SqliteAidIndex implements AidIndex {
     this.db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
     tuneForBulkWrites(this.db);
     this.writes = aidIndexWrites(this.db);
+    migrateJsonRows(this.db, this.writes);
     this.statements = {
-      get: this.db.prepare<[string], StoredRow>('SELECT tax_code, import_id, content FROM aids WHERE id = ?'),
-      count: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM aids'),
+      get: this.db.prepare<[string], FoundRow>(`SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE a.id = ?`),
+      count: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM aid_rows'),
       stats: this.db.prepare<[], { source_file: string; n: number }>(
-        'SELECT source_file, COUNT(*) AS n FROM aids GROUP BY source_file ORDER BY source_file',
+        `SELECT i.source_file, SUM(n) AS n FROM
+           (SELECT import_ref, COUNT(*) AS n FROM aid_rows GROUP BY import_ref) c
+         JOIN imports i ON i.id = c.import_ref GROUP BY i.source_file ORDER BY i.source_file`,
       ),
     };
   }
@@ -107,17 +126,16 @@ export class SqliteAidIndex implements AidIndex {
     await this.writesSettled();
     const taxCodes = [...new Set(query.taxCodes.map(normalizeTaxCode))].filter((t) => t !== '');
     if (taxCodes.length === 0) return [];
-    const where = [`tax_code IN (${taxCodes.map(() => '?').join(', ')})`];
+    const where = [`a.tax_code IN (${taxCodes.map(() => '?').join(', ')})`];
     const params: (string | number)[] = [...taxCodes];
     if (query.dateFrom !== undefined) {
-      where.push('grant_date >= ?');
-      params.push(query.dateFrom);
+      where.push('a.grant_date >= ?');
+      params.push(grantDateNumber(query.dateFrom));
     }
-    if (query.deMinimisOnly) where.push('de_minimis = 1');
-    const columns = 'id, grant_date, tax_code, import_id, content';
+    if (query.deMinimisOnly) where.push('a.de_minimis = 1');
     if (query.limit !== undefined) {
-      const sql = `SELECT ${columns} FROM aids WHERE ${where.join(' AND ')}
-        ORDER BY grant_date DESC, length(id) DESC, id DESC LIMIT ?`;
+      const sql = `SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE ${where.join(' AND ')}
+        ORDER BY a.grant_date DESC, length(a.id) DESC, a.id DESC LIMIT ?`;
       params.push(Math.max(0, Math.floor(query.limit)));
       return this.searchStatement(sql)
         .all(...params)
@@ -125,7 +143,7 @@ export class SqliteAidIndex implements AidIndex {
     }
     // Without a limit the order is made here: SQLite's sort (a temporary b-tree carrying each row's
     // whole content) was half the cost of a look-up, while sorting the found rows in memory is cheap.
-    const sql = `SELECT ${columns} FROM aids WHERE ${where.join(' AND ')}`;
+    const sql = `SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE ${where.join(' AND ')}`;
     return this.searchStatement(sql)
       .all(...params)
       .sort(newestFirstRow)
@@ -263,11 +281,24 @@ class BulkWriter {
   }
 }
 
-function toRecord(row: StoredRow): AidRecord {
-  // The parsed object is fresh: set importId on it rather than copying every field into another.
-  const record = JSON.parse(row.content) as AidRecord;
-  record.importId = row.import_id;
-  return record;
+function toRecord(row: FoundRow): AidRecord {
+  return joinAid({
+    row: {
+      id: row.id,
+      taxCode: row.tax_code,
+      rawTaxCode: row.raw_tax_code,
+      grantDate: row.grant_date,
+      cor: row.cor,
+      cup: row.cup,
+      aidCents: row.aid_cents,
+      nominalCents: row.nominal_cents,
+    },
+    measure: row.measure,
+    beneficiary: row.beneficiary,
+    project: row.project,
+    sourceFile: row.source_file,
+    importId: row.import_id,
+  });
 }
 
 export function openSqliteAidIndex(file: string): SqliteAidIndex {

@@ -10,6 +10,11 @@ export interface OpenSqliteOptions {
   cacheMb?: number;
   /** Idempotent DDL (CREATE … IF NOT EXISTS) run once the file is open. */
   schema?: string;
+  /**
+   * 'incremental': pages freed by deletes can be given back with `PRAGMA incremental_vacuum`. Takes
+   * effect on a new file; an existing file is converted (VACUUM) when nothing else holds it open.
+   */
+  autoVacuum?: 'incremental';
   /** How long a start-up may wait for other processes opening the same file (default 15 s). */
   initBudgetMs?: number;
 }
@@ -27,13 +32,25 @@ export function openSqliteFile(file: string, options: OpenSqliteOptions = {}): S
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new Database(file, { timeout: 10_000 }); // the busy timeout
   retryWhileBusy(() => {
+    if (options.autoVacuum) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     // A bigger page cache keeps the upper index levels of large tables (millions of aids) in memory.
     if (options.cacheMb !== undefined) db.pragma(`cache_size = -${Math.round(options.cacheMb * 1024)}`);
     if (options.schema) db.exec(options.schema);
   }, options.initBudgetMs ?? 15_000);
+  if (options.autoVacuum && db.pragma('auto_vacuum', { simple: true }) !== 2) convertToIncremental(db);
   return db;
+}
+
+/** A file made before incremental vacuum was asked for: rewritten once, if no other process is in it. */
+function convertToIncremental(db: SqliteDatabase): void {
+  try {
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.exec('VACUUM');
+  } catch (error) {
+    if (!isBusyError(error)) throw error; // busy: another process has it open; a later start converts it
+  }
 }
 
 function isBusyError(error: unknown): boolean {

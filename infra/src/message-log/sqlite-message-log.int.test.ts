@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describeMessageLogContract } from './contract';
+import type { ConsumedMessage, MessageGap } from './port';
 import { openSqliteMessageLog } from './sqlite-message-log';
 
 describeMessageLogContract('SQLite (embedded)', async () => {
@@ -16,4 +18,96 @@ describeMessageLogContract('SQLite (embedded)', async () => {
       }),
     dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+});
+
+describe('SQLite message log as a transport: consumed messages are deleted', () => {
+  const withLog = async (
+    options: Parameters<typeof openSqliteMessageLog>[1],
+    run: (log: ReturnType<typeof openSqliteMessageLog>, file: string) => Promise<void>,
+  ) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-messages-trim-'));
+    const file = path.join(dir, 'messages.db');
+    const log = openSqliteMessageLog(file, { pollIntervalMs: 20, trimIntervalMs: 0, ...options });
+    try {
+      await run(log, file);
+    } finally {
+      await log.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const stored = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  const aid = (n: number) => ({ key: `k${n}`, value: { n, text: 'x'.repeat(1_000) } });
+  const handlerOf = (seen: number[]) => async (batch: ConsumedMessage[]) =>
+    void seen.push(...batch.map((m) => (m.value as { n: number }).n));
+
+  it('keeps a message until the slowest group has passed it, then gives its space back', async () => {
+    await withLog({}, async (log, file) => {
+      const fast: number[] = [];
+      const slow: number[] = [];
+      const fastConsumer = log.consume({ topic: 'aids', groupId: 'index', handler: handlerOf(fast) });
+      const slowConsumer = log.consume({ topic: 'aids', groupId: 'alerts', handler: handlerOf(slow) });
+      await log.publish('aids', [aid(-1)]);
+      await Promise.all([fastConsumer.caughtUp(), slowConsumer.caughtUp()]);
+      await slowConsumer.stop();
+      for (let i = 0; i < 20; i++)
+        await log.publish(
+          'aids',
+          Array.from({ length: 500 }, (_, j) => aid(i * 500 + j)),
+        );
+      await fastConsumer.caughtUp();
+      expect(stored(file)).toBe(10_000); // the stopped group has not read them
+      const grown = fs.statSync(file).size + fs.statSync(`${file}-wal`).size;
+      const again = log.consume({ topic: 'aids', groupId: 'alerts', handler: handlerOf(slow) });
+      await again.caughtUp();
+      await log.publish('aids', [aid(10_000)]);
+      await Promise.all([fastConsumer.caughtUp(), again.caughtUp()]);
+      expect(slow).toHaveLength(10_002);
+      expect(fast).toHaveLength(10_002);
+      expect(stored(file)).toBe(0);
+      await Promise.all([fastConsumer.stop(), again.stop()]);
+      await log.close();
+      expect(fs.statSync(file).size).toBeLessThan(grown / 10);
+    });
+  });
+
+  it('tells a group that comes later what was deleted before it read it, then hands it the rest', async () => {
+    await withLog({}, async (log) => {
+      const first: number[] = [];
+      const consumer = log.consume({ topic: 'aids', groupId: 'index', handler: handlerOf(first) });
+      await log.publish('aids', [aid(1), aid(2), aid(3)]);
+      await consumer.caughtUp();
+      await consumer.stop();
+      await log.publish('aids', [aid(4)]);
+      const later: number[] = [];
+      const gaps: MessageGap[] = [];
+      const late = log.consume({
+        topic: 'aids',
+        groupId: 'rebuild',
+        handler: handlerOf(later),
+        onGap: async (gap) => void gaps.push(gap),
+      });
+      await late.caughtUp();
+      await late.stop();
+      expect(gaps).toEqual([{ topic: 'aids', partition: 0, fromOffset: '1', toOffset: '4', missing: 3 }]);
+      expect(later).toEqual([4]);
+    });
+  });
+
+  it('keeps every message when asked to', async () => {
+    await withLog({ trimConsumed: false }, async (log, file) => {
+      const seen: number[] = [];
+      const consumer = log.consume({ topic: 'aids', groupId: 'index', handler: handlerOf(seen) });
+      await log.publish('aids', [aid(1), aid(2)]);
+      await consumer.caughtUp();
+      await consumer.stop();
+      expect(stored(file)).toBe(2);
+    });
+  });
 });

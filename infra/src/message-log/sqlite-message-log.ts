@@ -3,6 +3,11 @@
  * table's rowids (monotonic, possibly with gaps, like Kafka's). A consumer group's offset and its
  * lease live in one row: only the lease holder fetches, and a commit succeeds only if the offset is
  * still the one the batch was read after — so two consumers of a group never both commit a batch.
+ *
+ * The log is a transport, not an archive (the register's own files are kept for rebuilds): once
+ * every group of a topic has committed past a message, it is deleted and its pages are given back
+ * to the file system, so a whole-register sync never keeps 25 million aids twice. A group that was
+ * behind what is left (a new group, a reset) is told of the gap, as with Kafka's retention.
  */
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +26,7 @@ import {
   type ConsumedMessage,
   type ConsumeOptions,
   type Consumer,
+  type MessageGap,
   type MessageLog,
   type MessageToPublish,
 } from './port';
@@ -34,6 +40,10 @@ export interface SqliteMessageLogOptions {
   /** How long a group lease lasts without renewal (default 30 s); renewed while a batch is handled. */
   leaseMs?: number;
   retry?: RetryPolicy;
+  /** Delete what every group has consumed (default true); false keeps every message for ever. */
+  trimConsumed?: boolean;
+  /** Least time between two trims of a topic by this process (default 1 s). */
+  trimIntervalMs?: number;
   onHandlerError?: (info: {
     topic: string;
     groupId: string;
@@ -58,6 +68,10 @@ CREATE TABLE IF NOT EXISTS messages (
   timestamp TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS messages_by_topic ON messages (topic, seq);
+CREATE TABLE IF NOT EXISTS topic_floors (
+  topic TEXT PRIMARY KEY,
+  trimmed_through INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS consumer_groups (
   topic TEXT NOT NULL,
   group_id TEXT NOT NULL,
@@ -118,6 +132,8 @@ export class SqliteMessageLog implements MessageLog {
   private readonly statements;
   private readonly publishTransaction;
   private readonly acquireLeaseTransaction;
+  private readonly trimTransaction;
+  private readonly lastTrim = new Map<string, number>();
   private readonly consumers = new Set<PollingConsumer>();
   private closed = false;
 
@@ -125,7 +141,8 @@ export class SqliteMessageLog implements MessageLog {
     file: string,
     private readonly options: SqliteMessageLogOptions = {},
   ) {
-    this.db = openSqliteFile(file, { schema: SCHEMA });
+    // Set before the first table is created: deleted messages' pages can then be given back.
+    this.db = openSqliteFile(file, { schema: SCHEMA, autoVacuum: 'incremental' });
     // Bulk publishing (a sync: ~1 KB per message): checkpoint every ~40 MB of WAL instead of 4 MB.
     this.db.pragma('wal_autocheckpoint = 10000');
     this.statements = {
@@ -161,7 +178,25 @@ export class SqliteMessageLog implements MessageLog {
       resetGroup: this.db.prepare<[string, string]>(
         'UPDATE consumer_groups SET committed = 0 WHERE topic = ? AND group_id = ?',
       ),
+      slowestGroup: this.db.prepare<[string], { c: number | null }>(
+        'SELECT MIN(committed) AS c FROM consumer_groups WHERE topic = ?',
+      ),
+      floor: this.db.prepare<[string], { t: number }>(
+        'SELECT trimmed_through AS t FROM topic_floors WHERE topic = ?',
+      ),
+      setFloor: this.db.prepare<[string, number]>(
+        'INSERT INTO topic_floors (topic, trimmed_through) VALUES (?, ?) ' +
+          'ON CONFLICT (topic) DO UPDATE SET trimmed_through = MAX(trimmed_through, excluded.trimmed_through)',
+      ),
+      trim: this.db.prepare<[string, number]>('DELETE FROM messages WHERE topic = ? AND seq <= ?'),
     };
+    this.trimTransaction = this.db.transaction((topic: string): number => {
+      const through = this.statements.slowestGroup.get(topic)?.c ?? null;
+      if (through === null || through <= this.floorOf(topic)) return 0;
+      const removed = this.statements.trim.run(topic, through).changes;
+      this.statements.setFloor.run(topic, through);
+      return removed;
+    });
     this.publishTransaction = this.db.transaction((topic: string, messages: MessageToPublish[]) => {
       const timestamp = new Date().toISOString();
       for (const message of messages) {
@@ -212,6 +247,7 @@ export class SqliteMessageLog implements MessageLog {
       leaseMs: this.options.leaseMs ?? 30_000,
       retry: this.options.retry ?? defaultRetryPolicy,
       onHandlerError: this.options.onHandlerError ?? reportHandlerError,
+      onGap: options.onGap ?? reportGap,
       onStopped: (c) => this.consumers.delete(c),
     });
     this.consumers.add(consumer);
@@ -264,12 +300,35 @@ export class SqliteMessageLog implements MessageLog {
     return this.statements.lastOffset.get(topic)?.s ?? 0;
   }
 
+  /** The last offset deleted after every group consumed it (0: nothing was). */
+  floorOf(topic: string): number {
+    return this.statements.floor.get(topic)?.t ?? 0;
+  }
+
+  /** After a commit: deletes what every group of the topic has consumed, at most once a second. */
+  trimConsumed(topic: string): void {
+    if (this.options.trimConsumed === false) return;
+    const now = Date.now();
+    if (now - (this.lastTrim.get(topic) ?? 0) < (this.options.trimIntervalMs ?? 1000)) return;
+    this.lastTrim.set(topic, now);
+    try {
+      if (this.trimTransaction.immediate(topic) > 0) this.db.pragma('incremental_vacuum');
+    } catch (error) {
+      // another process trimming or writing: the next commit tries again
+      adapterLog.warn({ topic, error: errorMessage(error) }, 'trim of consumed messages postponed');
+    }
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new Error('Message log is closed');
   }
 }
 
 const reportHandlerError = logRetriedHandler(adapterLog, 'consumer failed, retrying');
+
+const reportGap = async (gap: MessageGap): Promise<void> => {
+  adapterLog.error({ ...gap }, 'messages deleted before this group consumed them');
+};
 
 interface ConsumerSettings {
   topic: string;
@@ -281,6 +340,7 @@ interface ConsumerSettings {
   leaseMs: number;
   retry: RetryPolicy;
   onHandlerError: NonNullable<SqliteMessageLogOptions['onHandlerError']>;
+  onGap: (gap: MessageGap) => Promise<void>;
   onStopped: (consumer: PollingConsumer) => void;
 }
 
@@ -288,6 +348,10 @@ interface LeasedBatch {
   /** The group's offset the batch was read after: the commit succeeds only if it is still that. */
   committed: number;
   messages: ConsumedMessage[];
+  /** Messages deleted before the group read them (it was behind the topic's floor). */
+  gap: MessageGap | null;
+  /** Where the group's offset goes once the batch is handled. */
+  next: number;
 }
 
 /** Takes the group's lease, fetches after its offset, hands over a batch, commits (PollingLoop). */
@@ -319,7 +383,8 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
   caughtUp(): Promise<void> {
     const { topic, groupId } = this.settings;
     return this.loop.caughtUp(
-      () => this.log.lastOffset(topic),
+      // a group behind the floor has caught up once it has been told of the gap and passed it
+      () => Math.max(this.log.lastOffset(topic), this.log.floorOf(topic)),
       (target) => this.log.committedOffset(topic, groupId) >= target,
     );
   }
@@ -332,8 +397,21 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
     const { topic, groupId, owner, leaseMs, batchSize } = this.settings;
     const committed = this.log.acquireLease(topic, groupId, owner, leaseMs);
     if (committed === null) return null;
-    const messages = this.log.fetch(topic, committed, batchSize);
-    return messages.length > 0 ? { committed, messages } : null;
+    const floor = this.log.floorOf(topic);
+    const gap: MessageGap | null =
+      committed < floor
+        ? {
+            topic,
+            partition: 0,
+            fromOffset: String(committed + 1),
+            toOffset: String(floor + 1),
+            missing: floor - committed,
+          }
+        : null;
+    const messages = this.log.fetch(topic, Math.max(committed, floor), batchSize);
+    if (messages.length === 0 && !gap) return null;
+    const last = messages[messages.length - 1];
+    return { committed, messages, gap, next: last ? Number(last.offset) : floor };
   }
 
   async handle(batch: LeasedBatch): Promise<void> {
@@ -348,7 +426,9 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
       }
     }, leaseMs / 3);
     try {
-      await this.settings.handler(batch.messages);
+      // told first (and again if the handler fails and the batch is retried), as with Kafka
+      if (batch.gap) await this.settings.onGap(batch.gap);
+      if (batch.messages.length > 0) await this.settings.handler(batch.messages);
     } finally {
       clearInterval(renewal);
     }
@@ -356,9 +436,8 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
 
   advance(batch: LeasedBatch): void {
     const { topic, groupId, owner } = this.settings;
-    const last = batch.messages[batch.messages.length - 1]!;
     // A lost commit means the lease moved on or the group was reset: the batch is not ours to commit.
-    this.log.commit(topic, groupId, owner, batch.committed, Number(last.offset));
+    if (this.log.commit(topic, groupId, owner, batch.committed, batch.next)) this.log.trimConsumed(topic);
     this.settleWaiters();
   }
 

@@ -210,6 +210,8 @@ export type SyncEvent =
         recordsRejected?: number;
         /** the first MAX_LISTED_REJECTIONS of them, with their reasons */
         rejected?: RegisterRecordRejection[];
+        /** where the file is kept as imported (absent on imports older than the archive) */
+        archive?: ArchivedRegisterFile;
       };
     }
   | { type: 'RegisterFileFailed'; data: { runId: string; name: string; reason: string; at: string } }
@@ -395,6 +397,17 @@ export interface AidRecord {
   importoNominaleCents: number;
   sourceFile: string; // display name, e.g. 2024_02_002
   importId: string; // which import of the source file wrote it
+}
+
+/**
+ * A register file kept as it was imported (its zip, or its XML gzipped), in the blob store under a
+ * name made of the SHA-256 of what is stored: the source the aid index is rebuilt from.
+ */
+export interface ArchivedRegisterFile {
+  blob: string;
+  sha256: string;
+  bytes: number;
+  format: 'zip' | 'xml.gz';
 }
 
 export const AIDS_TOPIC = 'aids';

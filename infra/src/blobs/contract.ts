@@ -1,4 +1,5 @@
 /** The blob store contract: every adapter (files, GridFS, …) runs this suite unchanged. */
+import { Readable } from 'node:stream';
 import type { ContractHarness, HarnessFactory } from '../embedded/contract-helpers';
 import type { BlobStore } from './port';
 
@@ -41,6 +42,34 @@ export function describeBlobStoreContract(name: string, factory: HarnessFactory<
       await expect(blobs.delete('gone.png')).resolves.toBe(true);
       await expect(blobs.delete('gone.png')).resolves.toBe(false);
       expect(await blobs.get('gone.png')).toBeNull();
+    });
+
+    it('stores a large blob from a stream and gives it back as a stream, byte for byte', async () => {
+      const big = Buffer.alloc(5 * 1024 * 1024 + 7);
+      for (let i = 0; i < big.length; i++) big[i] = (i * 31) % 251;
+      const chunks = Array.from({ length: 6 }, (_, i) =>
+        big.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024),
+      );
+      await expect(
+        blobs.putStream('register-2024_01.zip', Readable.from(chunks), 'application/zip'),
+      ).resolves.toEqual({
+        bytes: big.length,
+      });
+      const stream = await blobs.openStream('register-2024_01.zip');
+      const back: Buffer[] = [];
+      for await (const chunk of stream!) back.push(chunk as Buffer);
+      expect(Buffer.compare(Buffer.concat(back), big)).toBe(0);
+      expect(await blobs.openStream('register-none.zip')).toBeNull();
+    });
+
+    it('renames a blob, replacing what had the new name', async () => {
+      await blobs.put('incoming-1.zip', png, 'application/zip');
+      await blobs.put('register-a.zip', Buffer.from('old'), 'application/zip');
+      await blobs.rename('incoming-1.zip', 'register-a.zip');
+      expect(await blobs.exists('incoming-1.zip')).toBe(false);
+      const stored = await blobs.get('register-a.zip');
+      expect(Buffer.compare(stored!.bytes, png)).toBe(0);
+      expect(stored?.contentType).toBe('application/zip');
     });
 
     it('refuses names that could leave the store', async () => {

@@ -4,8 +4,11 @@
  * Writes go to a temporary file first and are renamed into place, so a reader never sees half a logo.
  */
 import fs from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { assertSafeBlobName, type BlobStore, type StoredBlob } from './port';
 
 function isMissing(error: unknown): boolean {
@@ -66,6 +69,39 @@ export class FileBlobStore implements BlobStore {
       if (isMissing(error)) return false;
       throw error;
     }
+  }
+
+  async putStream(name: string, source: Readable, contentType: string): Promise<{ bytes: number }> {
+    assertSafeBlobName(name);
+    await this.ensureDirs();
+    const temp = path.join(this.tmpDir, randomUUID());
+    try {
+      await pipeline(source, createWriteStream(temp));
+      await this.writeAtomically(this.metaPath(name), JSON.stringify({ contentType }));
+      await fs.rename(temp, this.dataPath(name));
+    } finally {
+      await fs.rm(temp, { force: true });
+    }
+    return { bytes: (await fs.stat(this.dataPath(name))).size };
+  }
+
+  async openStream(name: string): Promise<Readable | null> {
+    assertSafeBlobName(name);
+    try {
+      // opened first: a missing blob is null here, not an error later on the stream
+      const handle = await fs.open(this.dataPath(name), 'r');
+      return createReadStream(this.dataPath(name), { fd: handle });
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    assertSafeBlobName(from);
+    assertSafeBlobName(to);
+    await fs.rename(this.metaPath(from), this.metaPath(to));
+    await fs.rename(this.dataPath(from), this.dataPath(to));
   }
 
   private dataPath(name: string): string {

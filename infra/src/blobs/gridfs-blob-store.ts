@@ -3,6 +3,8 @@
  * different hosts share the logos they upload. A blob written again is stored anew before the older
  * copies are deleted, so a reader meets either the old or the new bytes, never nothing.
  */
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import mongoose, { type Connection } from 'mongoose';
 import { assertSafeBlobName, type BlobStore, type StoredBlob } from './port';
 
@@ -63,6 +65,33 @@ export class GridFsBlobStore implements BlobStore {
     const copies = await this.copies(name);
     for (const copy of copies) await bucket.delete(copy._id).catch(() => undefined);
     return copies.length > 0;
+  }
+
+  async putStream(name: string, source: Readable, contentType: string): Promise<{ bytes: number }> {
+    assertSafeBlobName(name);
+    const bucket = await this.bucket();
+    const upload = bucket.openUploadStream(name, { metadata: { contentType } });
+    await pipeline(source, upload);
+    for (const older of await this.copies(name))
+      if (!older._id.equals(upload.id)) await bucket.delete(older._id).catch(() => undefined);
+    return { bytes: upload.length };
+  }
+
+  async openStream(name: string): Promise<Readable | null> {
+    assertSafeBlobName(name);
+    const [newest] = await this.copies(name);
+    return newest ? (await this.bucket()).openDownloadStream(newest._id) : null;
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    assertSafeBlobName(from);
+    assertSafeBlobName(to);
+    const [newest] = await this.copies(from);
+    if (!newest) throw new Error(`No blob named ${from}`);
+    const bucket = await this.bucket();
+    const replaced = await this.copies(to);
+    await bucket.rename(newest._id, to);
+    for (const older of replaced) await bucket.delete(older._id).catch(() => undefined);
   }
 
   async exists(name: string): Promise<boolean> {

@@ -1,4 +1,8 @@
-/** Blob port: small named binary objects (logos) with their content type. */
+/**
+ * Blob port: named binary objects with their content type — small ones (logos) read whole, large
+ * ones (the register's archived files, up to ~100 MB) written and read as streams.
+ */
+import type { Readable } from 'node:stream';
 
 export interface StoredBlob {
   bytes: Buffer;
@@ -12,6 +16,12 @@ export interface BlobStore {
   /** True when something was removed. */
   delete(name: string): Promise<boolean>;
   exists(name: string): Promise<boolean>;
+  /** Creates or replaces the blob from a stream; resolves with its size once it is all stored. */
+  putStream(name: string, source: Readable, contentType: string): Promise<{ bytes: number }>;
+  /** The blob's bytes as a stream, or null when there is none. */
+  openStream(name: string): Promise<Readable | null>;
+  /** Gives a blob another name, replacing what had that name. */
+  rename(from: string, to: string): Promise<void>;
 }
 
 /** A blob name must be a plain file name: letters, digits, dot, dash, underscore; no path. */

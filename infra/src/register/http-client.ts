@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { PassThrough, pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { finished, PassThrough, pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import unzipper from 'unzipper';
 import { DomainError } from '@rna/domain';
 import { parseListingHtml } from './listing';
@@ -207,6 +207,14 @@ export class HttpRegisterClient implements RegisterClient {
       }
     });
     const noop = () => undefined;
+    const original = options.keepOriginal?.(useZip ? 'zip' : 'xml');
+    if (original) {
+      // the same bytes to a second reader; a failure of either side fails the download
+      counter.pipe(original);
+      // an error or a reader that gave up (premature close) ends the copy too: nothing half kept
+      finished(counter, (error) => error && original.destroy(error));
+      original.once('error', (error) => counter.destroy(error));
+    }
     // unzipper's stream is of an older kind (not async-iterable): the port promises a core Readable.
     const xml: Readable = useZip
       ? pipeline(response, counter, unzipper.ParseOne(/\.xml$/i), new PassThrough(), noop)

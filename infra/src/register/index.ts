@@ -4,3 +4,5 @@ export * from './listing';
 export * from './http-client';
 export * from './aid-parser';
 export { describeRegisterContract, type RegisterHarness } from './contract';
+export * from './archive';
+export { registerXmlOf } from './register-xml';

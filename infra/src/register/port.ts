@@ -1,5 +1,5 @@
 /** Register port: the RNA open-data archive (list, download as a stream) and its live look-up. */
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 export interface RegisterFileInfo {
   /** Display name without prefix and extension: 2024_02 or 2024_02_002. */
@@ -32,6 +32,11 @@ export interface DownloadOptions {
   onProgress?: (progress: DownloadProgress) => void;
   /** Prefer the zip flow when the listing offers it (default true). */
   preferZip?: boolean;
+  /**
+   * Asked once the transfer's format is known, for a stream that receives the transferred bytes
+   * as they come (the zip itself, or the XML): the register's original is kept from the same transfer.
+   */
+  keepOriginal?: (transferred: 'zip' | 'xml') => Writable;
 }
 
 export type DownloadResult =

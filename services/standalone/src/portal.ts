@@ -10,7 +10,7 @@ import { composeApi, createApiLogger, type ApiDeps, type RunningApi } from '@rna
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/read-models';
 import { startAidIndexProjection } from '@rna/projector/aids';
-import { HttpRegisterClient } from '@rna/infra/register';
+import { HttpRegisterClient, RegisterArchive } from '@rna/infra/register';
 import { startSyncWorker } from '@rna/sync';
 import { systemClock, type PortalConfig } from '@rna/infra/config';
 
@@ -71,6 +71,7 @@ export async function startPortal(config: PortalConfig, options: PortalOptions =
       messageLog: stores.messageLog,
       documents: stores.documents,
       register: new HttpRegisterClient({ baseUrl: config.rnaBaseUrl }),
+      archive: new RegisterArchive(stores.blobs),
       logger: logger.child({ service: 'sync' }),
       clock: { now: clock },
       awaitIndexed: () => aidIndexProjection.caughtUp(),

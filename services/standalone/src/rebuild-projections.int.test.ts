@@ -11,9 +11,10 @@ import { USERS_COLLECTION } from '@rna/read-models/users';
 import { loadConfig } from '@rna/infra/config';
 import { startPortal } from './portal';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
+import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
 import { LEASES_COLLECTION, tryHoldLease } from '@rna/infra/leases';
 import { openTemporaryStores } from '@rna/infra/embedded/testing';
-import { subscriberIdOf } from '@rna/read-models';
+import { FILE_STATE_COLLECTION, subscriberIdOf, type FileState } from '@rna/read-models';
 import { allProjections } from './portal';
 import { holdProjectionLeases, rebuildProjections } from './rebuild-projections';
 
@@ -49,7 +50,7 @@ function aid(id: number, taxCode: string, importId: string): AidRecord {
 }
 
 describe('rebuild projections', () => {
-  it('forgets every read model and the aid index, replays, and ends in the same state', async () => {
+  it('forgets every read model and the aid index, replays the events and the kept register files, and ends in the same state', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rebuild-'));
     try {
       const config = loadConfig({ DATA_DIR: dir, PORT: '0', ADMIN_PASSWORD: 'a-long-admin-password' }, dir);
@@ -87,6 +88,18 @@ describe('rebuild projections', () => {
       await portal.deps.awaitProjections?.();
       for (let i = 0; i < 100 && (await portal.stores.aidIndex.count()) !== 2; i++)
         await new Promise((r) => setTimeout(r, 50));
+      // the sync keeps the file of each import it completes: the second import's file has 1 and 2
+      const receiver = new RegisterArchive(portal.stores.blobs).receive('xml');
+      receiver.sink.end(registerXmlOf(second));
+      await portal.stores.documents.collection<FileState>(FILE_STATE_COLLECTION).put({
+        id: '2025_06',
+        etag: null,
+        lastModified: null,
+        records: 2,
+        importId: 'import-2',
+        succeededAt: '2025-07-01T10:00:00.000Z',
+        archive: await receiver.done(),
+      });
 
       const snapshot = async (stores: typeof portal.stores) => ({
         clients: await stores.documents.collection(CLIENTS_COLLECTION).find({}, { sortBy: 'id' }),
@@ -107,7 +120,8 @@ describe('rebuild projections', () => {
           .put({ id: 'ghost', email: 'ghost@example.it' });
         await stores.aidIndex.upsert([aid(99, '01234567897', 'stray')]);
         const summary = await rebuildProjections(stores);
-        expect(summary.aids).toBe(2);
+        // the log is a transport: what the index consumed is gone from it, the file is the source
+        expect(summary).toMatchObject({ aids: 2, files: 1, notKept: [] });
         expect(await snapshot(stores)).toEqual(before);
       } finally {
         await stores.close();
@@ -169,7 +183,9 @@ describe('rebuild on shared engines', () => {
       expect(abandon).not.toHaveBeenCalled();
 
       // a rebuild that fails drops what it filled and leaves the index in service as it was
-      jest.spyOn(stores.messageLog, 'resetGroup').mockRejectedValueOnce(new Error('broker gone'));
+      jest.spyOn(stores.messageLog, 'consume').mockImplementationOnce(() => {
+        throw new Error('broker gone');
+      });
       await expect(rebuildProjections(stores)).rejects.toThrow('broker gone');
       expect(abandon).toHaveBeenCalledTimes(1);
       expect(complete).toHaveBeenCalledTimes(1);

@@ -1,7 +1,9 @@
 /**
- * `npm run rebuild-projections`: forgets every read model and rebuilds them and the aid index by
- * replaying the event store and the `aids` topic from the beginning, on the configured engines.
- * Projections are idempotent, so the result equals the state before.
+ * `npm run rebuild-projections`: forgets every read model and rebuilds them by replaying the event
+ * store, and the aid index from the register's files as they were imported (kept by the sync in
+ * the blob store — also months the register no longer lists) and then whatever the `aids` topic
+ * still holds that the index has not consumed. Projections are idempotent, so the result equals
+ * the state before. The log is not replayed from its beginning: it keeps only what is unconsumed.
  *
  * - Embedded: the portal must be stopped (the data directory's lock is taken).
  * - Engines: the projector processes must be stopped; the rebuild takes every projection's lease, so
@@ -9,8 +11,8 @@
  *   may keep running: Elasticsearch is rebuilt into a new index and the alias moves to it only when
  *   it is complete, so searches never see an empty or partial index.
  */
-import { AIDS_TOPIC } from '@rna/domain';
-import type { AidIndex, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import type { AidIndex, BlobStore, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import { RegisterArchive } from '@rna/infra/register';
 import { loadConfig } from '@rna/infra/config';
 import { acquireDataDirLock } from '@rna/infra/embedded';
 import { engineSelection, openStores } from '@rna/infra/stores';
@@ -22,12 +24,16 @@ import {
   subscriberIdOf,
   type Projection,
 } from '@rna/read-models';
-import { AID_INDEX_GROUP, resetIndexingProgress, startAidIndexProjection } from '@rna/projector/aids';
+import { replayArchivedFiles, resetIndexingProgress, startAidIndexProjection } from '@rna/projector/aids';
 import { allProjections } from './portal';
 
 export interface RebuildSummary {
   projections: number;
   aids: number;
+  /** Register files replayed from the archive. */
+  files: number;
+  /** Files whose import was not kept: the next sync downloads them again. */
+  notKept: string[];
 }
 
 export interface RebuildStores {
@@ -35,11 +41,14 @@ export interface RebuildStores {
   messageLog: MessageLog;
   aidIndex: AidIndex;
   documents: DocumentStore;
+  blobs: BlobStore;
 }
 
 export async function rebuildProjections(stores: RebuildStores): Promise<RebuildSummary> {
   const projections = allProjections();
   const rebuild = await stores.aidIndex.beginRebuild();
+  let files = 0;
+  let notKept: string[] = [];
   try {
     await resetProjections(projections, stores.eventStore, {
       documents: stores.documents,
@@ -47,8 +56,15 @@ export async function rebuildProjections(stores: RebuildStores): Promise<Rebuild
     });
     await stores.documents.collection(AID_CHANGES_COLLECTION).clear();
     await resetIndexingProgress(stores.documents);
-    await stores.messageLog.resetGroup(AIDS_TOPIC, AID_INDEX_GROUP);
+    const replayed = await replayArchivedFiles({
+      documents: stores.documents,
+      archive: new RegisterArchive(stores.blobs),
+      target: rebuild.target,
+    });
+    files = replayed.files;
+    notKept = replayed.notKept;
 
+    // then what the log holds that the index had not consumed yet, from the group's own position
     const running = startProjections(projections, stores.eventStore, {
       documents: stores.documents,
       aidIndex: rebuild.target,
@@ -68,7 +84,7 @@ export async function rebuildProjections(stores: RebuildStores): Promise<Rebuild
     await rebuild.abandon();
     throw error;
   }
-  return { projections: projections.length, aids: await stores.aidIndex.count() };
+  return { projections: projections.length, aids: await stores.aidIndex.count(), files, notKept };
 }
 
 /**
@@ -117,10 +133,14 @@ async function main(): Promise<void> {
     try {
       const summary = await rebuildProjections(stores);
       process.stdout.write(
-        `Ricostruite ${summary.projections} proiezioni e l'indice di ${summary.aids} aiuti (${
-          embedded ? config.dataDir : 'motori configurati'
-        })\n`,
+        `Ricostruite ${summary.projections} proiezioni e l'indice di ${summary.aids} aiuti da ${
+          summary.files
+        } file del registro (${embedded ? config.dataDir : 'motori configurati'})\n`,
       );
+      if (summary.notKept.length > 0)
+        process.stdout.write(
+          `File importati prima dell'archivio, da scaricare di nuovo alla prossima sincronizzazione: ${summary.notKept.join(', ')}\n`,
+        );
     } finally {
       await releaseLeases();
     }

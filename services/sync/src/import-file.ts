@@ -14,6 +14,7 @@ import {
   MAX_IN_FLIGHT_BYTES,
   parseAidStream,
   RegisterFileFormatError,
+  type ArchiveReceiver,
   type EncodedAidBatch,
   type RegisterFileInfo,
 } from '@rna/infra/register';
@@ -92,8 +93,11 @@ async function importOnce(
   let total: number | null = null;
   let downloaded = false;
   let parsingAppended = false;
+  let original: ArchiveReceiver | null = null;
+  const archive = deps.archive;
   const result = await deps.register.download(file, {
     preferZip: deps.preferZip,
+    keepOriginal: archive ? (transferred) => (original = archive.receive(transferred)).sink : undefined,
     onProgress: ({ receivedBytes, totalBytes }) => {
       received = receivedBytes;
       total = totalBytes;
@@ -169,6 +173,8 @@ async function importOnce(
   } finally {
     result.xml.destroy();
   }
+  // kept before the import counts as done: a file that could not be kept is imported again
+  const archived = original ? await (original as ArchiveReceiver).done() : null;
   checkStopped();
   await markParsing();
   const marker: AidMessage = {
@@ -222,6 +228,7 @@ async function importOnce(
       // set aside by the record check: never published, shown with their reasons on the archive screen
       recordsRejected: report.recordsRejected,
       rejected: report.rejected,
+      ...(archived ? { archive: archived } : {}),
     },
   });
   await fileStates.put({
@@ -231,5 +238,6 @@ async function importOnce(
     records: report.records,
     importId,
     succeededAt,
+    ...(archived ? { archive: archived } : {}),
   });
 }

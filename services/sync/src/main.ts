@@ -8,7 +8,7 @@ import pino from 'pino';
 import { loadConfig, processClock, startHeartbeat, stopOnSignals } from '@rna/infra/config';
 import { openStores, engineProbes, waitForEngines } from '@rna/infra/engines';
 import { processHolderId, runWhileHoldingLease } from '@rna/infra/leases';
-import { HttpRegisterClient } from '@rna/infra/register';
+import { HttpRegisterClient, RegisterArchive } from '@rna/infra/register';
 import { startSyncWorker } from './worker';
 
 async function main(): Promise<void> {
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
         messageLog: stores.messageLog,
         documents: stores.documents,
         register: new HttpRegisterClient({ baseUrl }),
+        archive: new RegisterArchive(stores.blobs),
         logger,
         clock: { now: processClock() },
         parserThreads: syncParserThreads,

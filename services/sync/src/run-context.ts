@@ -10,7 +10,7 @@ import {
   type RegisterFileDoc,
 } from '@rna/read-models';
 import type { AidIndex, Collection, DocumentStore, EventStore, MessageLog } from '@rna/infra';
-import type { RegisterClient } from '@rna/infra/register';
+import type { RegisterArchive, RegisterClient } from '@rna/infra/register';
 import { ProgressTracker } from './live-progress';
 import { systemClock, silentLogger, type Clock, type Logger } from './ports';
 
@@ -30,6 +30,8 @@ export interface SyncWorkerDeps {
   retryDelayMs?: number;
   /** Prefer the zip flow (default true). */
   preferZip?: boolean;
+  /** Keeps each imported file as the register sent it, the source of index rebuilds; absent: none kept. */
+  archive?: RegisterArchive;
   /**
    * Files imported at once, each parsed on a thread of its own (default 1: one after another).
    * Whatever the number, this thread alone publishes, one batch at a time.

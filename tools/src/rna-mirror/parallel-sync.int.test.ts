@@ -151,9 +151,12 @@ function eventsPerFile(events: SyncEvent[], failed: readonly string[] = []): Rec
       importId: _importId,
       etag: _etag,
       lastModified: _lastModified,
+      archive,
       ...kept
     } = data;
-    (perFile[data.name] ??= []).push({ type: event.type, ...kept });
+    // each harness zips its files at another moment: the kept zips differ by their timestamps
+    const archived = archive ? { archivedAs: (archive as { format: string }).format } : {};
+    (perFile[data.name] ??= []).push({ type: event.type, ...kept, ...archived });
   }
   return perFile;
 }

@@ -6,7 +6,7 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { streams, type Actor, type SyncEvent, type SyncScope } from '@rna/domain';
-import { HttpRegisterClient, type RegisterClient } from '@rna/infra/register';
+import { HttpRegisterClient, RegisterArchive, type RegisterClient } from '@rna/infra/register';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import { startProjections, type RunningProjections } from '@rna/read-models';
 import { startAidIndexProjection } from '@rna/projector/aids';
@@ -78,6 +78,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       aidIndex,
       documents,
       register,
+      archive: new RegisterArchive(stores.blobs),
       clock,
       batchSize: options.batchSize ?? 25,
       retryDelayMs: 5,

@@ -4,7 +4,7 @@
  * successful import of each file (the change signal for the next run). Only the sync worker writes
  * them; the shapes live here so that the API reads the same names and fields.
  */
-import type { RegisterFileStatus } from '@rna/domain';
+import type { ArchivedRegisterFile, RegisterFileStatus } from '@rna/domain';
 
 /** The register's listing as last seen, so that never-synced files can be shown and picked. */
 export const REGISTER_FILES_COLLECTION = 'register-files';
@@ -44,4 +44,6 @@ export interface FileState {
   records: number;
   importId: string;
   succeededAt: string;
+  /** The file as imported, for rebuilds; absent for imports made before files were kept. */
+  archive?: ArchivedRegisterFile;
 }

@@ -1,1 +1,2 @@
 export * from './aid-index-projection';
+export * from './archive-replay';

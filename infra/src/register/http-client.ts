@@ -4,7 +4,14 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { finished, PassThrough, pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import {
+  finished,
+  PassThrough,
+  pipeline,
+  Transform,
+  type Readable,
+  type TransformCallback,
+} from 'node:stream';
 import unzipper from 'unzipper';
 import { DomainError } from '@rna/domain';
 import { parseListingHtml } from './listing';

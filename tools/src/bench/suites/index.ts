@@ -21,6 +21,7 @@ export const API_NODE_FLAGS = ['--max-semi-space-size=32'] as const;
 export const benchSuites: BenchSuiteEntry[] = [
   { name: 'storage', load: () => import('./storage.js').then((m) => m.storageSuite) },
   { name: 'ingestion', load: () => import('./ingestion.js').then((m) => m.ingestionSuite) },
+  { name: 'register', load: () => import('./register.js').then((m) => m.registerSuite) },
   {
     name: 'search',
     load: () => import('./search.js').then((m) => m.searchSuite),

@@ -1,0 +1,166 @@
+/**
+ * Register suite (`npm run bench register`): the whole-register rehearsal (bench/register) at
+ * BENCH_REGISTER_SCALE × 25 million aids (default 1; 0.01 for a quick run): the ten years of
+ * monthly files synced end to end on the embedded default, a month republished and the oldest
+ * gone, then the final index measured — disk per aid at rest (the kept register zips apart),
+ * search latency for a Zipf mix of companies, the look-ups of a 5,000-code bulk job, and a
+ * rebuild of the index from the kept files. Refuses to start when the disk cannot hold the run.
+ */
+import { rm, statfs } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { rebuildProjections } from '@rna/standalone';
+import { percentile, type BenchRow, type BenchSuite } from '../bench-suite';
+import { seededRandom } from '../../generator/random';
+import { directoryBytes, rehearseRegister } from '../register/rehearsal';
+import { disposeHarness } from '../../rna-mirror/sync-harness';
+
+const WHOLE_REGISTER = 25_000_000;
+/** Disk a rehearsal needs per aid: generated zips, their kept copies, the index, the transient log. */
+const BYTES_PER_AID_NEEDED = 1_200;
+const SEARCHES = 5_000;
+const BULK_CODES = 5_000;
+
+function scaleOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.BENCH_REGISTER_SCALE ?? '1';
+  const scale = Number(raw);
+  if (!Number.isFinite(scale) || scale <= 0 || scale > 2)
+    throw new Error(`BENCH_REGISTER_SCALE must be a number in (0, 2], got ${JSON.stringify(raw)}`);
+  return scale;
+}
+
+/** Every distinct tax code of the truth files, in the order first met (streamed: no record kept). */
+async function taxCodesOf(files: readonly string[]): Promise<string[]> {
+  const seen = new Set<string>();
+  for (const file of files) {
+    const lines = readline.createInterface({ input: createReadStream(file) });
+    for await (const line of lines) {
+      const match = /"codiceFiscaleBeneficiario":"([^"]*)"/.exec(line);
+      if (match) seen.add(match[1]!);
+    }
+  }
+  return [...seen];
+}
+
+/** A code chosen with popularity ∝ 1/rank (the search suite's mix): a few companies are asked often. */
+function zipfPicker(codes: readonly string[], random: () => number): () => string {
+  const weights = codes.map((_, i) => 1 / (i + 1));
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const w of weights) cumulative.push((sum += w));
+  return () => {
+    const target = random() * sum;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (cumulative[mid]! < target) low = mid + 1;
+      else high = mid;
+    }
+    return codes[low]!;
+  };
+}
+
+export const registerSuite: BenchSuite = {
+  name: 'register',
+  description: 'whole register: ten years of monthly files synced, stored, searched and rebuilt',
+  async run(ctx): Promise<BenchRow[]> {
+    const scale = scaleOf(ctx.env);
+    const aids = Math.round(WHOLE_REGISTER * scale);
+    const needed = aids * BYTES_PER_AID_NEEDED;
+    const disk = await statfs(ctx.tmpDir);
+    const free = disk.bavail * disk.bsize;
+    if (free < needed)
+      throw new Error(
+        `register rehearsal of ${aids} aids needs ~${Math.ceil(needed / 1e9)} GB free, ${Math.floor(free / 1e9)} GB available: set BENCH_REGISTER_SCALE lower`,
+      );
+    const rehearsal = await rehearseRegister(aids, ctx.log);
+    const { harness, first, second } = rehearsal;
+    const rows: BenchRow[] = [];
+    let closed = false;
+    try {
+      const indexed = await harness.aidIndex.count();
+      rows.push(
+        {
+          metric: `first sync of ${rehearsal.files.length} files (${Math.round(rehearsal.zipBytes / 1e6)} MB of zip)`,
+          value: Math.round(first.seconds),
+          unit: 's',
+          note: `${Math.round(first.aids / first.seconds)} aids/s, ${first.aids} aids`,
+        },
+        { metric: 'peak RSS during the first sync', value: first.peakRssMb, unit: 'MB' },
+        {
+          metric: 'second sync (a month republished, the oldest gone, the rest unchanged)',
+          value: Math.round(second.seconds),
+          unit: 's',
+          note: `${second.aids} aids published again`,
+        },
+      );
+
+      const codes = await taxCodesOf(rehearsal.truthFiles);
+      const pick = zipfPicker(codes, seededRandom(7));
+      const times: number[] = [];
+      for (let i = 0; i < SEARCHES; i++) {
+        const started = performance.now();
+        await harness.aidIndex.search({ taxCodes: [pick()] });
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      rows.push(
+        {
+          metric: `search of one company, Zipf mix (${SEARCHES} look-ups), p50`,
+          value: percentile(times, 50),
+          unit: 'ms',
+        },
+        { metric: 'search of one company, Zipf mix, p99', value: percentile(times, 99), unit: 'ms' },
+      );
+      const bulkCodes = codes.slice(0, BULK_CODES);
+      const bulkStarted = performance.now();
+      for (let i = 0; i < bulkCodes.length; i += 100)
+        await harness.aidIndex.search({ taxCodes: bulkCodes.slice(i, i + 100) });
+      rows.push({
+        metric: `look-ups of a ${bulkCodes.length}-code bulk job (100 codes a query)`,
+        value: Math.round(performance.now() - bulkStarted),
+        unit: 'ms',
+      });
+
+      await harness.worker.stop();
+      await harness.consumer.stop();
+      await harness.projections.stop();
+      const rebuildStarted = performance.now();
+      const rebuilt = await rebuildProjections(harness.stores);
+      rows.push({
+        metric: `rebuild of the index from ${rebuilt.files} kept register files`,
+        value: Math.round((performance.now() - rebuildStarted) / 1000),
+        unit: 's',
+        note:
+          rebuilt.aids === indexed
+            ? `${rebuilt.aids} aids, as before`
+            : `${rebuilt.aids} aids, ${indexed} before`,
+      });
+
+      // at rest: every store closed (WAL checkpointed into the files), then measured
+      const dataDir = harness.stores.dir;
+      await harness.stores.close();
+      closed = true;
+      const kept = await directoryBytes(path.join(dataDir, 'blobs'));
+      const total = await directoryBytes(dataDir);
+      rows.push(
+        {
+          metric: 'DATA_DIR at rest per aid, kept register zips apart',
+          value: Math.round((total - kept) / indexed),
+          unit: 'B',
+          note: `${(total - kept) / 1e9 < 1 ? `${Math.round((total - kept) / 1e6)} MB` : `${((total - kept) / 1e9).toFixed(2)} GB`} for ${indexed} aids; target ≤ 400 B`,
+        },
+        { metric: 'kept register zips', value: Math.round(kept / 1e6), unit: 'MB' },
+      );
+    } finally {
+      if (closed) {
+        await harness.mirror.close();
+        await rm(harness.stores.dir, { recursive: true, force: true });
+        await rm(harness.dir, { recursive: true, force: true });
+      } else await disposeHarness(harness);
+    }
+    return rows;
+  },
+};

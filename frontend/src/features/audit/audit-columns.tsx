@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntryDto } from '@rna/domain';
 import type { Column } from '../../components/table';
-import { formatDateTime, formatInteger } from '../../lib/domain-rules';
+import { formatDate, formatDateTime, formatInteger } from '../../lib/domain-rules';
 
 /** The lines of a history: what happened, who did it, on what, at what cost, and what was left after. */
 export function useAuditColumns(): Column<AuditEntryDto>[] {
@@ -41,7 +42,13 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
   );
 }
 
-function detailOf(entry: AuditEntryDto, t: (key: string) => string): string {
+function detailOf(entry: AuditEntryDto, t: TFunction): string {
+  if (entry.allowance)
+    return t('audit.allowanceDetail', {
+      remaining: formatInteger(entry.allowance.remainingSearches),
+      yearly: formatInteger(entry.allowance.availableYearlySearches),
+      date: formatDate(entry.allowance.endDate),
+    });
   if (entry.kind === 'REFUSAL' && entry.detail) return `${entry.detail}: ${t(`errors.${entry.detail}`)}`;
   if (entry.kind === 'DOWNLOAD' && entry.detail) return t(`audit.downloads.${entry.detail}`);
   if (entry.kind === 'SEARCH' && entry.dataSource) return t(`audit.sources.${entry.dataSource}`);

@@ -19,6 +19,7 @@ const entry = (version: number, overrides: Partial<AuditEntryDto>): AuditEntryDt
   resultCount: 3,
   cost: 1,
   detail: null,
+  allowance: null,
   remainingSearches: 10 - version,
   ...overrides,
 });
@@ -57,7 +58,11 @@ function routes(): FakeRoutes {
             taxCodes: [],
             resultCount: null,
             cost: 0,
-            detail: '10/50',
+            allowance: {
+              remainingSearches: 10,
+              availableYearlySearches: 50,
+              endDate: Date.parse('2027-11-25T11:00:00.000Z'),
+            },
             remainingSearches: 10,
           }),
           entry(1, {}),
@@ -93,6 +98,9 @@ describe('the audit screen', () => {
       'Rifiuto',
     ]);
     expect(rows[3]).toHaveTextContent('U004: Ricerche disponibili esaurite');
+    // the allowance's end date as a day in Rome, never the ISO instant it is stored as
+    expect(rows[0]).toHaveTextContent('10/50 ricerche fino al 25-11-2027');
+    expect(rows[0]).not.toHaveTextContent('2027-11-25T');
     expect(rows[1]).toHaveTextContent('Archivio');
     expect(within(rows[1]!).getAllByRole('cell')[7]).toHaveTextContent('9');
     expect(calls).toContain('GET /api/audit/clients/c1/history?from=0&limit=200');

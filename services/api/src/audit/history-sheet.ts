@@ -1,5 +1,6 @@
 /** A client's or administrator's audit history as an Excel sheet, for auditors who work offline. */
 import ExcelJS from 'exceljs';
+import { romeDateTime } from '@rna/domain';
 import type { AuditEntry, AuditEntryKind, ClientAuditHistory } from './history';
 
 const DATE_FORMAT = 'dd-mm-yyyy hh:mm:ss';
@@ -11,6 +12,22 @@ export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   REFUSAL: 'Rifiuto',
   REFUND: 'Rimborso',
 };
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** A day as the sheet's date cells show it: dd/mm/yyyy, in Rome. */
+function italianDay(ms: number): string {
+  const t = romeDateTime(ms);
+  return `${pad2(t.day)}/${pad2(t.month)}/${t.year}`;
+}
+
+function detailOf(entry: AuditEntry): string {
+  if (entry.allowance) {
+    const { remainingSearches, availableYearlySearches, endDate } = entry.allowance;
+    return `${remainingSearches}/${availableYearlySearches} ricerche fino al ${italianDay(endDate)}`;
+  }
+  return entry.detail ?? '';
+}
 
 const flag = (value: boolean | null): string => (value === null ? '' : value ? 'Sì' : 'No');
 
@@ -29,7 +46,7 @@ const columns: {
   { header: 'Fonte dati', width: 12, value: (e) => e.dataSource ?? '' },
   { header: 'Risultati', width: 10, value: (e) => e.resultCount ?? '' },
   { header: 'Costo', width: 8, value: (e) => e.cost },
-  { header: 'Dettaglio', width: 36, value: (e) => e.detail ?? '' },
+  { header: 'Dettaglio', width: 36, value: detailOf },
   { header: 'Ricerche rimanenti dopo', width: 22, value: (e) => e.remainingSearches },
 ];
 

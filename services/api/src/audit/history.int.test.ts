@@ -36,11 +36,18 @@ describe('client audit history', () => {
 
     const history = await clientAuditHistory(eventStore, 'c1');
     expect(history.entries.map((e) => [e.kind, e.remainingSearches, e.detail ?? ''])).toEqual([
-      ['ALLOWANCE', 2, expect.stringContaining('2/2')],
+      ['ALLOWANCE', 2, ''],
       ['SEARCH', 1, ''],
       ['SEARCH', 0, ''],
       ['REFUSAL', 0, 'U004'],
     ]);
+    // what the allowance set is data (the end date as ms), never an ISO text to show as it is
+    expect(history.entries[0]?.allowance).toEqual({
+      remainingSearches: 2,
+      availableYearlySearches: 2,
+      endDate: Date.parse('2026-01-01T11:00:00Z'),
+    });
+    expect(history.entries[1]?.allowance).toBeNull();
     expect(history.entries[1]).toMatchObject({
       by: { email: 'c1@example.com' },
       taxCodes: ['01234567897'],

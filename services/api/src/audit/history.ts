@@ -19,7 +19,7 @@ export type AuditEntry = AuditEntryDto;
 export type ClientAuditHistory = AuditHistoryDto;
 
 function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSearches'> {
-  const base = { at: Date.parse(event.data.at), by: event.data.by };
+  const base = { at: Date.parse(event.data.at), by: event.data.by, allowance: null };
   switch (event.type) {
     case 'SearchAllowanceGranted':
       return {
@@ -31,7 +31,12 @@ function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSear
         dataSource: null,
         resultCount: null,
         cost: 0,
-        detail: `${event.data.remainingSearches}/${event.data.availableYearlySearches} fino al ${new Date(event.data.endDate).toISOString()}`,
+        detail: null,
+        allowance: {
+          remainingSearches: event.data.remainingSearches,
+          availableYearlySearches: event.data.availableYearlySearches,
+          endDate: event.data.endDate,
+        },
       };
     case 'SearchPerformed':
       return {

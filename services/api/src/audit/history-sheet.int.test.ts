@@ -1,0 +1,80 @@
+/** The audit history's Excel file as an auditor reads it: Italian words, Rome times, real date cells. */
+import ExcelJS from 'exceljs';
+import type { AuditEntryDto, AuditHistoryDto } from '@rna/domain';
+import { auditHistoryWorkbook } from './history-sheet';
+
+const CLIENT = {
+  userId: 'fcf44c00-1111-4222-8333-944445555666',
+  email: 'mario@studio.it',
+  role: 'CLIENT' as const,
+};
+
+const entry = (version: number, overrides: Partial<AuditEntryDto> = {}): AuditEntryDto => ({
+  version,
+  kind: 'SEARCH',
+  at: Date.parse('2026-03-02T09:15:00Z') + version * 60_000,
+  by: CLIENT,
+  taxCodes: ['01234567897'],
+  deMinimis: false,
+  last3Years: false,
+  dataSource: 'ARCHIVE',
+  resultCount: 3,
+  cost: 1,
+  detail: null,
+  allowance: null,
+  remainingSearches: 10 - version,
+  ...overrides,
+});
+
+const historyOf = (entries: AuditEntryDto[]): AuditHistoryDto => ({
+  clientId: 'c1',
+  asOf: null,
+  entries,
+  totalEntries: entries.length,
+  nextFrom: null,
+  remainingSearches: 9,
+  availableYearlySearches: 50,
+  endDate: Date.parse('2027-11-25T11:00:00.000Z'),
+});
+
+async function sheetOf(entries: AuditEntryDto[]): Promise<ExcelJS.Workbook> {
+  const bytes = await auditHistoryWorkbook('Cliente mario@studio.it', historyOf(entries), new Date());
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  return workbook;
+}
+
+/** The cells of a row by header, as the auditor finds them. */
+function rowsOf(workbook: ExcelJS.Workbook, name = 'Audit'): Record<string, ExcelJS.Cell>[] {
+  const sheet = workbook.getWorksheet(name);
+  if (!sheet) throw new Error(`no sheet ${name}`);
+  const headers = (sheet.getRow(1).values as unknown[]).map((v) => String(v ?? ''));
+  const rows: Record<string, ExcelJS.Cell>[] = [];
+  for (let r = 2; r <= sheet.rowCount; r += 1) {
+    const row = sheet.getRow(r);
+    rows.push(Object.fromEntries(headers.map((h, c) => [h, row.getCell(c)] as const).filter(([h]) => h)));
+  }
+  return rows;
+}
+
+describe('the audit history as an Excel file', () => {
+  it('writes what an allowance set with its end date as an Italian day, never as ISO text', async () => {
+    const workbook = await sheetOf([
+      entry(0, {
+        kind: 'ALLOWANCE',
+        taxCodes: [],
+        deMinimis: null,
+        last3Years: null,
+        dataSource: null,
+        resultCount: null,
+        cost: 0,
+        allowance: {
+          remainingSearches: 10,
+          availableYearlySearches: 50,
+          endDate: Date.parse('2027-11-25T11:00:00.000Z'),
+        },
+      }),
+    ]);
+    expect(rowsOf(workbook)[0]?.['Dettaglio']?.value).toBe('10/50 ricerche fino al 25/11/2027');
+  });
+});

@@ -77,4 +77,21 @@ describe('the audit history as an Excel file', () => {
     ]);
     expect(rowsOf(workbook)[0]?.['Dettaglio']?.value).toBe('10/50 ricerche fino al 25/11/2027');
   });
+
+  it('writes each time as a real date cell with Rome’s wall clock, as the screen shows it', async () => {
+    const workbook = await sheetOf([
+      entry(0, { at: Date.parse('2026-03-02T09:15:00Z') }), // winter: Rome is UTC+1
+      entry(1, { at: Date.parse('2026-07-01T22:30:00Z') }), // summer: UTC+2, already the next day
+    ]);
+    const at = rowsOf(workbook).map((row) => row['Data e ora']);
+    // Excel dates have no zone: the cell's clock is what the auditor reads
+    expect(at.map((cell) => (cell?.value as Date).toISOString())).toEqual(
+      expect.arrayContaining(['2026-03-02T10:15:00.000Z', '2026-07-02T00:30:00.000Z']),
+    );
+    expect(at.map((cell) => cell?.numFmt)).toEqual(['dd/mm/yyyy hh:mm', 'dd/mm/yyyy hh:mm']);
+    const state = workbook.getWorksheet('Stato');
+    expect(state?.getCell('A6').value).toBe('Scadenza');
+    expect((state?.getCell('B6').value as Date).toISOString()).toBe('2027-11-25T12:00:00.000Z');
+    expect(state?.getCell('B6').numFmt).toBe('dd/mm/yyyy');
+  });
 });

@@ -3,7 +3,9 @@ import ExcelJS from 'exceljs';
 import { romeDateTime } from '@rna/domain';
 import type { AuditEntry, AuditEntryKind, ClientAuditHistory } from './history';
 
-const DATE_FORMAT = 'dd-mm-yyyy hh:mm:ss';
+/** An Italian date and time; Excel applies no time zone: the cell holds Rome's wall clock (romeCell). */
+export const DATE_TIME_FORMAT = 'dd/mm/yyyy hh:mm';
+const DATE_FORMAT = 'dd/mm/yyyy';
 
 export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   ALLOWANCE: 'Abbonamento',
@@ -19,6 +21,16 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 function italianDay(ms: number): string {
   const t = romeDateTime(ms);
   return `${pad2(t.day)}/${pad2(t.month)}/${t.year}`;
+}
+
+/**
+ * An instant as an Excel date cell showing the time the screen shows: Excel dates have no time zone
+ * and ExcelJS writes a Date's UTC fields, so the cell gets a Date whose UTC fields are Rome's wall clock
+ * (a plain `new Date(ms)` is one or two hours behind the screen).
+ */
+export function romeCell(ms: number): Date {
+  const t = romeDateTime(ms);
+  return new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second));
 }
 
 function detailOf(entry: AuditEntry): string {
@@ -37,7 +49,7 @@ const columns: {
   value: (entry: AuditEntry) => ExcelJS.CellValue;
   date?: true;
 }[] = [
-  { header: 'Data e ora', width: 20, value: (e) => new Date(e.at), date: true },
+  { header: 'Data e ora', width: 20, value: (e) => romeCell(e.at), date: true },
   { header: 'Tipo', width: 14, value: (e) => AUDIT_KIND_LABELS[e.kind] },
   { header: 'Eseguito da', width: 30, value: (e) => `${e.by.role} ${e.by.userId}` },
   { header: 'Codici fiscali', width: 40, value: (e) => e.taxCodes.join(', ') },
@@ -63,7 +75,7 @@ export async function auditHistoryWorkbook(
     header: c.header,
     key: String(i),
     width: c.width,
-    style: c.date ? { numFmt: DATE_FORMAT } : {},
+    style: c.date ? { numFmt: DATE_TIME_FORMAT } : {},
   }));
   sheet.getRow(1).font = { bold: true };
   for (const entry of history.entries) {
@@ -78,11 +90,13 @@ export async function auditHistoryWorkbook(
   state.getRow(1).font = { bold: true };
   state.addRows([
     { label: 'Soggetto', value: subject },
-    { label: 'Stato al', value: history.asOf === null ? 'oggi' : new Date(history.asOf) },
+    { label: 'Stato al', value: history.asOf === null ? 'oggi' : romeCell(history.asOf) },
     { label: 'Ricerche rimanenti', value: history.remainingSearches },
     { label: 'Ricerche annue', value: history.availableYearlySearches },
-    { label: 'Scadenza', value: history.endDate === null ? '' : new Date(history.endDate) },
+    { label: 'Scadenza', value: history.endDate === null ? '' : romeCell(history.endDate) },
     { label: 'Voci nel periodo', value: history.entries.length },
   ]);
+  if (history.asOf !== null) state.getCell('B3').numFmt = DATE_TIME_FORMAT;
+  if (history.endDate !== null) state.getCell('B6').numFmt = DATE_FORMAT;
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -4,7 +4,7 @@ import { DatePicker } from '../../components/date-picker';
 import { failureOf } from '../../components/load-error';
 import { StatCard } from '../../components/stat-card';
 import { Table } from '../../components/table';
-import { formatDate, formatInteger } from '../../lib/domain-rules';
+import { formatDate, formatInteger, romeEndOfDay, romeStartOfDay } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError } from '../../lib/session/status-slice';
@@ -22,12 +22,9 @@ interface AuditPageProps {
   clients: readonly { id: string; email: string }[];
 }
 
-const startOfDay = (date: Date | null): number | null =>
-  date === null ? null : new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
-const endOfDay = (date: Date | null): number | null =>
-  date === null
-    ? null
-    : new Date(date.getFullYear(), date.getMonth(), date.getDate(), 23, 59, 59, 999).getTime();
+/** The range is of days in Rome, as every time on this screen, not of the browser's zone. */
+const startOfDay = (date: Date | null): number | null => (date === null ? null : romeStartOfDay(date));
+const endOfDay = (date: Date | null): number | null => (date === null ? null : romeEndOfDay(date));
 
 const subjectKey = (subject: AuditSubject) => `${subject.kind}:${subject.id}`;
 

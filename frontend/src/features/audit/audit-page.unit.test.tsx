@@ -108,8 +108,9 @@ describe('the audit screen', () => {
 
   it('asks for a date range, and shows the state at its end', async () => {
     const fake = routes();
-    const since = new Date(2026, 2, 2).getTime();
-    const at = new Date(2026, 2, 3, 23, 59, 59, 999).getTime();
+    // days in Rome, whatever the browser's zone: 2 March 00:00 to 3 March 23:59:59.999 (UTC+1)
+    const since = Date.parse('2026-03-01T23:00:00.000Z');
+    const at = Date.parse('2026-03-03T22:59:59.999Z');
     fake[`GET /api/audit/users/admin-1/history?since=${since}&at=${at}&from=0&limit=200`] = {
       status: 200,
       body: history([], 7),

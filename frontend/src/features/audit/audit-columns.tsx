@@ -17,7 +17,7 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
         render: (e) => t(`audit.kinds.${e.kind}`),
         sortValue: (e) => e.kind,
       },
-      { key: 'by', header: t('audit.by'), render: (e) => e.by.email || e.by.userId },
+      { key: 'by', header: t('audit.by'), render: (e) => actorOf(e.by, t), sortValue: (e) => e.by.email },
       { key: 'codes', header: t('audit.codes'), render: (e) => e.taxCodes.join(', ') || '—' },
       {
         key: 'results',
@@ -40,6 +40,12 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
     ],
     [t],
   );
+}
+
+/** 'mario@studio.it (Cliente)': the address the auditor knows, never an id; the system by its role alone. */
+function actorOf({ email, role }: AuditEntryDto['by'], t: TFunction): string {
+  const roleLabel = t(`audit.roles.${role}`);
+  return role === 'SYSTEM' || !email ? roleLabel : t('audit.actor', { email, role: roleLabel });
 }
 
 function detailOf(entry: AuditEntryDto, t: TFunction): string {

@@ -11,7 +11,7 @@ const entry = (version: number, overrides: Partial<AuditEntryDto>): AuditEntryDt
   version,
   kind: 'SEARCH',
   at: Date.UTC(2026, 2, version + 1, 9),
-  by: { userId: 'c1', email: 'cliente@example.it', role: 'CLIENT' },
+  by: { userId: 'fcf44c00-1111-4222-8333-944445555666', email: 'cliente@example.it', role: 'CLIENT' },
   taxCodes: ['01234567897'],
   deMinimis: false,
   last3Years: false,
@@ -86,7 +86,8 @@ describe('the audit screen', () => {
     const { calls } = await startRememberedApp(fake, '/audit');
     await screen.findByRole('heading', { name: 'Audit delle ricerche' });
     const table = screen.getByRole('table', { name: 'Cronologia' });
-    await within(table).findByText('admin@example.it');
+    // who did it by address and an Italian role word, never a role and an id
+    await within(table).findByText('admin@example.it (Amministratore)');
 
     await userEvent.selectOptions(screen.getByLabelText('Utente'), 'cliente@example.it');
     await within(table).findByText('Abbonamento');
@@ -102,6 +103,7 @@ describe('the audit screen', () => {
     expect(rows[0]).toHaveTextContent('10/50 ricerche fino al 25-11-2027');
     expect(rows[0]).not.toHaveTextContent('2027-11-25T');
     expect(rows[1]).toHaveTextContent('Archivio');
+    expect(within(rows[1]!).getAllByRole('cell')[2]).toHaveTextContent(/^cliente@example\.it \(Cliente\)$/);
     expect(within(rows[1]!).getAllByRole('cell')[7]).toHaveTextContent('9');
     expect(calls).toContain('GET /api/audit/clients/c1/history?from=0&limit=200');
   });

@@ -94,4 +94,18 @@ describe('the audit history as an Excel file', () => {
     expect((state?.getCell('B6').value as Date).toISOString()).toBe('2027-11-25T12:00:00.000Z');
     expect(state?.getCell('B6').numFmt).toBe('dd/mm/yyyy');
   });
+
+  it('says who did it by e-mail and an Italian role word, never a role and a UUID', async () => {
+    const workbook = await sheetOf([
+      entry(0),
+      entry(1, { by: { userId: 'a1', email: 'admin@studio.it', role: 'ADMIN' } }),
+      entry(2, { by: { userId: 'system', email: 'system', role: 'SYSTEM' } }),
+    ]);
+    expect(rowsOf(workbook).map((row) => row['Eseguito da']?.value)).toEqual(
+      expect.arrayContaining(['mario@studio.it (Cliente)', 'admin@studio.it (Amministratore)', 'Sistema']),
+    );
+    expect(JSON.stringify(rowsOf(workbook).map((row) => row['Eseguito da']?.value))).not.toMatch(
+      /CLIENT|fcf44c00/,
+    );
+  });
 });

@@ -15,6 +15,17 @@ export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   REFUND: 'Rimborso',
 };
 
+const ROLE_LABELS: Record<AuditEntry['by']['role'], string> = {
+  ADMIN: 'Amministratore',
+  CLIENT: 'Cliente',
+  SYSTEM: 'Sistema',
+};
+
+/** Who did it as an auditor knows them: 'mario@studio.it (Cliente)', never a role and a UUID. */
+function actorOf({ email, role }: AuditEntry['by']): string {
+  return role === 'SYSTEM' || !email ? ROLE_LABELS[role] : `${email} (${ROLE_LABELS[role]})`;
+}
+
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** A day as the sheet's date cells show it: dd/mm/yyyy, in Rome. */
@@ -51,7 +62,7 @@ const columns: {
 }[] = [
   { header: 'Data e ora', width: 20, value: (e) => romeCell(e.at), date: true },
   { header: 'Tipo', width: 14, value: (e) => AUDIT_KIND_LABELS[e.kind] },
-  { header: 'Eseguito da', width: 30, value: (e) => `${e.by.role} ${e.by.userId}` },
+  { header: 'Eseguito da', width: 30, value: (e) => actorOf(e.by) },
   { header: 'Codici fiscali', width: 40, value: (e) => e.taxCodes.join(', ') },
   { header: 'Solo de minimis', width: 14, value: (e) => flag(e.deMinimis) },
   { header: 'Ultimi 3 anni', width: 14, value: (e) => flag(e.last3Years) },

@@ -18,11 +18,15 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
         sortValue: (e) => e.kind,
       },
       { key: 'by', header: t('audit.by'), render: (e) => actorOf(e.by, t), sortValue: (e) => e.by.email },
-      { key: 'codes', header: t('audit.codes'), render: (e) => e.taxCodes.join(', ') || '—' },
+      {
+        key: 'codes',
+        header: t('audit.codes'),
+        render: (e) => e.taxCodes.join(', ') || t('common.unavailable'),
+      },
       {
         key: 'results',
         header: t('audit.results'),
-        render: (e) => (e.resultCount === null ? '—' : formatInteger(e.resultCount)),
+        render: (e) => (e.resultCount === null ? t('common.unavailable') : formatInteger(e.resultCount)),
       },
       {
         key: 'cost',
@@ -58,5 +62,5 @@ function detailOf(entry: AuditEntryDto, t: TFunction): string {
   if (entry.kind === 'REFUSAL' && entry.detail) return `${entry.detail}: ${t(`errors.${entry.detail}`)}`;
   if (entry.kind === 'DOWNLOAD' && entry.detail) return t(`audit.downloads.${entry.detail}`);
   if (entry.kind === 'SEARCH' && entry.dataSource) return t(`audit.sources.${entry.dataSource}`);
-  return entry.detail ?? '—';
+  return entry.detail ?? t('common.unavailable');
 }

@@ -108,4 +108,24 @@ describe('the audit history as an Excel file', () => {
       /CLIENT|fcf44c00/,
     );
   });
+
+  it('writes kinds, data sources, downloads and refusals in Italian, as the screen does', async () => {
+    const workbook = await sheetOf([
+      entry(0, { dataSource: 'LIVE' }),
+      entry(1, { kind: 'DOWNLOAD', dataSource: null, detail: 'declaration', cost: 0 }),
+      entry(2, { kind: 'REFUSAL', dataSource: null, detail: 'U004', cost: 0 }),
+    ]);
+    const rows = rowsOf(workbook).map((row) => [
+      row['Tipo']?.value,
+      row['Fonte dati']?.value,
+      row['Dettaglio']?.value,
+    ]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['Ricerca', 'Registro in tempo reale', ''],
+        ['Download', '', 'Dichiarazione de minimis (PDF)'],
+        ['Rifiuto', '', 'U004: Ricerche disponibili esaurite'],
+      ]),
+    );
+  });
 });

@@ -1,6 +1,6 @@
 /** A client's or administrator's audit history as an Excel sheet, for auditors who work offline. */
 import ExcelJS from 'exceljs';
-import { romeDateTime } from '@rna/domain';
+import { ERROR_CATALOGUE, isErrorCode, romeDateTime, type DataSource, type ReportKind } from '@rna/domain';
 import type { AuditEntry, AuditEntryKind, ClientAuditHistory } from './history';
 
 /** An Italian date and time; Excel applies no time zone: the cell holds Rome's wall clock (romeCell). */
@@ -13,6 +13,14 @@ export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   DOWNLOAD: 'Download',
   REFUSAL: 'Rifiuto',
   REFUND: 'Rimborso',
+};
+
+/** The words of the screen's catalogue (audit.sources, audit.downloads in it.json), for offline readers. */
+const SOURCE_LABELS: Record<DataSource, string> = { ARCHIVE: 'Archivio', LIVE: 'Registro in tempo reale' };
+const DOWNLOAD_LABELS: Record<ReportKind, string> = {
+  sheet: 'Excel',
+  pdf: 'PDF',
+  declaration: 'Dichiarazione de minimis (PDF)',
 };
 
 const ROLE_LABELS: Record<AuditEntry['by']['role'], string> = {
@@ -49,7 +57,11 @@ function detailOf(entry: AuditEntry): string {
     const { remainingSearches, availableYearlySearches, endDate } = entry.allowance;
     return `${remainingSearches}/${availableYearlySearches} ricerche fino al ${italianDay(endDate)}`;
   }
-  return entry.detail ?? '';
+  const detail = entry.detail ?? '';
+  if (entry.kind === 'DOWNLOAD') return DOWNLOAD_LABELS[detail as ReportKind] ?? detail;
+  // the refusal's code with the catalogue's words, as the screen shows it
+  if (entry.kind === 'REFUSAL' && isErrorCode(detail)) return `${detail}: ${ERROR_CATALOGUE[detail].message}`;
+  return detail;
 }
 
 const flag = (value: boolean | null): string => (value === null ? '' : value ? 'Sì' : 'No');
@@ -66,7 +78,7 @@ const columns: {
   { header: 'Codici fiscali', width: 40, value: (e) => e.taxCodes.join(', ') },
   { header: 'Solo de minimis', width: 14, value: (e) => flag(e.deMinimis) },
   { header: 'Ultimi 3 anni', width: 14, value: (e) => flag(e.last3Years) },
-  { header: 'Fonte dati', width: 12, value: (e) => e.dataSource ?? '' },
+  { header: 'Fonte dati', width: 24, value: (e) => (e.dataSource ? SOURCE_LABELS[e.dataSource] : '') },
   { header: 'Risultati', width: 10, value: (e) => e.resultCount ?? '' },
   { header: 'Costo', width: 8, value: (e) => e.cost },
   { header: 'Dettaglio', width: 36, value: detailOf },

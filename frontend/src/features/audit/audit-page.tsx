@@ -1,7 +1,9 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DatePicker } from '../../components/date-picker';
 import { failureOf } from '../../components/load-error';
+import { ProblemText } from '../../components/problem-text';
 import { StatCard } from '../../components/stat-card';
 import { Table } from '../../components/table';
 import { formatDate, formatInteger, romeEndOfDay, romeStartOfDay } from '../../lib/domain-rules';
@@ -42,7 +44,11 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
   /** where each page shown so far started, so that "previous" goes back */
   const [pages, setPages] = useState<number[]>([0]);
   const range = { since: startOfDay(since), at: endOfDay(until) };
-  const history = useGetAuditHistoryQuery({ ...subject, ...range, from: pages[pages.length - 1] ?? 0 });
+  // a reversed range would list nothing, as if nothing had happened: said, and never asked for
+  const reversed = range.since !== null && range.at !== null && range.since > range.at;
+  const history = useGetAuditHistoryQuery(
+    reversed ? skipToken : { ...subject, ...range, from: pages[pages.length - 1] ?? 0 },
+  );
   const [download, downloading] = useDownloadAuditSheetMutation();
   const data = history.data;
   const restart = () => setPages([0]);
@@ -89,7 +95,7 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
         <button
           type="button"
           className="button button--secondary"
-          disabled={downloading.isLoading}
+          disabled={downloading.isLoading || reversed}
           onClick={async () => {
             const result = await download({ ...subject, ...range });
             if (result.error) dispatch(showError(errorCodeOf(result.error)));
@@ -98,6 +104,7 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
           {t('audit.export')}
         </button>
       </div>
+      {reversed && <ProblemText problem="audit.reversedRange" />}
       <div className="stat-grid">
         <StatCard
           label={
@@ -118,16 +125,18 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
           value={data ? formatInteger(data.totalEntries) : t('common.unavailable')}
         />
       </div>
-      <Table
-        caption={t('audit.tableTitle')}
-        columns={columns}
-        rows={data?.entries ?? []}
-        rowKey={(entry) => String(entry.version)}
-        loading={history.isLoading}
-        pageSize={AUDIT_PAGE}
-        emptyText={t('audit.empty')}
-        failure={failureOf(history)}
-      />
+      {!reversed && (
+        <Table
+          caption={t('audit.tableTitle')}
+          columns={columns}
+          rows={data?.entries ?? []}
+          rowKey={(entry) => String(entry.version)}
+          loading={history.isLoading}
+          pageSize={AUDIT_PAGE}
+          emptyText={t('audit.empty')}
+          failure={failureOf(history)}
+        />
+      )}
       <div className="toolbar toolbar--end">
         {pages.length > 1 && (
           <button

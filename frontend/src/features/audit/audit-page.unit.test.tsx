@@ -125,4 +125,17 @@ describe('the audit screen', () => {
     await screen.findByText('Nessuna attività nel periodo');
     expect(calls).toContain(`GET /api/audit/users/admin-1/history?since=${since}&at=${at}&from=0&limit=200`);
   });
+
+  it('refuses a range whose start is after its end before asking the server anything', async () => {
+    const { calls } = await startRememberedApp(routes(), '/audit');
+    await screen.findByRole('heading', { name: 'Audit delle ricerche' });
+    await userEvent.type(screen.getByLabelText('Dal'), '05-03-2026{Enter}');
+    await userEvent.type(screen.getByLabelText('Al (stato a questa data)'), '03-03-2026{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'La data «Dal» è successiva alla data «Al»: correggi l’intervallo per vedere la cronologia.',
+    );
+    expect(screen.getByRole('button', { name: 'Esporta Excel' })).toBeDisabled();
+    expect(screen.queryByRole('table', { name: 'Cronologia' })).toBeNull();
+    expect(calls.filter((call) => call.includes('at='))).toEqual([]);
+  });
 });

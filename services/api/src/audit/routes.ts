@@ -27,6 +27,14 @@ const asOf = z
     return ms;
   });
 
+/** A range whose start is after its end lists nothing by mistake: refused (J001, as any bad input). */
+const ordered = (q: { since: number | null; at: number | null }): boolean =>
+  q.since === null || q.at === null || q.since <= q.at;
+const REVERSED_RANGE = {
+  message: 'la data iniziale (since) è successiva alla data finale (at)',
+  path: ['since'],
+};
+
 /**
  * ?at=&since=&from=&limit=: the state as of `at`, and `limit` entries from stream version `from`
  * made at or after `since` (a date range, `since` to `at`).
@@ -38,9 +46,10 @@ const historyQuery = z
     from: z.coerce.number().int().min(0).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).optional(),
   })
-  .strict();
+  .strict()
+  .refine(ordered, REVERSED_RANGE);
 
-const rangeQuery = z.object({ at: asOf, since: asOf }).strict();
+const rangeQuery = z.object({ at: asOf, since: asOf }).strict().refine(ordered, REVERSED_RANGE);
 const idParams = z.object({ id: z.string().min(1).max(64) }).strict();
 
 type HistoryOf = (

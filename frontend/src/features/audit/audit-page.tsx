@@ -41,17 +41,17 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
   const [subject, setSubject] = useState<AuditSubject>({ kind: 'users', id: adminId });
   const [since, setSince] = useState<Date | null>(null);
   const [until, setUntil] = useState<Date | null>(null);
-  /** where each page shown so far started, so that "previous" goes back */
-  const [pages, setPages] = useState<number[]>([0]);
+  /** where each page shown so far started (null: the newest entry), so that "previous" goes back */
+  const [pages, setPages] = useState<(number | null)[]>([null]);
   const range = { since: startOfDay(since), at: endOfDay(until) };
   // a reversed range would list nothing, as if nothing had happened: said, and never asked for
   const reversed = range.since !== null && range.at !== null && range.since > range.at;
   const history = useGetAuditHistoryQuery(
-    reversed ? skipToken : { ...subject, ...range, from: pages[pages.length - 1] ?? 0 },
+    reversed ? skipToken : { ...subject, ...range, from: pages[pages.length - 1] ?? null },
   );
   const [download, downloading] = useDownloadAuditSheetMutation();
   const data = history.data;
-  const restart = () => setPages([0]);
+  const restart = () => setPages([null]);
 
   return (
     <div className="audit">
@@ -151,7 +151,7 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
           <button
             type="button"
             className="button button--secondary"
-            onClick={() => setPages((p) => [...p, data.nextFrom ?? 0])}
+            onClick={() => setPages((p) => [...p, data.nextFrom])}
           >
             {t('audit.next')}
           </button>

@@ -42,17 +42,21 @@ function routes(): FakeRoutes {
       status: 200,
       body: [{ id: 'c1', email: 'cliente@example.it' }],
     },
-    'GET /api/audit/users/admin-1/history?from=0&limit=200': {
+    'GET /api/audit/users/admin-1/history?order=desc&limit=200': {
       status: 200,
       body: history(
         [entry(0, { by: { userId: 'admin-1', email: 'admin@example.it', role: 'ADMIN' }, cost: 0 })],
         0,
       ),
     },
-    'GET /api/audit/clients/c1/history?from=0&limit=200': {
+    'GET /api/audit/clients/c1/history?order=desc&limit=200': {
       status: 200,
       body: history(
         [
+          // as the API answers order=desc: newest first
+          entry(3, { kind: 'REFUSAL', detail: 'U004', resultCount: null, cost: 0, remainingSearches: 0 }),
+          entry(2, { kind: 'DOWNLOAD', detail: 'pdf', resultCount: null, cost: 0, remainingSearches: 9 }),
+          entry(1, {}),
           entry(0, {
             kind: 'ALLOWANCE',
             taxCodes: [],
@@ -65,9 +69,6 @@ function routes(): FakeRoutes {
             },
             remainingSearches: 10,
           }),
-          entry(1, {}),
-          entry(2, { kind: 'DOWNLOAD', detail: 'pdf', resultCount: null, cost: 0, remainingSearches: 9 }),
-          entry(3, { kind: 'REFUSAL', detail: 'U004', resultCount: null, cost: 0, remainingSearches: 0 }),
         ],
         0,
       ),
@@ -92,20 +93,23 @@ describe('the audit screen', () => {
     await userEvent.selectOptions(screen.getByLabelText('Utente'), 'cliente@example.it');
     await within(table).findByText('Abbonamento');
     const rows = within(table).getAllByRole('row').slice(1);
+    // newest first, as the server sent them
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
-      'Abbonamento',
-      'Ricerca',
-      'Download',
       'Rifiuto',
+      'Download',
+      'Ricerca',
+      'Abbonamento',
     ]);
-    expect(rows[3]).toHaveTextContent('U004: Ricerche disponibili esaurite');
+    expect(rows[0]).toHaveTextContent('U004: Ricerche disponibili esaurite');
     // the allowance's end date as a day in Rome, never the ISO instant it is stored as
-    expect(rows[0]).toHaveTextContent('10/50 ricerche fino al 25-11-2027');
-    expect(rows[0]).not.toHaveTextContent('2027-11-25T');
-    expect(rows[1]).toHaveTextContent('Archivio');
-    expect(within(rows[1]!).getAllByRole('cell')[2]).toHaveTextContent(/^cliente@example\.it \(Cliente\)$/);
-    expect(within(rows[1]!).getAllByRole('cell')[7]).toHaveTextContent('9');
-    expect(calls).toContain('GET /api/audit/clients/c1/history?from=0&limit=200');
+    expect(rows[3]).toHaveTextContent('10/50 ricerche fino al 25-11-2027');
+    expect(rows[3]).not.toHaveTextContent('2027-11-25T');
+    // the time in Rome (UTC+1 in March), as the Excel writes it
+    expect(within(rows[3]!).getAllByRole('cell')[0]).toHaveTextContent('01-03-2026 10:00');
+    expect(rows[2]).toHaveTextContent('Archivio');
+    expect(within(rows[2]!).getAllByRole('cell')[2]).toHaveTextContent(/^cliente@example\.it \(Cliente\)$/);
+    expect(within(rows[2]!).getAllByRole('cell')[7]).toHaveTextContent('9');
+    expect(calls).toContain('GET /api/audit/clients/c1/history?order=desc&limit=200');
   });
 
   it('asks for a date range, and shows the state at its end', async () => {
@@ -113,7 +117,7 @@ describe('the audit screen', () => {
     // days in Rome, whatever the browser's zone: 2 March 00:00 to 3 March 23:59:59.999 (UTC+1)
     const since = Date.parse('2026-03-01T23:00:00.000Z');
     const at = Date.parse('2026-03-03T22:59:59.999Z');
-    fake[`GET /api/audit/users/admin-1/history?since=${since}&at=${at}&from=0&limit=200`] = {
+    fake[`GET /api/audit/users/admin-1/history?since=${since}&at=${at}&order=desc&limit=200`] = {
       status: 200,
       body: history([], 7),
     };
@@ -123,7 +127,9 @@ describe('the audit screen', () => {
     await userEvent.type(screen.getByLabelText('Al (stato a questa data)'), '03-03-2026{Enter}');
     await screen.findByText('Ricerche rimanenti al 03-03-2026');
     await screen.findByText('Nessuna attività nel periodo');
-    expect(calls).toContain(`GET /api/audit/users/admin-1/history?since=${since}&at=${at}&from=0&limit=200`);
+    expect(calls).toContain(
+      `GET /api/audit/users/admin-1/history?since=${since}&at=${at}&order=desc&limit=200`,
+    );
   });
 
   it('refuses a range whose start is after its end before asking the server anything', async () => {
@@ -137,5 +143,24 @@ describe('the audit screen', () => {
     expect(screen.getByRole('button', { name: 'Esporta Excel' })).toBeDisabled();
     expect(screen.queryByRole('table', { name: 'Cronologia' })).toBeNull();
     expect(calls.filter((call) => call.includes('at='))).toEqual([]);
+  });
+
+  it('pages back in time from the newest entries', async () => {
+    const fake = routes();
+    fake['GET /api/audit/users/admin-1/history?order=desc&limit=200'] = {
+      status: 200,
+      body: { ...history([entry(6, { taxCodes: ['66666666666'] })], 0), nextFrom: 5 },
+    };
+    fake['GET /api/audit/users/admin-1/history?order=desc&from=5&limit=200'] = {
+      status: 200,
+      body: history([entry(5, { taxCodes: ['55555555555'] })], 0),
+    };
+    await startRememberedApp(fake, '/audit');
+    const table = await screen.findByRole('table', { name: 'Cronologia' });
+    await within(table).findByText('66666666666');
+    await userEvent.click(screen.getByRole('button', { name: 'Voci meno recenti' }));
+    await within(table).findByText('55555555555');
+    await userEvent.click(screen.getByRole('button', { name: 'Voci più recenti' }));
+    await within(table).findByText('66666666666');
   });
 });

@@ -128,4 +128,9 @@ describe('the audit history as an Excel file', () => {
       ]),
     );
   });
+
+  it('lists the newest entry first, as the screen does', async () => {
+    const workbook = await sheetOf([entry(0), entry(1), entry(2)]);
+    expect(rowsOf(workbook).map((row) => row['Ricerche rimanenti dopo']?.value)).toEqual([8, 9, 10]);
+  });
 });

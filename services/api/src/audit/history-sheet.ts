@@ -101,7 +101,9 @@ export async function auditHistoryWorkbook(
     style: c.date ? { numFmt: DATE_TIME_FORMAT } : {},
   }));
   sheet.getRow(1).font = { bold: true };
-  for (const entry of history.entries) {
+  // newest first, as the screen lists them
+  const newestFirst = [...history.entries].sort((a, b) => b.at - a.at || b.version - a.version);
+  for (const entry of newestFirst) {
     sheet.addRow(Object.fromEntries(columns.map((c, i) => [String(i), c.value(entry)])));
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };

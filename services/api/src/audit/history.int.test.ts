@@ -109,6 +109,18 @@ describe('client audit history', () => {
     expect(last.entries.map((e) => e.version)).toEqual(Array.from({ length: 51 }, (_, i) => 2_450 + i));
     expect(last.entries.at(-1)?.remainingSearches).toBe(2_500);
     expect(last.nextFrom).toBeNull();
+
+    // newest first, as an auditor reads it: the last page first, then back in time
+    const newest = await clientAuditHistory(counting, 'c2', null, { order: 'desc', limit: 100 });
+    expect(newest.entries.map((e) => e.version)).toEqual(Array.from({ length: 100 }, (_, i) => 2_500 - i));
+    expect(newest.entries[0]?.remainingSearches).toBe(2_500);
+    expect(newest.totalEntries).toBe(2_501);
+    expect(newest.nextFrom).toBe(2_400);
+    const oldest = await clientAuditHistory(eventStore, 'c2', null, { order: 'desc', from: 50, limit: 100 });
+    expect(oldest.entries.map((e) => e.version)).toEqual(Array.from({ length: 51 }, (_, i) => 50 - i));
+    expect(oldest.entries.at(-1)?.kind).toBe('ALLOWANCE');
+    expect(oldest.nextFrom).toBeNull();
+    expect(reads.every((maxCount) => maxCount !== undefined && maxCount <= 1_000)).toBe(true);
   });
 
   it('finds a client by the email it was invited with', async () => {

@@ -1,6 +1,9 @@
 /** GET /audit/{clients|users}/{id}/history[.xlsx] as the audit screen calls it. */
+import ExcelJS from 'exceljs';
 import request from 'supertest';
+import type { AuditHistoryDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
+import { binaryBody } from '../testing/binary-body';
 
 describe('the audit routes', () => {
   let api: ApiHarness;
@@ -21,5 +24,31 @@ describe('the audit routes', () => {
     }
     // a one-instant range is a range
     await as(`/api/audit/users/${adminId}/history?since=${at}&at=${at}`).expect(200);
+  });
+
+  it('lists the newest entries first when asked (the screen), and always in the Excel', async () => {
+    const codes = ['01234567897', '98765432109', '11111111111'];
+    for (const code of codes) {
+      api.setNow(new Date(api.now().getTime() + 60_000));
+      await as(`/api/documents?taxCodes=${code}`).expect(200);
+    }
+    const page = (query: string) =>
+      as(`/api/audit/users/${adminId}/history?${query}`)
+        .expect(200)
+        .then((res) => res.body as AuditHistoryDto);
+    const newest = await page('order=desc&limit=2');
+    expect(newest.entries.map((e) => e.taxCodes[0])).toEqual([codes[2], codes[1]]);
+    const older = await page(`order=desc&limit=2&from=${newest.nextFrom}`);
+    expect(older.entries.map((e) => e.taxCodes[0])).toEqual([codes[0]]);
+    expect(older.nextFrom).toBeNull();
+
+    const sheet = await as(`/api/audit/users/${adminId}/history.xlsx`)
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(sheet.body as ArrayBuffer);
+    const audit = workbook.getWorksheet('Audit');
+    expect([2, 3, 4].map((row) => audit?.getRow(row).getCell(4).value)).toEqual([...codes].reverse());
   });
 });

@@ -36,8 +36,8 @@ const REVERSED_RANGE = {
 };
 
 /**
- * ?at=&since=&from=&limit=: the state as of `at`, and `limit` entries from stream version `from`
- * made at or after `since` (a date range, `since` to `at`).
+ * ?at=&since=&from=&limit=&order=: the state as of `at`, and `limit` entries from stream version
+ * `from` made at or after `since` (a date range, `since` to `at`), oldest or newest first.
  */
 const historyQuery = z
   .object({
@@ -45,6 +45,8 @@ const historyQuery = z
     since: asOf,
     from: z.coerce.number().int().min(0).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).optional(),
+    /** newest first: `from` is then the newest version listed, and `nextFrom` goes back in time */
+    order: z.enum(['asc', 'desc']).optional(),
   })
   .strict()
   .refine(ordered, REVERSED_RANGE);
@@ -89,7 +91,7 @@ export const auditRoutes: AnyRoute[] = [
     access: 'ADMIN',
     tag: 'audit',
     summary:
-      'Every search, download, refusal and allowance change of a client, and its remaining searches as of `at`, a page at a time (`from`, `limit`)',
+      'Every search, download, refusal and allowance change of a client, and its remaining searches as of `at`, a page at a time (`from`, `limit`, `order`)',
     params: idParams,
     query: historyQuery,
     responses: { 200: { description: 'The history' } },

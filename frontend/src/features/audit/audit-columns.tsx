@@ -21,7 +21,8 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
       {
         key: 'codes',
         header: t('audit.codes'),
-        render: (e) => e.taxCodes.join(', ') || t('common.unavailable'),
+        render: (e) => <TaxCodes codes={e.taxCodes} />,
+        sortValue: (e) => e.taxCodes.length,
       },
       {
         key: 'results',
@@ -43,6 +44,26 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
       },
     ],
     [t],
+  );
+}
+
+/** Up to this many codes are read at a glance; more (a multiple search) fold into a count. */
+const INLINE_CODES = 3;
+
+/** A few codes in line; many as their count, which opens on the whole list. */
+function TaxCodes({ codes }: { codes: readonly string[] }) {
+  const { t } = useTranslation();
+  if (codes.length === 0) return t('common.unavailable');
+  if (codes.length <= INLINE_CODES) return codes.join(', ');
+  return (
+    <details className="audit__codes">
+      <summary>{t('audit.codesCount', { count: codes.length })}</summary>
+      <ul className="audit__code-list">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

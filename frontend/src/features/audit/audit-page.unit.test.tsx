@@ -163,4 +163,32 @@ describe('the audit screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Voci più recenti' }));
     await within(table).findByText('66666666666');
   });
+
+  it('folds the many codes of a multiple search into their count, which opens on the whole list', async () => {
+    const fake = routes();
+    const codes = Array.from({ length: 47 }, (_, i) => String(10_000_000_000 + i));
+    fake['GET /api/audit/users/admin-1/history?order=desc&limit=200'] = {
+      status: 200,
+      body: history(
+        [entry(1, { taxCodes: codes }), entry(0, { taxCodes: ['01234567897', '98765432109'] })],
+        0,
+      ),
+    };
+    await startRememberedApp(fake, '/audit');
+    const table = await screen.findByRole('table', { name: 'Cronologia' });
+    const [many, few] = (await within(table).findAllByRole('row')).slice(1);
+    // a couple of codes stay in line
+    expect(within(few!).getAllByRole('cell')[3]).toHaveTextContent(/^01234567897, 98765432109$/);
+    const cell = within(many!).getAllByRole('cell')[3]!;
+    expect(cell).not.toHaveTextContent('10000000000, 10000000001');
+    const count = within(cell).getByText('47 codici fiscali');
+    expect(within(cell).getByText('10000000046')).not.toBeVisible();
+    await userEvent.click(count);
+    expect(
+      within(cell)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(codes);
+    expect(within(cell).getByText('10000000046')).toBeVisible();
+  });
 });

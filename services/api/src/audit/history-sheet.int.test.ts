@@ -133,4 +133,21 @@ describe('the audit history as an Excel file', () => {
     const workbook = await sheetOf([entry(0), entry(1), entry(2)]);
     expect(rowsOf(workbook).map((row) => row['Ricerche rimanenti dopo']?.value)).toEqual([8, 9, 10]);
   });
+
+  it('keeps a multiple search on one row with its count and a wrapped list, and one row per code aside', async () => {
+    const codes = Array.from({ length: 47 }, (_, i) => String(10_000_000_000 + i));
+    const workbook = await sheetOf([entry(0), entry(1, { taxCodes: codes, cost: 47 })]);
+    const [many, one] = rowsOf(workbook);
+    expect(many?.['N. codici']?.value).toBe(47);
+    expect(many?.['Codici fiscali']?.value).toBe(codes.join(', '));
+    expect(many?.['Codici fiscali']?.alignment).toMatchObject({ wrapText: true });
+    expect(many?.['Costo']?.value).toBe(47);
+    expect(one?.['N. codici']?.value).toBe(1);
+    // the costs still add up: one row per entry on the main sheet
+    expect(rowsOf(workbook)).toHaveLength(2);
+    const perCode = rowsOf(workbook, 'Codici fiscali');
+    expect(perCode.map((row) => row['Codice fiscale']?.value)).toEqual([...codes, '01234567897']);
+    expect(perCode[0]?.['Eseguito da']?.value).toBe('mario@studio.it (Cliente)');
+    expect((perCode[0]?.['Data e ora']?.value as Date).toISOString()).toBe('2026-03-02T10:16:00.000Z');
+  });
 });

@@ -71,11 +71,15 @@ const columns: {
   width: number;
   value: (entry: AuditEntry) => ExcelJS.CellValue;
   date?: true;
+  wrap?: true;
 }[] = [
   { header: 'Data e ora', width: 20, value: (e) => romeCell(e.at), date: true },
   { header: 'Tipo', width: 14, value: (e) => AUDIT_KIND_LABELS[e.kind] },
   { header: 'Eseguito da', width: 30, value: (e) => actorOf(e.by) },
-  { header: 'Codici fiscali', width: 40, value: (e) => e.taxCodes.join(', ') },
+  // one row per entry, so that the costs and counts add up; a multiple search's codes wrap in their
+  // cell after their count, and are listed one per row on the 'Codici fiscali' sheet
+  { header: 'N. codici', width: 10, value: (e) => e.taxCodes.length || '' },
+  { header: 'Codici fiscali', width: 56, value: (e) => e.taxCodes.join(', '), wrap: true },
   { header: 'Solo de minimis', width: 14, value: (e) => flag(e.deMinimis) },
   { header: 'Ultimi 3 anni', width: 14, value: (e) => flag(e.last3Years) },
   { header: 'Fonte dati', width: 24, value: (e) => (e.dataSource ? SOURCE_LABELS[e.dataSource] : '') },
@@ -84,6 +88,26 @@ const columns: {
   { header: 'Dettaglio', width: 36, value: detailOf },
   { header: 'Ricerche rimanenti dopo', width: 22, value: (e) => e.remainingSearches },
 ];
+
+/**
+ * One row per tax code of every entry, to filter on a company ('when was it looked up, by whom?'):
+ * the main sheet keeps one row per entry so that its costs add up.
+ */
+function codesSheet(workbook: ExcelJS.Workbook, entries: readonly AuditEntry[]): void {
+  const sheet = workbook.addWorksheet('Codici fiscali', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = [
+    { header: 'Data e ora', key: 'at', width: 20, style: { numFmt: DATE_TIME_FORMAT } },
+    { header: 'Tipo', key: 'kind', width: 14 },
+    { header: 'Eseguito da', key: 'by', width: 30 },
+    { header: 'Codice fiscale', key: 'code', width: 20 },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  for (const entry of entries) {
+    const common = { at: romeCell(entry.at), kind: AUDIT_KIND_LABELS[entry.kind], by: actorOf(entry.by) };
+    for (const code of entry.taxCodes) sheet.addRow({ ...common, code });
+  }
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 4 } };
+}
 
 export async function auditHistoryWorkbook(
   subject: string,
@@ -98,7 +122,10 @@ export async function auditHistoryWorkbook(
     header: c.header,
     key: String(i),
     width: c.width,
-    style: c.date ? { numFmt: DATE_TIME_FORMAT } : {},
+    style: {
+      ...(c.date ? { numFmt: DATE_TIME_FORMAT } : {}),
+      alignment: c.wrap ? { vertical: 'top', wrapText: true } : { vertical: 'top' },
+    },
   }));
   sheet.getRow(1).font = { bold: true };
   // newest first, as the screen lists them
@@ -107,6 +134,7 @@ export async function auditHistoryWorkbook(
     sheet.addRow(Object.fromEntries(columns.map((c, i) => [String(i), c.value(entry)])));
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+  codesSheet(workbook, newestFirst);
   const state = workbook.addWorksheet('Stato');
   state.columns = [
     { header: 'Voce', key: 'label', width: 30 },

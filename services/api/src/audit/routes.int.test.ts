@@ -49,6 +49,6 @@ describe('the audit routes', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(sheet.body as ArrayBuffer);
     const audit = workbook.getWorksheet('Audit');
-    expect([2, 3, 4].map((row) => audit?.getRow(row).getCell(4).value)).toEqual([...codes].reverse());
+    expect([2, 3, 4].map((row) => audit?.getRow(row).getCell(5).value)).toEqual([...codes].reverse());
   });
 });

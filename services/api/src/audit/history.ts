@@ -174,6 +174,23 @@ export function userAuditHistory(
   return replayHistory(eventStore, streams.audit(userId), userId, asOf, page);
 }
 
+/**
+ * The address a client was invited with, or an administrator registered with (the first event of its
+ * stream): how the Excel names whose history it is. null when the stream is unknown.
+ */
+export async function subjectEmail(
+  eventStore: EventStore,
+  kind: 'client' | 'user',
+  id: string,
+): Promise<string | null> {
+  if (kind === 'client') {
+    const [first] = (await eventStore.readStream(streams.client(id), { maxCount: 1 })).events;
+    return first?.type === 'ClientInvited' ? first.data.email : null;
+  }
+  const [first] = (await eventStore.readStream(streams.user(id), { maxCount: 1 })).events;
+  return first?.type === 'UserRegistered' ? first.data.email : null;
+}
+
 /** An administrator's id from its email (UserRegistered), found in the event store itself. */
 export async function findAdminIdByEmail(eventStore: EventStore, email: string): Promise<string | null> {
   const wanted = email.trim().toLowerCase();

@@ -4,6 +4,7 @@ import request from 'supertest';
 import type { AuditHistoryDto } from '@rna/domain';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 import { binaryBody } from '../testing/binary-body';
+import { ADMIN_EMAIL } from '../testing/compose';
 
 describe('the audit routes', () => {
   let api: ApiHarness;
@@ -50,5 +51,17 @@ describe('the audit routes', () => {
     await workbook.xlsx.load(sheet.body as ArrayBuffer);
     const audit = workbook.getWorksheet('Audit');
     expect([2, 3, 4].map((row) => audit?.getRow(row).getCell(5).value)).toEqual([...codes].reverse());
+  });
+
+  it('names whose history the Excel is by address, never by id', async () => {
+    const client = await api.client({ remainingSearches: 3 });
+    const subjectOf = async (url: string) => {
+      const sheet = await as(url).buffer(true).parse(binaryBody).expect(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(sheet.body as ArrayBuffer);
+      return workbook.getWorksheet('Stato')?.getCell('B2').value;
+    };
+    expect(await subjectOf(`/api/audit/clients/${client.id}/history.xlsx`)).toBe(`Cliente ${client.email}`);
+    expect(await subjectOf(`/api/audit/users/${adminId}/history.xlsx`)).toBe(`Amministratore ${ADMIN_EMAIL}`);
   });
 });

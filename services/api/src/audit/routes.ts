@@ -5,6 +5,7 @@ import {
   allHistoryEntries,
   clientAuditHistory,
   MAX_HISTORY_PAGE,
+  subjectEmail,
   userAuditHistory,
   type ClientAuditHistory,
   type HistoryPage,
@@ -62,13 +63,17 @@ type HistoryOf = (
 ) => Promise<ClientAuditHistory>;
 
 /** The Excel export of a history in a date range: every entry, read a page at a time. */
-function historySheetRoute(path: string, subject: string, historyOf: HistoryOf): AnyRoute {
+function historySheetRoute(
+  path: string,
+  subject: { label: string; stream: 'client' | 'user' },
+  historyOf: HistoryOf,
+): AnyRoute {
   return defineRoute({
     method: 'get',
     path,
     access: 'ADMIN',
     tag: 'audit',
-    summary: `The ${subject} history from \`since\` to \`at\` as an Excel file (audit.xlsx)`,
+    summary: `The ${subject.label} history from \`since\` to \`at\` as an Excel file (audit.xlsx)`,
     params: idParams,
     query: rangeQuery,
     responses: { 200: { description: 'audit.xlsx', contentType: XLSX } },
@@ -78,7 +83,13 @@ function historySheetRoute(path: string, subject: string, historyOf: HistoryOf):
         (page) => historyOf(ctx.deps.eventStore, ctx.params.id, at, page),
         since,
       );
-      const bytes = await auditHistoryWorkbook(`${subject} ${ctx.params.id}`, history, ctx.deps.clock());
+      // named by its address, as the screen's subject list does; the id only when none is known
+      const email = await subjectEmail(ctx.deps.eventStore, subject.stream, ctx.params.id);
+      const bytes = await auditHistoryWorkbook(
+        `${subject.label} ${email ?? ctx.params.id}`,
+        history,
+        ctx.deps.clock(),
+      );
       return reply.file({ contentType: XLSX, fileName: 'audit.xlsx', bytes });
     },
   });
@@ -101,8 +112,16 @@ export const auditRoutes: AnyRoute[] = [
       );
     },
   }),
-  historySheetRoute('/audit/clients/:id/history.xlsx', 'Cliente', clientAuditHistory),
-  historySheetRoute('/audit/users/:id/history.xlsx', 'Amministratore', userAuditHistory),
+  historySheetRoute(
+    '/audit/clients/:id/history.xlsx',
+    { label: 'Cliente', stream: 'client' },
+    clientAuditHistory,
+  ),
+  historySheetRoute(
+    '/audit/users/:id/history.xlsx',
+    { label: 'Amministratore', stream: 'user' },
+    userAuditHistory,
+  ),
   defineRoute({
     method: 'get',
     path: '/audit/users/:id/history',

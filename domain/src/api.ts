@@ -400,8 +400,13 @@ export interface AuditEntryDto {
   dataSource: 'ARCHIVE' | 'LIVE' | null;
   resultCount: number | null;
   cost: number;
-  /** 'sheet' | 'pdf' | 'declaration' for downloads, 'A002' | 'U004' for refusals */
+  /** 'sheet' | 'pdf' | 'declaration' for downloads, 'A002' | 'U004' for refusals, the reason of a refund */
   detail: string | null;
+  /**
+   * What an ALLOWANCE entry set (null for every other kind): kept as data, so that each screen or
+   * file writes the end date in its own format and time zone (Rome) rather than as ISO text.
+   */
+  allowance: { remainingSearches: number; availableYearlySearches: number; endDate: number } | null;
   /** remaining searches right after this entry */
   remainingSearches: number;
 }

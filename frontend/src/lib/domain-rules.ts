@@ -16,6 +16,7 @@ import {
   normalizeTaxCode,
   parseIsoDay,
   parseTaxCodeList,
+  romeWallTimeToEpochMs,
   type ClientStatusLabel,
 } from '@rna/domain';
 
@@ -68,6 +69,16 @@ export function clientStatusLabel(
 export function endDateAtNoon(date: Date): number {
   const pad = (n: number) => String(n).padStart(2, '0');
   return endDateFromDay(`${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`);
+}
+
+/** The first instant of the picked day in Rome (a range's start), whatever the browser's zone. */
+export function romeStartOfDay(date: Date): number {
+  return romeWallTimeToEpochMs(isoDayOf(date));
+}
+
+/** The last instant (ms) of the picked day in Rome (a range's end), whatever the browser's zone. */
+export function romeEndOfDay(date: Date): number {
+  return romeWallTimeToEpochMs(isoDayOf(date), 23, 59) + 59_999;
 }
 
 /** 3000 → '3.000' */

@@ -101,6 +101,7 @@ describe('audit CLI', () => {
       expect(report).toContain('pdf');
       expect(report).toContain('studio@example.com (CLIENT)');
       expect(report).toContain('7 risultati');
+      expect(report).toContain('10/10 fino al 01-01-2026');
       expect(report).not.toContain('98765432109');
       expect(await audit(['--client', 'studio@example.com'])).toContain('ricerche residue 8 su 10');
       await expect(audit(['--client', 'nobody@example.com'])).rejects.toThrow('Nessun cliente');

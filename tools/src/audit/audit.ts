@@ -11,7 +11,7 @@ import {
   userAuditHistory,
   type ClientAuditHistory,
 } from '@rna/api/audit';
-import { formatItalianDateTime, romeWallTimeToEpochMs } from '@rna/domain';
+import { formatItalianDate, formatItalianDateTime, romeWallTimeToEpochMs } from '@rna/domain';
 import type { EventStore } from '@rna/infra';
 
 export interface AuditArgs {
@@ -74,7 +74,11 @@ export function formatAuditEntries(entries: ClientAuditHistory['entries']): stri
     .map((entry) => {
       const flags =
         entry.deMinimis === null ? '' : `deMinimis=${entry.deMinimis} last3Years=${entry.last3Years}`;
+      const allowance =
+        entry.allowance &&
+        `${entry.allowance.remainingSearches}/${entry.allowance.availableYearlySearches} fino al ${formatItalianDate(entry.allowance.endDate)}`;
       const details = [
+        allowance,
         entry.detail,
         entry.dataSource,
         entry.resultCount === null ? null : `${entry.resultCount} risultati`,

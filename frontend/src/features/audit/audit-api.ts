@@ -8,11 +8,14 @@ export interface AuditSubject {
   id: string;
 }
 
-/** A date range (ms, either end open) and the stream version the page starts from. */
+/**
+ * A date range (ms, either end open) and the stream version the page starts from: newest first, so
+ * null is the newest entry and each next page goes back in time.
+ */
 export interface AuditQuery extends AuditSubject {
   since: number | null;
   at: number | null;
-  from: number;
+  from: number | null;
 }
 
 export const AUDIT_PAGE = 200;
@@ -32,7 +35,8 @@ export const auditApi = api.injectEndpoints({
     getAuditHistory: build.query<AuditHistoryDto, AuditQuery>({
       query: (q) => {
         const params = rangeParams(q);
-        params.set('from', String(q.from));
+        params.set('order', 'desc');
+        if (q.from !== null) params.set('from', String(q.from));
         params.set('limit', String(AUDIT_PAGE));
         return `${historyPath(q)}?${params.toString()}`;
       },

@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntryDto } from '@rna/domain';
 import type { Column } from '../../components/table';
-import { formatDateTime, formatInteger } from '../../lib/domain-rules';
+import { formatDate, formatDateTime, formatInteger } from '../../lib/domain-rules';
 
 /** The lines of a history: what happened, who did it, on what, at what cost, and what was left after. */
 export function useAuditColumns(): Column<AuditEntryDto>[] {
@@ -16,12 +17,17 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
         render: (e) => t(`audit.kinds.${e.kind}`),
         sortValue: (e) => e.kind,
       },
-      { key: 'by', header: t('audit.by'), render: (e) => e.by.email || e.by.userId },
-      { key: 'codes', header: t('audit.codes'), render: (e) => e.taxCodes.join(', ') || '—' },
+      { key: 'by', header: t('audit.by'), render: (e) => actorOf(e.by, t), sortValue: (e) => e.by.email },
+      {
+        key: 'codes',
+        header: t('audit.codes'),
+        render: (e) => <TaxCodes codes={e.taxCodes} />,
+        sortValue: (e) => e.taxCodes.length,
+      },
       {
         key: 'results',
         header: t('audit.results'),
-        render: (e) => (e.resultCount === null ? '—' : formatInteger(e.resultCount)),
+        render: (e) => (e.resultCount === null ? t('common.unavailable') : formatInteger(e.resultCount)),
       },
       {
         key: 'cost',
@@ -41,9 +47,41 @@ export function useAuditColumns(): Column<AuditEntryDto>[] {
   );
 }
 
-function detailOf(entry: AuditEntryDto, t: (key: string) => string): string {
+/** Up to this many codes are read at a glance; more (a multiple search) fold into a count. */
+const INLINE_CODES = 3;
+
+/** A few codes in line; many as their count, which opens on the whole list. */
+function TaxCodes({ codes }: { codes: readonly string[] }) {
+  const { t } = useTranslation();
+  if (codes.length === 0) return t('common.unavailable');
+  if (codes.length <= INLINE_CODES) return codes.join(', ');
+  return (
+    <details className="audit__codes">
+      <summary>{t('audit.codesCount', { count: codes.length })}</summary>
+      <ul className="audit__code-list">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** 'mario@studio.it (Cliente)': the address the auditor knows, never an id; the system by its role alone. */
+function actorOf({ email, role }: AuditEntryDto['by'], t: TFunction): string {
+  const roleLabel = t(`audit.roles.${role}`);
+  return role === 'SYSTEM' || !email ? roleLabel : t('audit.actor', { email, role: roleLabel });
+}
+
+function detailOf(entry: AuditEntryDto, t: TFunction): string {
+  if (entry.allowance)
+    return t('audit.allowanceDetail', {
+      remaining: formatInteger(entry.allowance.remainingSearches),
+      yearly: formatInteger(entry.allowance.availableYearlySearches),
+      date: formatDate(entry.allowance.endDate),
+    });
   if (entry.kind === 'REFUSAL' && entry.detail) return `${entry.detail}: ${t(`errors.${entry.detail}`)}`;
   if (entry.kind === 'DOWNLOAD' && entry.detail) return t(`audit.downloads.${entry.detail}`);
   if (entry.kind === 'SEARCH' && entry.dataSource) return t(`audit.sources.${entry.dataSource}`);
-  return entry.detail ?? '—';
+  return entry.detail ?? t('common.unavailable');
 }

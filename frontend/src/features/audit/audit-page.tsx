@@ -1,10 +1,12 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DatePicker } from '../../components/date-picker';
 import { failureOf } from '../../components/load-error';
+import { ProblemText } from '../../components/problem-text';
 import { StatCard } from '../../components/stat-card';
 import { Table } from '../../components/table';
-import { formatDate, formatInteger } from '../../lib/domain-rules';
+import { formatDate, formatInteger, romeEndOfDay, romeStartOfDay } from '../../lib/domain-rules';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
 import { showError } from '../../lib/session/status-slice';
@@ -22,12 +24,9 @@ interface AuditPageProps {
   clients: readonly { id: string; email: string }[];
 }
 
-const startOfDay = (date: Date | null): number | null =>
-  date === null ? null : new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
-const endOfDay = (date: Date | null): number | null =>
-  date === null
-    ? null
-    : new Date(date.getFullYear(), date.getMonth(), date.getDate(), 23, 59, 59, 999).getTime();
+/** The range is of days in Rome, as every time on this screen, not of the browser's zone. */
+const startOfDay = (date: Date | null): number | null => (date === null ? null : romeStartOfDay(date));
+const endOfDay = (date: Date | null): number | null => (date === null ? null : romeEndOfDay(date));
 
 const subjectKey = (subject: AuditSubject) => `${subject.kind}:${subject.id}`;
 
@@ -42,13 +41,17 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
   const [subject, setSubject] = useState<AuditSubject>({ kind: 'users', id: adminId });
   const [since, setSince] = useState<Date | null>(null);
   const [until, setUntil] = useState<Date | null>(null);
-  /** where each page shown so far started, so that "previous" goes back */
-  const [pages, setPages] = useState<number[]>([0]);
+  /** where each page shown so far started (null: the newest entry), so that "previous" goes back */
+  const [pages, setPages] = useState<(number | null)[]>([null]);
   const range = { since: startOfDay(since), at: endOfDay(until) };
-  const history = useGetAuditHistoryQuery({ ...subject, ...range, from: pages[pages.length - 1] ?? 0 });
+  // a reversed range would list nothing, as if nothing had happened: said, and never asked for
+  const reversed = range.since !== null && range.at !== null && range.since > range.at;
+  const history = useGetAuditHistoryQuery(
+    reversed ? skipToken : { ...subject, ...range, from: pages[pages.length - 1] ?? null },
+  );
   const [download, downloading] = useDownloadAuditSheetMutation();
   const data = history.data;
-  const restart = () => setPages([0]);
+  const restart = () => setPages([null]);
 
   return (
     <div className="audit">
@@ -92,7 +95,7 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
         <button
           type="button"
           className="button button--secondary"
-          disabled={downloading.isLoading}
+          disabled={downloading.isLoading || reversed}
           onClick={async () => {
             const result = await download({ ...subject, ...range });
             if (result.error) dispatch(showError(errorCodeOf(result.error)));
@@ -101,6 +104,7 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
           {t('audit.export')}
         </button>
       </div>
+      {reversed && <ProblemText problem="audit.reversedRange" />}
       <div className="stat-grid">
         <StatCard
           label={
@@ -121,16 +125,18 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
           value={data ? formatInteger(data.totalEntries) : t('common.unavailable')}
         />
       </div>
-      <Table
-        caption={t('audit.tableTitle')}
-        columns={columns}
-        rows={data?.entries ?? []}
-        rowKey={(entry) => String(entry.version)}
-        loading={history.isLoading}
-        pageSize={AUDIT_PAGE}
-        emptyText={t('audit.empty')}
-        failure={failureOf(history)}
-      />
+      {!reversed && (
+        <Table
+          caption={t('audit.tableTitle')}
+          columns={columns}
+          rows={data?.entries ?? []}
+          rowKey={(entry) => String(entry.version)}
+          loading={history.isLoading}
+          pageSize={AUDIT_PAGE}
+          emptyText={t('audit.empty')}
+          failure={failureOf(history)}
+        />
+      )}
       <div className="toolbar toolbar--end">
         {pages.length > 1 && (
           <button
@@ -145,7 +151,7 @@ export function AuditPage({ adminId, clients }: AuditPageProps) {
           <button
             type="button"
             className="button button--secondary"
-            onClick={() => setPages((p) => [...p, data.nextFrom ?? 0])}
+            onClick={() => setPages((p) => [...p, data.nextFrom])}
           >
             {t('audit.next')}
           </button>

@@ -36,11 +36,18 @@ describe('client audit history', () => {
 
     const history = await clientAuditHistory(eventStore, 'c1');
     expect(history.entries.map((e) => [e.kind, e.remainingSearches, e.detail ?? ''])).toEqual([
-      ['ALLOWANCE', 2, expect.stringContaining('2/2')],
+      ['ALLOWANCE', 2, ''],
       ['SEARCH', 1, ''],
       ['SEARCH', 0, ''],
       ['REFUSAL', 0, 'U004'],
     ]);
+    // what the allowance set is data (the end date as ms), never an ISO text to show as it is
+    expect(history.entries[0]?.allowance).toEqual({
+      remainingSearches: 2,
+      availableYearlySearches: 2,
+      endDate: Date.parse('2026-01-01T11:00:00Z'),
+    });
+    expect(history.entries[1]?.allowance).toBeNull();
     expect(history.entries[1]).toMatchObject({
       by: { email: 'c1@example.com' },
       taxCodes: ['01234567897'],
@@ -102,6 +109,18 @@ describe('client audit history', () => {
     expect(last.entries.map((e) => e.version)).toEqual(Array.from({ length: 51 }, (_, i) => 2_450 + i));
     expect(last.entries.at(-1)?.remainingSearches).toBe(2_500);
     expect(last.nextFrom).toBeNull();
+
+    // newest first, as an auditor reads it: the last page first, then back in time
+    const newest = await clientAuditHistory(counting, 'c2', null, { order: 'desc', limit: 100 });
+    expect(newest.entries.map((e) => e.version)).toEqual(Array.from({ length: 100 }, (_, i) => 2_500 - i));
+    expect(newest.entries[0]?.remainingSearches).toBe(2_500);
+    expect(newest.totalEntries).toBe(2_501);
+    expect(newest.nextFrom).toBe(2_400);
+    const oldest = await clientAuditHistory(eventStore, 'c2', null, { order: 'desc', from: 50, limit: 100 });
+    expect(oldest.entries.map((e) => e.version)).toEqual(Array.from({ length: 51 }, (_, i) => 50 - i));
+    expect(oldest.entries.at(-1)?.kind).toBe('ALLOWANCE');
+    expect(oldest.nextFrom).toBeNull();
+    expect(reads.every((maxCount) => maxCount !== undefined && maxCount <= 1_000)).toBe(true);
   });
 
   it('finds a client by the email it was invited with', async () => {

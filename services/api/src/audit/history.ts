@@ -19,7 +19,7 @@ export type AuditEntry = AuditEntryDto;
 export type ClientAuditHistory = AuditHistoryDto;
 
 function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSearches'> {
-  const base = { at: Date.parse(event.data.at), by: event.data.by };
+  const base = { at: Date.parse(event.data.at), by: event.data.by, allowance: null };
   switch (event.type) {
     case 'SearchAllowanceGranted':
       return {
@@ -31,7 +31,12 @@ function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSear
         dataSource: null,
         resultCount: null,
         cost: 0,
-        detail: `${event.data.remainingSearches}/${event.data.availableYearlySearches} fino al ${new Date(event.data.endDate).toISOString()}`,
+        detail: null,
+        allowance: {
+          remainingSearches: event.data.remainingSearches,
+          availableYearlySearches: event.data.availableYearlySearches,
+          endDate: event.data.endDate,
+        },
       };
     case 'SearchPerformed':
       return {
@@ -87,12 +92,14 @@ function entryOf(event: QuotaEvent): Omit<AuditEntry, 'version' | 'remainingSear
 
 /**
  * Which entries of a history to list: `limit` entries from stream version `from`, granted at or after
- * `since` (ms; the state still counts every earlier event).
+ * `since` (ms; the state still counts every earlier event). Oldest first by default; newest first
+ * (`order: 'desc'`, as an auditor reads it) `from` is the newest version to list (default: the last).
  */
 export interface HistoryPage {
   from?: number;
   limit?: number;
   since?: number | null;
+  order?: 'asc' | 'desc';
 }
 
 export const DEFAULT_HISTORY_PAGE = 500;
@@ -110,13 +117,16 @@ async function replayHistory(
   asOf: number | null,
   page: HistoryPage,
 ): Promise<ClientAuditHistory> {
-  const from = Math.max(0, page.from ?? 0);
+  const newestFirst = page.order === 'desc';
+  const from = newestFirst ? (page.from ?? Number.POSITIVE_INFINITY) : Math.max(0, page.from ?? 0);
   const limit = Math.min(Math.max(1, page.limit ?? DEFAULT_HISTORY_PAGE), MAX_HISTORY_PAGE);
   const since = page.since ?? null;
   let state = initialQuotaState;
-  const entries: AuditEntry[] = [];
+  // oldest first: the first `limit` entries from `from`; newest first: the last `limit` up to `from`,
+  // trimmed now and then so that memory stays bounded by the page, not the history
+  let entries: AuditEntry[] = [];
   let totalEntries = 0;
-  let fromPageOn = 0;
+  let onPageSide = 0;
   replay: for await (const events of streamPages(eventStore, stream)) {
     for (const event of events) {
       const entry = entryOf(event);
@@ -124,24 +134,21 @@ async function replayHistory(
       state = evolveQuota(state, event);
       if (since !== null && entry.at < since) continue;
       totalEntries += 1;
-      if (event.streamVersion < from) continue;
-      fromPageOn += 1;
-      if (entries.length < limit) {
-        entries.push({
-          ...entry,
-          version: event.streamVersion,
-          remainingSearches: state.remainingSearches,
-        });
-      }
+      if (newestFirst ? event.streamVersion > from : event.streamVersion < from) continue;
+      onPageSide += 1;
+      if (!newestFirst && entries.length >= limit) continue;
+      entries.push({ ...entry, version: event.streamVersion, remainingSearches: state.remainingSearches });
+      if (entries.length >= 2 * limit) entries = entries.slice(-limit);
     }
   }
+  if (newestFirst) entries = entries.slice(-limit).reverse();
   const last = entries[entries.length - 1];
   return {
     clientId: id,
     asOf,
     entries,
     totalEntries,
-    nextFrom: last && fromPageOn > entries.length ? last.version + 1 : null,
+    nextFrom: last && onPageSide > entries.length ? last.version + (newestFirst ? -1 : 1) : null,
     remainingSearches: state.remainingSearches,
     availableYearlySearches: state.availableYearlySearches,
     endDate: state.endDate,
@@ -165,6 +172,23 @@ export function userAuditHistory(
   page: HistoryPage = {},
 ): Promise<ClientAuditHistory> {
   return replayHistory(eventStore, streams.audit(userId), userId, asOf, page);
+}
+
+/**
+ * The address a client was invited with, or an administrator registered with (the first event of its
+ * stream): how the Excel names whose history it is. null when the stream is unknown.
+ */
+export async function subjectEmail(
+  eventStore: EventStore,
+  kind: 'client' | 'user',
+  id: string,
+): Promise<string | null> {
+  if (kind === 'client') {
+    const [first] = (await eventStore.readStream(streams.client(id), { maxCount: 1 })).events;
+    return first?.type === 'ClientInvited' ? first.data.email : null;
+  }
+  const [first] = (await eventStore.readStream(streams.user(id), { maxCount: 1 })).events;
+  return first?.type === 'UserRegistered' ? first.data.email : null;
 }
 
 /** An administrator's id from its email (UserRegistered), found in the event store itself. */

@@ -5,6 +5,7 @@ import {
   allHistoryEntries,
   clientAuditHistory,
   MAX_HISTORY_PAGE,
+  subjectEmail,
   userAuditHistory,
   type ClientAuditHistory,
   type HistoryPage,
@@ -27,9 +28,17 @@ const asOf = z
     return ms;
   });
 
+/** A range whose start is after its end lists nothing by mistake: refused (J001, as any bad input). */
+const ordered = (q: { since: number | null; at: number | null }): boolean =>
+  q.since === null || q.at === null || q.since <= q.at;
+const REVERSED_RANGE = {
+  message: 'la data iniziale (since) è successiva alla data finale (at)',
+  path: ['since'],
+};
+
 /**
- * ?at=&since=&from=&limit=: the state as of `at`, and `limit` entries from stream version `from`
- * made at or after `since` (a date range, `since` to `at`).
+ * ?at=&since=&from=&limit=&order=: the state as of `at`, and `limit` entries from stream version
+ * `from` made at or after `since` (a date range, `since` to `at`), oldest or newest first.
  */
 const historyQuery = z
   .object({
@@ -37,10 +46,13 @@ const historyQuery = z
     since: asOf,
     from: z.coerce.number().int().min(0).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).optional(),
+    /** newest first: `from` is then the newest version listed, and `nextFrom` goes back in time */
+    order: z.enum(['asc', 'desc']).optional(),
   })
-  .strict();
+  .strict()
+  .refine(ordered, REVERSED_RANGE);
 
-const rangeQuery = z.object({ at: asOf, since: asOf }).strict();
+const rangeQuery = z.object({ at: asOf, since: asOf }).strict().refine(ordered, REVERSED_RANGE);
 const idParams = z.object({ id: z.string().min(1).max(64) }).strict();
 
 type HistoryOf = (
@@ -51,13 +63,17 @@ type HistoryOf = (
 ) => Promise<ClientAuditHistory>;
 
 /** The Excel export of a history in a date range: every entry, read a page at a time. */
-function historySheetRoute(path: string, subject: string, historyOf: HistoryOf): AnyRoute {
+function historySheetRoute(
+  path: string,
+  subject: { label: string; stream: 'client' | 'user' },
+  historyOf: HistoryOf,
+): AnyRoute {
   return defineRoute({
     method: 'get',
     path,
     access: 'ADMIN',
     tag: 'audit',
-    summary: `The ${subject} history from \`since\` to \`at\` as an Excel file (audit.xlsx)`,
+    summary: `The ${subject.label} history from \`since\` to \`at\` as an Excel file (audit.xlsx)`,
     params: idParams,
     query: rangeQuery,
     responses: { 200: { description: 'audit.xlsx', contentType: XLSX } },
@@ -67,7 +83,13 @@ function historySheetRoute(path: string, subject: string, historyOf: HistoryOf):
         (page) => historyOf(ctx.deps.eventStore, ctx.params.id, at, page),
         since,
       );
-      const bytes = await auditHistoryWorkbook(`${subject} ${ctx.params.id}`, history, ctx.deps.clock());
+      // named by its address, as the screen's subject list does; the id only when none is known
+      const email = await subjectEmail(ctx.deps.eventStore, subject.stream, ctx.params.id);
+      const bytes = await auditHistoryWorkbook(
+        `${subject.label} ${email ?? ctx.params.id}`,
+        history,
+        ctx.deps.clock(),
+      );
       return reply.file({ contentType: XLSX, fileName: 'audit.xlsx', bytes });
     },
   });
@@ -80,7 +102,7 @@ export const auditRoutes: AnyRoute[] = [
     access: 'ADMIN',
     tag: 'audit',
     summary:
-      'Every search, download, refusal and allowance change of a client, and its remaining searches as of `at`, a page at a time (`from`, `limit`)',
+      'Every search, download, refusal and allowance change of a client, and its remaining searches as of `at`, a page at a time (`from`, `limit`, `order`)',
     params: idParams,
     query: historyQuery,
     responses: { 200: { description: 'The history' } },
@@ -90,8 +112,16 @@ export const auditRoutes: AnyRoute[] = [
       );
     },
   }),
-  historySheetRoute('/audit/clients/:id/history.xlsx', 'Cliente', clientAuditHistory),
-  historySheetRoute('/audit/users/:id/history.xlsx', 'Amministratore', userAuditHistory),
+  historySheetRoute(
+    '/audit/clients/:id/history.xlsx',
+    { label: 'Cliente', stream: 'client' },
+    clientAuditHistory,
+  ),
+  historySheetRoute(
+    '/audit/users/:id/history.xlsx',
+    { label: 'Amministratore', stream: 'user' },
+    userAuditHistory,
+  ),
   defineRoute({
     method: 'get',
     path: '/audit/users/:id/history',

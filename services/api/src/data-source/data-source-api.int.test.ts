@@ -311,9 +311,10 @@ describe('data source switch and live searches', () => {
     await workbook.xlsx.load(sheet.body as ArrayBuffer);
     const audit = workbook.getWorksheet('Audit');
     expect(audit?.rowCount).toBe(4);
-    expect(audit?.getRow(4).getCell(2).value).toBe('Ricerca');
-    expect(audit?.getRow(4).getCell(4).value).toBe('01234567897');
-    expect(audit?.getRow(4).getCell(11).value).toBe(2);
+    // newest first: the search, then the two allowances
+    expect(audit?.getRow(2).getCell(2).value).toBe('Ricerca');
+    expect(audit?.getRow(2).getCell(5).value).toBe('01234567897');
+    expect(audit?.getRow(2).getCell(12).value).toBe(2);
     await request(api.app)
       .get(`/api/audit/clients/${client.id}/history.xlsx`)
       .set('Authorization', `Bearer ${client.token}`)

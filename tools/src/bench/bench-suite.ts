@@ -42,6 +42,18 @@ export function percentile(sortedValues: number[], p: number): number {
   return sortedValues[index]!;
 }
 
+/** Samples the process's resident memory; returns the peak in MB when stopped. */
+export function rssSampler(): () => number {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    return Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6);
+  };
+}
+
 /** Operations per second for `count` operations that took `ms`. */
 export function rate(count: number, ms: number): number {
   return ms > 0 ? (count * 1000) / ms : Number.POSITIVE_INFINITY;

@@ -9,6 +9,7 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { rssSampler } from '../bench-suite';
 import { generateArchive, type TruthRecord } from '../../generator/generate';
 import { clock, readTruth, startHarness, type Harness } from '../../rna-mirror/sync-harness';
 
@@ -96,15 +97,6 @@ async function generateMonth(dir: string, plan: RegisterPlan, month: string, rev
     truthFile: path.join(dir, `truth-${month}-r${revision}.jsonl`),
   });
   return { files: result.files.map((f) => f.name), truthFile: result.truthFile! };
-}
-
-function rssSampler(): () => number {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
-  return () => {
-    clearInterval(timer);
-    return Math.round(Math.max(peak, process.memoryUsage.rss()) / 1e6);
-  };
 }
 
 async function timedSync(harness: Harness): Promise<RegisterRun> {

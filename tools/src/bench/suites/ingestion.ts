@@ -29,6 +29,7 @@ import {
   describeSpread,
   envInt,
   rotating,
+  rssSampler,
   SAMPLES,
   spread,
   type BenchRow,
@@ -81,18 +82,6 @@ export const SPEEDUP_TARGET = 1.6;
 const TWENTY_MILLION = 20_000_000;
 
 const MONTHS = ['2024_01', '2024_02', '2024_03', '2024_04'];
-
-/** Samples the process's resident memory; returns the peak in MB when stopped. */
-function rssSampler(): () => number {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
-  return () => {
-    clearInterval(timer);
-    return Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6);
-  };
-}
 
 function measure(
   label: string,

@@ -74,7 +74,6 @@ describe('register archive', () => {
     failed.sink.write(zip.subarray(0, 100));
     failed.sink.destroy(new Error('connection reset'));
     await expect(failed.done()).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const kept = fs.readdirSync(path.join(dir, 'blobs')).filter((name) => !name.startsWith('.'));
     expect(kept).toEqual([first.blob]);
   });

@@ -42,9 +42,12 @@ export class RegisterArchive {
         : pipeline(sink, createGzip({ level: 6 }), hashing, () => undefined);
     const incoming = `incoming-${randomUUID()}.${format}`;
     const contentType = format === 'zip' ? 'application/zip' : 'application/gzip';
-    const written = this.blobs.putStream(incoming, stored, contentType);
-    // a transfer that fails destroys the sink: the half-written blob is dropped
-    written.catch(() => this.blobs.delete(incoming).catch(() => undefined));
+    // a transfer that fails destroys the sink: the half-written blob is dropped before done() says so
+    const written = this.blobs.putStream(incoming, stored, contentType).catch(async (error: unknown) => {
+      await this.blobs.delete(incoming).catch(() => undefined);
+      throw error;
+    });
+    written.catch(() => undefined); // done() may never be asked for when the import failed
     return {
       sink,
       done: async () => {

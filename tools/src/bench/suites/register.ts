@@ -21,6 +21,8 @@ const WHOLE_REGISTER = 25_000_000;
 const BYTES_PER_AID_NEEDED = 1_200;
 const SEARCHES = 5_000;
 const BULK_CODES = 5_000;
+/** Companies searched: those with at most this many aids (the issue's latency target). */
+const SEARCHED_AIDS_MAX = 100;
 
 function scaleOf(env: NodeJS.ProcessEnv): number {
   const raw = env.BENCH_REGISTER_SCALE ?? '1';
@@ -30,17 +32,17 @@ function scaleOf(env: NodeJS.ProcessEnv): number {
   return scale;
 }
 
-/** Every distinct tax code of the truth files, in the order first met (streamed: no record kept). */
-async function taxCodesOf(files: readonly string[]): Promise<string[]> {
-  const seen = new Set<string>();
+/** Aids per tax code in the truth files, codes in the order first met (streamed: no record kept). */
+async function aidsPerTaxCode(files: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
   for (const file of files) {
     const lines = readline.createInterface({ input: createReadStream(file) });
     for await (const line of lines) {
       const match = /"codiceFiscaleBeneficiario":"([^"]*)"/.exec(line);
-      if (match) seen.add(match[1]!);
+      if (match) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
     }
   }
-  return [...seen];
+  return counts;
 }
 
 /** A code chosen with popularity ∝ 1/rank (the search suite's mix): a few companies are asked often. */
@@ -97,7 +99,11 @@ export const registerSuite: BenchSuite = {
         },
       );
 
-      const codes = await taxCodesOf(rehearsal.truthFiles);
+      // The target is for companies of up to 100 aids; the few giants (a generated register, like the
+      // real one, has codes with hundreds of thousands) would each load that many records at once.
+      const counts = await aidsPerTaxCode(rehearsal.truthFiles);
+      const codes = [...counts].filter(([, n]) => n <= SEARCHED_AIDS_MAX).map(([code]) => code);
+      const giants = [...counts.values()].filter((n) => n > SEARCHED_AIDS_MAX);
       const pick = zipfPicker(codes, seededRandom(7));
       const times: number[] = [];
       for (let i = 0; i < SEARCHES; i++) {
@@ -111,6 +117,7 @@ export const registerSuite: BenchSuite = {
           metric: `search of one company, Zipf mix (${SEARCHES} look-ups), p50`,
           value: percentile(times, 50),
           unit: 'ms',
+          note: `companies of up to ${SEARCHED_AIDS_MAX} aids (${codes.length}); ${giants.length} have more, the largest ${Math.max(0, ...giants)}`,
         },
         { metric: 'search of one company, Zipf mix, p99', value: percentile(times, 99), unit: 'ms' },
       );
@@ -119,7 +126,7 @@ export const registerSuite: BenchSuite = {
       for (let i = 0; i < bulkCodes.length; i += 100)
         await harness.aidIndex.search({ taxCodes: bulkCodes.slice(i, i + 100) });
       rows.push({
-        metric: `look-ups of a ${bulkCodes.length}-code bulk job (100 codes a query)`,
+        metric: `look-ups of a ${bulkCodes.length}-code bulk job (100 codes a query, companies of ≤ ${SEARCHED_AIDS_MAX} aids)`,
         value: Math.round(performance.now() - bulkStarted),
         unit: 'ms',
       });

@@ -79,7 +79,7 @@ describe('the audit screen', () => {
   it('opens on the administrator’s own activity, then replays a client’s history with what was left after each', async () => {
     const fake = routes();
     const { calls } = await startRememberedApp(fake, '/audit');
-    await screen.findByRole('heading', { name: 'Audit delle ricerche' });
+    await screen.findByRole('heading', { name: 'Registro delle attività' });
     const table = screen.getByRole('table', { name: 'Cronologia' });
     await within(table).findByText('admin@example.it');
 
@@ -89,7 +89,7 @@ describe('the audit screen', () => {
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       'Abbonamento',
       'Ricerca',
-      'Download',
+      'Scaricamento',
       'Rifiuto',
     ]);
     expect(rows[3]).toHaveTextContent('U004: Ricerche disponibili esaurite');
@@ -107,7 +107,7 @@ describe('the audit screen', () => {
       body: history([], 7),
     };
     const { calls } = await startRememberedApp(fake, '/audit');
-    await screen.findByRole('heading', { name: 'Audit delle ricerche' });
+    await screen.findByRole('heading', { name: 'Registro delle attività' });
     await userEvent.type(screen.getByLabelText('Dal'), '02-03-2026{Enter}');
     await userEvent.type(screen.getByLabelText('Al (stato a questa data)'), '03-03-2026{Enter}');
     await screen.findByText('Ricerche rimanenti al 03-03-2026');

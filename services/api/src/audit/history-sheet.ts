@@ -7,7 +7,7 @@ const DATE_FORMAT = 'dd-mm-yyyy hh:mm:ss';
 export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   ALLOWANCE: 'Abbonamento',
   SEARCH: 'Ricerca',
-  DOWNLOAD: 'Download',
+  DOWNLOAD: 'Scaricamento',
   REFUSAL: 'Rifiuto',
   REFUND: 'Rimborso',
 };
@@ -41,7 +41,7 @@ export async function auditHistoryWorkbook(
   const workbook = new ExcelJS.Workbook();
   workbook.created = generatedAt;
   workbook.creator = 'Portale Aiuti di Stato';
-  const sheet = workbook.addWorksheet('Audit', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const sheet = workbook.addWorksheet('Registro delle attività', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c, i) => ({
     header: c.header,
     key: String(i),

@@ -363,7 +363,7 @@ function summaryOperators(
       `Imprese oltre il massimale de minimis (${formatEuroAmount(DE_MINIMIS_CEILING_EURO, 0)})`,
       formatInteger(over),
     ],
-    ['Disponibile per il download', `${BULK_RESULT_DAYS} giorni`],
+    ['Scaricabile per', `${BULK_RESULT_DAYS} giorni`],
   ];
   for (const [label, value] of facts) lines.push({ text: `${label}: ${value}`, font: 'regular', size: 9 });
   const note =

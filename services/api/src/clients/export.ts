@@ -5,7 +5,7 @@ import type { ClientDto } from '@rna/domain';
 const DATE_FORMAT = 'dd-mm-yyyy hh:mm';
 
 const columns: { header: string; key: keyof ClientDto | 'logoName'; width: number; date?: boolean }[] = [
-  { header: 'Id', key: 'id', width: 38 },
+  { header: 'ID', key: 'id', width: 38 },
   { header: 'Email', key: 'email', width: 32 },
   { header: 'Stato', key: 'status', width: 12 },
   { header: 'Codice fiscale vincolato', key: 'taxCode', width: 20 },
@@ -16,7 +16,7 @@ const columns: { header: string; key: keyof ClientDto | 'logoName'; width: numbe
   { header: 'Scadenza', key: 'endDate', width: 18, date: true },
   { header: 'Ricerche annue', key: 'availableYearlySearches', width: 15 },
   { header: 'Ricerche rimanenti', key: 'remainingSearches', width: 18 },
-  { header: 'Alert variazioni', key: 'enableVariationAlerts', width: 16 },
+  { header: 'Avvisi di variazione', key: 'enableVariationAlerts', width: 16 },
   { header: 'PDF abilitato', key: 'pdfEnabled', width: 14 },
   { header: 'Logo', key: 'logoName', width: 20 },
 ];

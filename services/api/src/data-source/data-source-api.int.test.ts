@@ -309,7 +309,7 @@ describe('data source switch and live searches', () => {
     ).expect(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(sheet.body as ArrayBuffer);
-    const audit = workbook.getWorksheet('Audit');
+    const audit = workbook.getWorksheet('Registro delle attività');
     expect(audit?.rowCount).toBe(4);
     expect(audit?.getRow(4).getCell(2).value).toBe('Ricerca');
     expect(audit?.getRow(4).getCell(4).value).toBe('01234567897');

@@ -132,7 +132,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   summary.getRow(1).font = { bold: true };
   const parameters: [string, string | number][] = [
     ...searchedCodesLine(result),
-    ['Solo De Minimis', yesNo(result.deMinimis)],
+    ['Solo de minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
     ...dataSourceLines(result, input.archive),
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
@@ -142,7 +142,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   for (const [label, value] of parameters) summary.addRow({ label, value });
   const totals: [string, number][] = [
     ['Importo totale', result.stats.totalImport],
-    ['Totale De Minimis', result.stats.totalImportDeMinimis],
+    ['Totale de minimis', result.stats.totalImportDeMinimis],
     [remainingLabel(result), result.stats.remainingDeMinimis],
   ];
   for (const [label, value] of totals) summary.addRow({ label, value }).getCell('value').numFmt = EURO_FORMAT;
@@ -157,8 +157,8 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
     { header: 'Beneficiario', key: 'name', width: 40 },
     { header: 'Aiuti (ultimi 3 anni)', key: 'totalDocuments', width: 20 },
     { header: 'Importo (ultimi 3 anni)', key: 'totalImport', width: 22, style: { numFmt: EURO_FORMAT } },
-    { header: 'De Minimis utilizzato', key: 'deMinimisUsed', width: 22, style: { numFmt: EURO_FORMAT } },
-    { header: 'De Minimis residuo', key: 'remainingDeMinimis', width: 20, style: { numFmt: EURO_FORMAT } },
+    { header: 'De minimis utilizzato', key: 'deMinimisUsed', width: 22, style: { numFmt: EURO_FORMAT } },
+    { header: 'De minimis residuo', key: 'remainingDeMinimis', width: 20, style: { numFmt: EURO_FORMAT } },
     { header: 'Massimale superato', key: 'exceeded', width: 18 },
   ];
   companies.getRow(1).font = { bold: true };

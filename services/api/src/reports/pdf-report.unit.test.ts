@@ -82,8 +82,8 @@ describe('the summary of several unrelated companies', () => {
     const input = aReportInput([]);
     input.result = { ...input.result, deMinimisOf: { taxCode: '01234567897', name: 'ALFA SRL' } };
     const html = pdfSummaryHtml(input);
-    expect(html).toContain('De Minimis residuo di ALFA SRL (il più basso)');
-    expect(html).toContain('De Minimis di ALFA SRL: andamento su 36 mesi');
+    expect(html).toContain('De minimis residuo di ALFA SRL (il più basso)');
+    expect(html).toContain('De minimis di ALFA SRL: andamento su 36 mesi');
     expect(html).toContain('le imprese non si sommano');
     expect(pdfSummaryHtml(aReportInput([]))).not.toContain('il più basso');
   });

@@ -1,8 +1,9 @@
 /** A client's or administrator's audit history as an Excel sheet, for auditors who work offline. */
 import ExcelJS from 'exceljs';
+import { DATE_FORMAT, DATE_TIME_FORMAT, romeDateTimeCell } from '../reports/excel';
 import type { AuditEntry, AuditEntryKind, ClientAuditHistory } from './history';
 
-const DATE_FORMAT = 'dd-mm-yyyy hh:mm:ss';
+const SECONDS_FORMAT = `${DATE_TIME_FORMAT}:ss`;
 
 export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   ALLOWANCE: 'Abbonamento',
@@ -20,7 +21,7 @@ const columns: {
   value: (entry: AuditEntry) => ExcelJS.CellValue;
   date?: true;
 }[] = [
-  { header: 'Data e ora', width: 20, value: (e) => new Date(e.at), date: true },
+  { header: 'Data e ora', width: 20, value: (e) => romeDateTimeCell(new Date(e.at)), date: true },
   { header: 'Tipo', width: 14, value: (e) => AUDIT_KIND_LABELS[e.kind] },
   { header: 'Eseguito da', width: 30, value: (e) => `${e.by.role} ${e.by.userId}` },
   { header: 'Codici fiscali', width: 40, value: (e) => e.taxCodes.join(', ') },
@@ -46,7 +47,7 @@ export async function auditHistoryWorkbook(
     header: c.header,
     key: String(i),
     width: c.width,
-    style: c.date ? { numFmt: DATE_FORMAT } : {},
+    style: c.date ? { numFmt: SECONDS_FORMAT } : {},
   }));
   sheet.getRow(1).font = { bold: true };
   for (const entry of history.entries) {
@@ -59,13 +60,15 @@ export async function auditHistoryWorkbook(
     { header: 'Valore', key: 'value', width: 30 },
   ];
   state.getRow(1).font = { bold: true };
-  state.addRows([
+  const rows = state.addRows([
     { label: 'Soggetto', value: subject },
-    { label: 'Stato al', value: history.asOf === null ? 'oggi' : new Date(history.asOf) },
+    { label: 'Stato al', value: history.asOf === null ? 'oggi' : romeDateTimeCell(history.asOf) },
     { label: 'Ricerche rimanenti', value: history.remainingSearches },
     { label: 'Ricerche annue', value: history.availableYearlySearches },
-    { label: 'Scadenza', value: history.endDate === null ? '' : new Date(history.endDate) },
+    { label: 'Scadenza', value: history.endDate === null ? '' : romeDateTimeCell(history.endDate) },
     { label: 'Voci nel periodo', value: history.entries.length },
   ]);
+  rows[1]!.getCell('value').numFmt = DATE_TIME_FORMAT;
+  rows[4]!.getCell('value').numFmt = DATE_FORMAT;
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

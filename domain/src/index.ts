@@ -22,3 +22,4 @@ export * from './report-codes';
 export * from './import-order';
 export * from './sync-progress';
 export * from './italian-style';
+export * from './file-names';

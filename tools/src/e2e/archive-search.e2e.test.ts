@@ -360,11 +360,11 @@ describe('archive sync and search in a real browser', () => {
     await waitForResults(client, [heaviest]);
 
     const sheet = await downloadByButton(client, 'Scarica Excel', downloads);
-    expect(path.basename(sheet)).toBe('report.xlsx');
+    expect(path.basename(sheet)).toMatch(new RegExp(`^aiuti-${heaviest}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(sheet);
     const rows = workbook.getWorksheet('Aiuti');
-    if (!rows) throw new Error('report.xlsx has no "Aiuti" sheet');
+    if (!rows) throw new Error('the spreadsheet has no "Aiuti" sheet');
     const header = (rows.getRow(1).values as unknown[]).slice(1).map(String);
     const byId = new Map<string, unknown[]>();
     rows.eachRow((row, index) => {
@@ -417,7 +417,7 @@ describe('archive sync and search in a real browser', () => {
     await client.getByRole('tab', { name: 'Sintesi' }).click();
 
     const pdf = await downloadByButton(client, 'Scarica PDF', downloads);
-    expect(path.basename(pdf)).toBe('report.pdf');
+    expect(path.basename(pdf)).toMatch(new RegExp(`^aiuti-${heaviest}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
     const text = await pdfText(pdf);
     expect(text).toContain(heaviest);
     const cards = expectedCards(aids);

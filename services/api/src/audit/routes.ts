@@ -1,5 +1,6 @@
 /** GET /audit/{clients|users}/{id}/history[.xlsx] (ADMIN): the replay of a client's quota stream or an administrator's audit stream. */
 import { z } from 'zod';
+import { downloadFileName } from '@rna/domain';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
 import {
   allHistoryEntries,
@@ -57,18 +58,23 @@ function historySheetRoute(path: string, subject: string, historyOf: HistoryOf):
     path,
     access: 'ADMIN',
     tag: 'audit',
-    summary: `The ${subject} history from \`since\` to \`at\` as an Excel file (audit.xlsx)`,
+    summary: `The ${subject} history from \`since\` to \`at\` as an Excel file (registro-attivita-<day>.xlsx)`,
     params: idParams,
     query: rangeQuery,
-    responses: { 200: { description: 'audit.xlsx', contentType: XLSX } },
+    responses: { 200: { description: 'registro-attivita-<day>.xlsx', contentType: XLSX } },
     async handler(ctx) {
       const { at, since } = ctx.query;
       const history = await allHistoryEntries(
         (page) => historyOf(ctx.deps.eventStore, ctx.params.id, at, page),
         since,
       );
-      const bytes = await auditHistoryWorkbook(`${subject} ${ctx.params.id}`, history, ctx.deps.clock());
-      return reply.file({ contentType: XLSX, fileName: 'audit.xlsx', bytes });
+      const now = ctx.deps.clock();
+      const bytes = await auditHistoryWorkbook(`${subject} ${ctx.params.id}`, history, now);
+      return reply.file({
+        contentType: XLSX,
+        fileName: downloadFileName('registro-attivita', 'xlsx', now),
+        bytes,
+      });
     },
   });
 }

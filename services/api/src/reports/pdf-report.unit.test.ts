@@ -1,4 +1,5 @@
 import { PdfRenderError, type PdfRenderer } from '@rna/infra/pdf';
+import { PDFDocument } from 'pdf-lib';
 import { footerOperators, preparePdfReport } from './pdf-report';
 import { pdfSummaryHtml } from './pdf-template';
 import { PdfTextFont } from './pdf-text';
@@ -96,5 +97,28 @@ describe('the summary of one company', () => {
     expect(pdfSummaryHtml(input)).toMatch(/Beneficiario<\/dt><dd>Alfa S\.r\.l\.<\/dd>/);
     // several companies: each is named in the summary per company instead
     expect(pdfSummaryHtml(aReportInput([]))).not.toMatch(/Beneficiario<\/dt><dd>Alfa/);
+  });
+});
+
+describe('the report’s document properties', () => {
+  it('name the portal and the search, not HeadlessChrome', async () => {
+    const chromium = await PDFDocument.create();
+    chromium.addPage();
+    chromium.setCreator('HeadlessChrome');
+    chromium.setProducer('Skia/PDF m120');
+    const bytes = Buffer.from(await chromium.save());
+    const input = aReportInput([aReportRow(1), aReportRow(2)]);
+    const report = await preparePdfReport(
+      input,
+      rendering(() => Promise.resolve(bytes)),
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of report.chunks()) chunks.push(chunk);
+    const pdf = await PDFDocument.load(Buffer.concat(chunks), { updateMetadata: false });
+    expect(pdf.getCreator()).toBe('Portale Aiuti di Stato');
+    expect(pdf.getProducer()).toBe('Portale Aiuti di Stato');
+    expect(pdf.getTitle()).toBe('Resoconto degli aiuti di Stato – 01234567897, RSSMRA80A01H501U');
+    expect(pdf.getAuthor()).toBe(input.branding.organisation);
+    expect(pdf.getPageCount()).toBe(report.pageCount);
   });
 });

@@ -2,7 +2,7 @@
 export const ERROR_CATALOGUE = {
   G001: { status: 500, message: 'Errore interno del server, riprovare più tardi' },
   G002: { status: 503, message: 'Errore di comunicazione con il database, contattare l’assistenza' },
-  G003: { status: 502, message: 'Errore nell’invio della mail, verificare l’indirizzo del destinatario' },
+  G003: { status: 502, message: 'Errore nell’invio dell’email, verificare l’indirizzo del destinatario' },
   G007: { status: 503, message: 'Sito RNA Temporaneamente Non Disponibile' },
   J001: { status: 400, message: 'Errore di comunicazione con il server' },
   J002: { status: 400, message: 'Errore di comunicazione con il server' },
@@ -47,7 +47,7 @@ export const ERROR_CATALOGUE = {
   I002: { status: 400, message: 'Impresa unica non valida' },
   I003: { status: 404, message: 'Impresa unica non trovata' },
   R001: { status: 400, message: 'Codice di verifica non valido: controllare di averlo copiato per intero' },
-  R002: { status: 404, message: 'Il portale non ha emesso alcun report con questo codice' },
+  R002: { status: 404, message: 'Il portale non ha emesso alcun documento con questo codice' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

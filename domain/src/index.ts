@@ -21,3 +21,5 @@ export * from './de-minimis-regimes';
 export * from './report-codes';
 export * from './import-order';
 export * from './sync-progress';
+export * from './italian-style';
+export * from './file-names';

@@ -56,7 +56,7 @@ describe('PasswordPair', () => {
     render(<PairForm onValid={onValid} />);
     const submit = screen.getByRole('button', { name: 'Invia' });
     await userEvent.click(submit);
-    expect(screen.getByRole('alert')).toHaveTextContent('Compila tutti i campi password');
+    expect(screen.getByRole('alert')).toHaveTextContent('Compili tutti i campi password');
 
     await userEvent.type(screen.getByLabelText('Nuova'), '1234567');
     await userEvent.type(screen.getByLabelText('Conferma'), '1234567');

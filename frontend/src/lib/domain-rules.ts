@@ -6,6 +6,7 @@ import {
   checkTaxCode,
   clientStatusLabel as domainClientStatusLabel,
   DE_MINIMIS_CEILING_EURO,
+  downloadFileName,
   endDateFromDay,
   formatEuro as domainFormatEuro,
   formatIsoDay,
@@ -83,3 +84,6 @@ export function romeEndOfDay(date: Date): number {
 
 /** 3000 → '3.000' */
 export { formatInteger } from '@rna/domain';
+
+/** The Italian name of a downloaded file, with the codes and today's date (aiuti-<codice>-2026-11-25.xlsx). */
+export { downloadFileName };

@@ -79,7 +79,7 @@ describe('accounts in a real browser', () => {
     await captureScreen(page, 'forgot', world.accessibility);
     await page.getByLabel('Email').fill('non-una-email');
     await page.getByRole('button', { name: 'Invia' }).click();
-    await expectMessage(page, 'Inserisci un indirizzo email valido');
+    await expectMessage(page, 'Inserisca un indirizzo email valido');
 
     // without a code the reset page sends the user to the login
     await page.goto('/reset-password');
@@ -112,7 +112,7 @@ describe('accounts in a real browser', () => {
     await expectMessage(admin, 'L’email è obbligatoria');
     await invite.getByLabel('Email').fill('studio.rossi@');
     await invite.getByRole('button', { name: 'Invia invito' }).click();
-    await expectMessage(admin, 'Inserisci un indirizzo email valido');
+    await expectMessage(admin, 'Inserisca un indirizzo email valido');
     await captureScreen(admin, 'clients-invite', world.accessibility);
     expect(await clientsInStore()).toBe(0);
 
@@ -153,7 +153,7 @@ describe('accounts in a real browser', () => {
     await client.getByRole('button', { name: 'Cambia password' }).click();
     const change = dialog(client, 'Cambia password');
     await change.getByRole('button', { name: 'Salva' }).click();
-    await expectMessage(client, 'Compila tutti i campi password');
+    await expectMessage(client, 'Compili tutti i campi password');
     await change.getByLabel('Password attuale').fill(invitationCode);
     await change.getByLabel('Nuova password', { exact: true }).fill('corta');
     await change.getByLabel('Conferma nuova password').fill('corta');
@@ -213,7 +213,7 @@ describe('accounts in a real browser', () => {
     await settings.waitFor({ state: 'detached' });
 
     await admin.getByRole('tab', { name: 'Loghi' }).click();
-    await admin.getByText('Inserisci prima il nome del logo').waitFor();
+    await admin.getByText('Inserisca prima il nome del logo').waitFor();
     expect(await admin.getByLabel('File del logo').isDisabled()).toBe(true);
     await admin.getByLabel('Nome del logo').fill('Studio Rossi');
     await admin.getByLabel('File del logo').setInputFiles({

@@ -46,7 +46,7 @@ import type { TruthRecord } from '../generator/generate';
 
 jest.setTimeout(120_000);
 
-const EXPIRED_TEXT = 'Abbonamento scaduto, contatta il referente commerciale'; // errors.A002
+const EXPIRED_TEXT = 'Abbonamento scaduto, contatti il referente commerciale'; // errors.A002
 
 let world: World;
 let adminContext: BrowserContext;
@@ -360,11 +360,11 @@ describe('archive sync and search in a real browser', () => {
     await waitForResults(client, [heaviest]);
 
     const sheet = await downloadByButton(client, 'Scarica Excel', downloads);
-    expect(path.basename(sheet)).toBe('report.xlsx');
+    expect(path.basename(sheet)).toMatch(new RegExp(`^aiuti-${heaviest}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(sheet);
     const rows = workbook.getWorksheet('Aiuti');
-    if (!rows) throw new Error('report.xlsx has no "Aiuti" sheet');
+    if (!rows) throw new Error('the spreadsheet has no "Aiuti" sheet');
     const header = (rows.getRow(1).values as unknown[]).slice(1).map(String);
     const byId = new Map<string, unknown[]>();
     rows.eachRow((row, index) => {
@@ -417,7 +417,7 @@ describe('archive sync and search in a real browser', () => {
     await client.getByRole('tab', { name: 'Sintesi' }).click();
 
     const pdf = await downloadByButton(client, 'Scarica PDF', downloads);
-    expect(path.basename(pdf)).toBe('report.pdf');
+    expect(path.basename(pdf)).toMatch(new RegExp(`^aiuti-${heaviest}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`));
     const text = await pdfText(pdf);
     expect(text).toContain(heaviest);
     const cards = expectedCards(aids);
@@ -437,14 +437,14 @@ describe('archive sync and search in a real browser', () => {
     try {
       const page = await stranger.newPage();
       await page.goto(`/verifica/${printed}`);
-      const issued = page.getByRole('status').filter({ hasText: 'Report emesso dal portale' });
+      const issued = page.getByRole('status').filter({ hasText: 'Resoconto emesso dal portale' });
       await issued.waitFor();
       expect(await issued.textContent()).toContain(heaviest);
       const changed = printed!.slice(0, 5) + (printed![5] === '7' ? '8' : '7') + printed!.slice(6);
       await page.getByLabel('Codice di verifica').fill(changed);
       await page.getByRole('button', { name: 'Verifica' }).click();
-      await page.getByText('Report non riconosciuto').waitFor();
-      expect(await page.getByText('Report emesso dal portale').count()).toBe(0);
+      await page.getByText('Resoconto non riconosciuto').waitFor();
+      expect(await page.getByText('Resoconto emesso dal portale').count()).toBe(0);
     } finally {
       await stranger.close();
     }
@@ -456,8 +456,8 @@ describe('archive sync and search in a real browser', () => {
     await waitForResults(client, [heaviest]);
     await client.getByRole('button', { name: 'Salva ricerca' }).click();
     await client.getByRole('button', { name: 'Rimuovi dai preferiti' }).waitFor();
-    await client.getByRole('button', { name: 'Attiva alert' }).click();
-    await client.getByRole('button', { name: 'Disattiva alert' }).waitFor();
+    await client.getByRole('button', { name: 'Attiva avviso' }).click();
+    await client.getByRole('button', { name: 'Disattiva avviso' }).waitFor();
 
     // home goes to the saved search
     await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
@@ -468,13 +468,13 @@ describe('archive sync and search in a real browser', () => {
 
     // without a saved search home stays, and lists the alert; removing asks first
     await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
-    await client.getByRole('heading', { name: 'Alert di variazione' }).waitFor();
+    await client.getByRole('heading', { name: 'Avvisi di variazione' }).waitFor();
     await client.getByText(heaviest, { exact: true }).waitFor();
-    await client.getByRole('button', { name: `Rimuovi l’alert per ${heaviest}` }).click();
-    const confirm = dialog(client, 'Rimuovere l’alert?');
+    await client.getByRole('button', { name: `Rimuovi l’avviso per ${heaviest}` }).click();
+    const confirm = dialog(client, 'Rimuovere l’avviso?');
     await captureScreen(client, 'home-alert-remove', world.accessibility);
     await confirm.getByRole('button', { name: 'Conferma' }).click();
-    await client.getByText('Nessun alert attivo').waitFor();
+    await client.getByText('Nessun avviso attivo').waitFor();
   });
 
   it('at mobile width the chart is horizontal with the months reversed', async () => {
@@ -518,7 +518,7 @@ describe('archive sync and search in a real browser', () => {
     await client.getByText('Ricerche: 0 / 20').waitFor();
     // a company not looked up today is refused
     await searchOne(client, fresher);
-    await expectMessage(client, 'Ricerche disponibili esaurite, contatta l’amministratore');
+    await expectMessage(client, 'Ricerche disponibili esaurite, contatti l’amministratore');
     await client.waitForURL((url) => url.pathname === '/');
     // and stays there with its reason, without bouncing back to the search
     await client.waitForTimeout(1500);
@@ -580,8 +580,8 @@ describe('archive sync and search in a real browser', () => {
   });
 
   it('an administrator replays the client’s searches, refusals and allowance changes on the audit screen', async () => {
-    await admin.getByRole('link', { name: 'Audit' }).click();
-    await admin.getByRole('heading', { name: 'Audit delle ricerche' }).waitFor();
+    await admin.getByRole('link', { name: 'Registro delle attività' }).click();
+    await admin.getByRole('heading', { name: 'Registro delle attività' }).waitFor();
     await admin.getByLabel('Utente').selectOption({ label: invited.email });
     const history = admin.getByRole('table', { name: 'Cronologia' });
     await history

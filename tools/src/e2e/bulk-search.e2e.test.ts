@@ -35,7 +35,7 @@ jest.setTimeout(180_000);
 
 const SEARCHES = 20;
 const NOT_A_SPREADSHEET =
-  'Il file non è un foglio Excel (.xlsx) o un file CSV: caricane uno in uno di questi formati'; // errors.B001
+  'Il file non è un foglio Excel (.xlsx) o un file CSV: ne carichi uno in uno di questi formati'; // errors.B001
 
 let world: World;
 let context: BrowserContext;
@@ -105,7 +105,7 @@ describe('bulk search in a real browser', () => {
     expect(await client.title()).toBe('Ricerca massiva – Portale Aiuti di Stato');
     await client.getByText(/al massimo 5 MB/).waitFor();
     await client.getByText(/Al massimo 5\.000 codici fiscali/).waitFor();
-    await client.getByText('Non hai ancora avviato ricerche massive').waitFor();
+    await client.getByText('Non ha ancora avviato ricerche massive').waitFor();
     await captureScreen(client, 'bulk-empty', world.accessibility);
   });
 
@@ -115,7 +115,7 @@ describe('bulk search in a real browser', () => {
     await client.getByLabel('File dell’elenco (.xlsx o .csv)').setInputFiles(pdf);
     await expectMessage(client, NOT_A_SPREADSHEET);
     expect(await client.getByRole('heading', { name: /^Anteprima/ }).count()).toBe(0);
-    await client.getByText('Non hai ancora avviato ricerche massive').waitFor();
+    await client.getByText('Non ha ancora avviato ricerche massive').waitFor();
     await client.getByText(`Ricerche: ${SEARCHES} / ${SEARCHES}`).waitFor();
   });
 
@@ -144,7 +144,7 @@ describe('bulk search in a real browser', () => {
     await captureScreen(client, 'bulk-preview', world.accessibility);
 
     await client.getByRole('button', { name: 'Avvia la ricerca' }).click();
-    await expectMessage(client, 'Ricerca massiva avviata: riceverai una mail quando è pronta');
+    await expectMessage(client, 'Ricerca massiva avviata: riceverà un’email quando è pronta');
     await client.getByRole('row', { name: /clienti\.csv/ }).waitFor();
     await client.getByText(`Ricerche: ${SEARCHES - 3} / ${SEARCHES}`).waitFor();
   });

@@ -73,7 +73,7 @@ describe('a single undertaking in a real browser', () => {
     await signIn(client, invited.email, invited.invitationCode);
     await client.getByRole('navigation').getByRole('link', { name: 'Imprese uniche' }).click();
     await client.getByRole('heading', { name: 'Imprese uniche', level: 1 }).waitFor();
-    await client.getByText('Non hai ancora creato imprese uniche.').waitFor();
+    await client.getByText('Non ha ancora creato imprese uniche.').waitFor();
 
     await client.getByRole('button', { name: 'Nuova impresa unica' }).first().click();
     const dialog = client.getByRole('dialog');

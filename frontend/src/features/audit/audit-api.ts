@@ -1,5 +1,6 @@
 import type { AuditHistoryDto } from '@rna/domain';
 import { api } from '../../lib/api';
+import { downloadFileName } from '../../lib/domain-rules';
 import { saveAs } from '../../lib/download';
 
 /** Whose history: a client's quota stream, or an administrator's own audit stream. */
@@ -46,7 +47,7 @@ export const auditApi = api.injectEndpoints({
     downloadAuditSheet: build.mutation<null, Omit<AuditQuery, 'from'>>({
       query: (q) => ({
         url: `${historyPath(q)}.xlsx?${rangeParams(q).toString()}`,
-        responseHandler: saveAs('audit.xlsx'),
+        responseHandler: saveAs(downloadFileName('registro-attivita', 'xlsx', Date.now())),
       }),
     }),
   }),

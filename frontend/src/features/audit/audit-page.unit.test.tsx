@@ -85,7 +85,7 @@ describe('the audit screen', () => {
   it('opens on the administrator’s own activity, then replays a client’s history with what was left after each', async () => {
     const fake = routes();
     const { calls } = await startRememberedApp(fake, '/audit');
-    await screen.findByRole('heading', { name: 'Audit delle ricerche' });
+    await screen.findByRole('heading', { name: 'Registro delle attività' });
     const table = screen.getByRole('table', { name: 'Cronologia' });
     // who did it by address and an Italian role word, never a role and an id
     await within(table).findByText('admin@example.it (Amministratore)');
@@ -96,7 +96,7 @@ describe('the audit screen', () => {
     // newest first, as the server sent them
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       'Rifiuto',
-      'Download',
+      'Scaricamento',
       'Ricerca',
       'Abbonamento',
     ]);
@@ -122,7 +122,7 @@ describe('the audit screen', () => {
       body: history([], 7),
     };
     const { calls } = await startRememberedApp(fake, '/audit');
-    await screen.findByRole('heading', { name: 'Audit delle ricerche' });
+    await screen.findByRole('heading', { name: 'Registro delle attività' });
     await userEvent.type(screen.getByLabelText('Dal'), '02-03-2026{Enter}');
     await userEvent.type(screen.getByLabelText('Al (stato a questa data)'), '03-03-2026{Enter}');
     await screen.findByText('Ricerche rimanenti al 03-03-2026');
@@ -134,7 +134,7 @@ describe('the audit screen', () => {
 
   it('refuses a range whose start is after its end before asking the server anything', async () => {
     const { calls } = await startRememberedApp(routes(), '/audit');
-    await screen.findByRole('heading', { name: 'Audit delle ricerche' });
+    await screen.findByRole('heading', { name: 'Registro delle attività' });
     await userEvent.type(screen.getByLabelText('Dal'), '05-03-2026{Enter}');
     await userEvent.type(screen.getByLabelText('Al (stato a questa data)'), '03-03-2026{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent(

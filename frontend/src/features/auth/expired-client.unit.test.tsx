@@ -9,7 +9,7 @@ import { restoreSession } from '../../lib/session/session-actions';
 import { storage } from '../../lib/storage';
 import { installFakeServer, type FakeRoutes } from '../../test/fake-server';
 
-const EXPIRED = 'Abbonamento scaduto, contatta il referente commerciale';
+const EXPIRED = 'Abbonamento scaduto, contatti il referente commerciale';
 const A002 = { status: 403, body: { code: 'A002', message: 'Abbonamento scaduto' } };
 
 /** The app as a reload starts it: the session restored from storage (if any), then the routes. */

@@ -24,8 +24,8 @@ function routes(overrides: FakeRoutes = {}, user = CLIENT): FakeRoutes {
 }
 
 const count = (calls: string[], call: string) => calls.filter((c) => c === call).length;
-const jobsTable = () => screen.getByRole('table', { name: 'Le tue ricerche massive' });
-const pasteBox = () => screen.getByLabelText('Oppure incolla i codici fiscali (uno per riga)');
+const jobsTable = () => screen.getByRole('table', { name: 'Le sue ricerche massive' });
+const pasteBox = () => screen.getByLabelText('Oppure incolli i codici fiscali (uno per riga)');
 const fileInput = () => screen.getByLabelText('File dell’elenco (.xlsx o .csv)');
 
 async function pasteAndPreview(text: string): Promise<void> {
@@ -59,7 +59,7 @@ describe('a pasted list', () => {
     const { calls } = await startRememberedApp(fake, PAGE);
     await screen.findByRole('heading', { name: 'Ricerca massiva', level: 1 });
     expect(document.title).toBe('Ricerca massiva – Portale Aiuti di Stato');
-    await within(jobsTable()).findByText('Non hai ancora avviato ricerche massive');
+    await within(jobsTable()).findByText('Non ha ancora avviato ricerche massive');
 
     await pasteAndPreview('01234567897{Enter}01234567890{Enter}01234567897{Enter}ciao');
     const heading = await screen.findByRole('heading', { name: 'Anteprima: elenco incollato' });
@@ -96,7 +96,7 @@ describe('a pasted list', () => {
       call: START,
       body: { taxCodes: ['01234567897', '01234567890'], sourceName: '' },
     });
-    await screen.findByText('Ricerca massiva avviata: riceverai una mail quando è pronta');
+    await screen.findByText('Ricerca massiva avviata: riceverà un’email quando è pronta');
     expect(screen.queryByRole('heading', { name: /^Anteprima/ })).not.toBeInTheDocument();
     expect(pasteBox()).toHaveValue('');
     // the searches left in the navigation bar are read again after the charge
@@ -220,9 +220,9 @@ describe('a file', () => {
     Object.defineProperty(file, 'size', { value: BULK_MAX_FILE_BYTES + 1 });
     await userEvent.upload(fileInput(), file);
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Il file supera i 5 MB: riducilo o incolla i codici',
+      'Il file supera i 5 MB: lo riduca o incolli i codici',
     );
-    expect(fileInput()).toHaveAccessibleDescription('Il file supera i 5 MB: riducilo o incolla i codici');
+    expect(fileInput()).toHaveAccessibleDescription('Il file supera i 5 MB: lo riduca o incolli i codici');
     expect(count(calls, PREVIEW)).toBe(0);
   });
 });
@@ -232,12 +232,12 @@ describe('bad input', () => {
     [
       'B001',
       415,
-      'Il file non è un foglio Excel (.xlsx) o un file CSV: caricane uno in uno di questi formati',
+      'Il file non è un foglio Excel (.xlsx) o un file CSV: ne carichi uno in uno di questi formati',
     ],
-    ['B002', 400, 'Il file è protetto da password o danneggiato: salvalo di nuovo senza password e riprova'],
-    ['B003', 400, 'L’elenco supera i 5.000 codici fiscali: dividilo in più ricerche'],
-    ['B004', 413, 'Il file supera i 5 MB: riducilo o incolla i codici'],
-    ['B005', 400, 'Nessun codice fiscale trovato nell’elenco: controlla la colonna scelta'],
+    ['B002', 400, 'Il file è protetto da password o danneggiato: lo salvi di nuovo senza password e riprovi'],
+    ['B003', 400, 'L’elenco supera i 5.000 codici fiscali: lo divida in più ricerche'],
+    ['B004', 413, 'Il file supera i 5 MB: lo riduca o incolli i codici'],
+    ['B005', 400, 'Nessun codice fiscale trovato nell’elenco: controlli la colonna scelta'],
   ])(
     'a preview refused with %s says so in Italian, and nothing can be started',
     async (code, status, text) => {
@@ -247,7 +247,7 @@ describe('bad input', () => {
       expect(await screen.findByRole('alert')).toHaveTextContent(text);
       expect(screen.queryByRole('heading', { name: /^Anteprima/ })).not.toBeInTheDocument();
       expect(screen.queryByRole('button', { name: 'Avvia la ricerca' })).not.toBeInTheDocument();
-      expect(within(jobsTable()).getByText('Non hai ancora avviato ricerche massive')).toBeInTheDocument();
+      expect(within(jobsTable()).getByText('Non ha ancora avviato ricerche massive')).toBeInTheDocument();
       expect(count(calls, START)).toBe(0);
     },
   );
@@ -258,17 +258,17 @@ describe('bad input', () => {
     await pasteAndPreview('01234567897');
     await screen.findByRole('alert');
     expect(pasteBox()).toHaveAccessibleDescription(
-      'L’elenco supera i 5.000 codici fiscali: dividilo in più ricerche',
+      'L’elenco supera i 5.000 codici fiscali: lo divida in più ricerche',
     );
     expect(pasteBox()).toHaveAttribute('aria-invalid', 'true');
     expect(fileInput()).not.toHaveAttribute('aria-invalid');
   });
 
   it.each([
-    ['U004', 429, 'Ricerche disponibili esaurite, contatta l’amministratore'],
-    ['A002', 403, 'Abbonamento scaduto, contatta il referente commerciale'],
-    ['B003', 400, 'L’elenco supera i 5.000 codici fiscali: dividilo in più ricerche'],
-    ['B005', 400, 'Nessun codice fiscale trovato nell’elenco: controlla la colonna scelta'],
+    ['U004', 429, 'Ricerche disponibili esaurite, contatti l’amministratore'],
+    ['A002', 403, 'Abbonamento scaduto, contatti il referente commerciale'],
+    ['B003', 400, 'L’elenco supera i 5.000 codici fiscali: lo divida in più ricerche'],
+    ['B005', 400, 'Nessun codice fiscale trovato nell’elenco: controlli la colonna scelta'],
   ])('a confirmation refused with %s says so in Italian, and no job appears', async (code, status, text) => {
     const { calls } = await startRememberedApp(
       routes({ [PREVIEW]: { status: 200, body: bulkPreview() }, [START]: refusal(status, code) }),
@@ -281,7 +281,7 @@ describe('bad input', () => {
     expect(count(calls, START)).toBe(1);
     // the preview stays, to try again or cancel; the list has no job
     expect(screen.getByRole('heading', { name: 'Anteprima: elenco incollato' })).toBeInTheDocument();
-    expect(within(jobsTable()).getByText('Non hai ancora avviato ricerche massive')).toBeInTheDocument();
+    expect(within(jobsTable()).getByText('Non ha ancora avviato ricerche massive')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
@@ -316,8 +316,8 @@ describe('the cost', () => {
     await pasteAndPreview('01234567897');
     const confirm = await screen.findByRole('button', { name: 'Avvia la ricerca' });
     expect(confirm).toBeDisabled();
-    expect(confirm).toHaveAccessibleDescription(/^Ricerche disponibili esaurite, contatta l’amministratore/);
-    expect(confirm).toHaveAccessibleDescription(/ti restano 3 ricerche, ne servono 12/);
+    expect(confirm).toHaveAccessibleDescription(/^Ricerche disponibili esaurite, contatti l’amministratore/);
+    expect(confirm).toHaveAccessibleDescription(/le restano 3 ricerche, ne servono 12/);
     expect(screen.getByText('Costo: 12 ricerche')).toBeInTheDocument();
     await userEvent.click(confirm);
     expect(count(calls, START)).toBe(0);
@@ -408,8 +408,8 @@ describe('the jobs list', () => {
   it('says when it cannot be read, and reads it again on "Riprova"', async () => {
     const fake = routes({ [LIST]: refusal(500, 'G002') });
     await startRememberedApp(fake, PAGE);
-    await within(await screen.findByRole('table', { name: 'Le tue ricerche massive' })).findByText(
-      'Errore di comunicazione con il database, contatta l’assistenza',
+    await within(await screen.findByRole('table', { name: 'Le sue ricerche massive' })).findByText(
+      'Errore di comunicazione con il database, contatti l’assistenza',
     );
     fake[LIST] = { status: 200, body: [completedBulkJob()] };
     await userEvent.click(within(jobsTable()).getByRole('button', { name: 'Riprova' }));

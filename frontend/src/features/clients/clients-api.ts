@@ -1,5 +1,6 @@
 import type { ClientDto } from '@rna/domain';
 import { api } from '../../lib/api';
+import { downloadFileName } from '../../lib/domain-rules';
 import { saveAs } from '../../lib/download';
 
 const INVITE_TIMEOUT_MS = 60_000;
@@ -18,7 +19,10 @@ export const clientsApi = api.injectEndpoints({
       ],
     }),
     exportClients: build.mutation<null, void>({
-      query: () => ({ url: '/clients/export', responseHandler: saveAs('clients.xlsx') }),
+      query: () => ({
+        url: '/clients/export',
+        responseHandler: saveAs(downloadFileName('clienti', 'xlsx', Date.now())),
+      }),
     }),
     inviteClient: build.mutation<ClientDto, { email: string; fixedTaxCode?: string }>({
       query: (body) => ({ url: '/clients/invite', method: 'POST', body, timeout: INVITE_TIMEOUT_MS }),

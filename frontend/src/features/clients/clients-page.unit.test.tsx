@@ -50,7 +50,7 @@ describe('the clients screen', () => {
     routes['GET /api/clients'] = { status: 500, body: { code: 'G001', message: 'x' } };
     const { calls } = await startRememberedApp(routes, '/clients');
     const table = await screen.findByRole('table', { name: 'Tutti i clienti' });
-    await within(table).findByText('Errore interno del server, riprova più tardi');
+    await within(table).findByText('Errore interno del server, riprovi più tardi');
     expect(within(table).queryByText('Nessun dato disponibile')).not.toBeInTheDocument();
     expect(screen.getAllByText('—').length).toBeGreaterThanOrEqual(2); // no "0" clients on the cards
 

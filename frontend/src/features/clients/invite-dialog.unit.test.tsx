@@ -11,7 +11,7 @@ describe('invite dialog', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('L’email è obbligatoria');
     await userEvent.type(screen.getByLabelText('Email'), 'not-an-email');
     await userEvent.click(send);
-    expect(screen.getByRole('alert')).toHaveTextContent('Inserisci un indirizzo email valido');
+    expect(screen.getByRole('alert')).toHaveTextContent('Inserisca un indirizzo email valido');
     expect(onInvite).not.toHaveBeenCalled();
 
     await userEvent.clear(screen.getByLabelText('Email'));

@@ -1,4 +1,4 @@
-import type { Options } from 'highcharts';
+import type { LangOptions, Options } from 'highcharts';
 import type { DeMinimisPointDto } from '@rna/domain';
 import { DE_MINIMIS_CEILING, formatEuro } from '../../lib/domain-rules';
 
@@ -11,6 +11,19 @@ export interface ChartLabels {
   axis: string;
   /** what the chart shows, for screen readers (Highcharts' accessibility module) */
   description: string;
+  /** the amounts' range for screen readers, from the lowest and highest amount already formatted */
+  range?: (from: string, to: string) => string;
+}
+
+/**
+ * Highcharts' own texts (chart type, axes, series for screen readers) and number format, from the
+ * catalogue's chart.lang: Italian words, a comma for decimals and a dot for thousands (SPEC §9).
+ * Highcharts takes them once for every chart (Highcharts.setOptions).
+ */
+export function chartLang(t: (key: string, options: { returnObjects: true }) => unknown): LangOptions {
+  const lang = t('chart.lang', { returnObjects: true });
+  if (!lang || typeof lang !== 'object') throw new Error('The catalogue has no chart.lang');
+  return lang as LangOptions;
 }
 
 /**
@@ -28,6 +41,12 @@ export function buildChartOptions(
   // exceeded allowance is drawn whole instead of cut off at 300,000.
   const highestUsed = Math.max(0, ...points.map((p) => p.total));
   const axisMax = Math.max(DE_MINIMIS_CEILING, Math.ceil(highestUsed / CHART_TICK) * CHART_TICK);
+  // Highcharts would say the range with the raw numbers ("40485.64"): the screen reader gets euro amounts
+  const amounts = points.flatMap((p) => [p.total, Math.max(0, p.remaining)]);
+  const rangeDescription =
+    labels.range && amounts.length > 0
+      ? labels.range(formatEuro(Math.min(...amounts)), formatEuro(Math.max(...amounts)))
+      : undefined;
   return {
     chart: {
       type: narrow ? 'bar' : 'column',
@@ -36,7 +55,11 @@ export function buildChartOptions(
     },
     title: { text: labels.title },
     credits: { enabled: false },
-    accessibility: { enabled: true, description: labels.description },
+    accessibility: {
+      enabled: true,
+      description: labels.description,
+      point: { valueDecimals: 2, valueSuffix: ' €' },
+    },
     // A bar chart draws its first category at the top only while the category axis is reversed (measured in
     // Chromium: reversed: false puts it at the bottom and would undo the reversal of the data above).
     xAxis: { categories: ordered.map((p) => p.month), reversed: narrow },
@@ -45,6 +68,7 @@ export function buildChartOptions(
       max: axisMax,
       tickInterval: CHART_TICK,
       title: { text: labels.axis },
+      ...(rangeDescription ? { accessibility: { rangeDescription } } : {}),
       labels: { formatter: (ctx) => formatEuro(Number(ctx.value)).replace(',00', '') },
     },
     tooltip: {

@@ -47,3 +47,16 @@ describe('de minimis chart data mapping', () => {
     ]);
   });
 });
+
+describe('what a screen reader hears of the amounts', () => {
+  it('euro amounts with two decimals, and the range in the catalogue’s words', () => {
+    const options = buildChartOptions(points, false, {
+      ...labels,
+      range: (from, to) => `da ${from} a ${to}`,
+    });
+    expect(options.accessibility?.point).toEqual({ valueDecimals: 2, valueSuffix: ' €' });
+    expect((options.yAxis as YAxisOptions).accessibility?.rangeDescription).toBe(
+      'da 10.000,00 € a 290.000,00 €',
+    );
+  });
+});

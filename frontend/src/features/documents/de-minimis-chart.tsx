@@ -4,9 +4,13 @@ import { HighchartsReact } from 'highcharts-react-official';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeMinimisPointDto } from '@rna/domain';
+import i18n from '../../i18n';
 import { formatEuro } from '../../lib/domain-rules';
 import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
-import { buildChartOptions } from './chart-options';
+import { buildChartOptions, chartLang } from './chart-options';
+
+// Highcharts' texts and number format are global: set once, in Italian, before the first chart
+Highcharts.setOptions({ lang: chartLang((key, options) => i18n.t(key, options)) });
 
 /** Loaded lazily: Highcharts ships only with the documents screen. */
 export default function DeMinimisChart({
@@ -30,6 +34,7 @@ export default function DeMinimisChart({
         remaining: t('documents.chartRemaining'),
         axis: t('documents.chartAxis'),
         description: t('documents.chartDescription'),
+        range: (from, to) => t('documents.chartRange', { from, to }),
       }),
     [points, narrow, t, title],
   );

@@ -1,5 +1,6 @@
 import type { DeMinimisRegime, HeadroomDto, SearchAnswerDto } from '@rna/domain';
 import { api } from '../../lib/api';
+import { downloadFileName } from '../../lib/domain-rules';
 import { saveAs } from '../../lib/download';
 import { announceSearchUsed } from '../../lib/session/session-actions';
 import type { DocumentsQuery } from './search-params';
@@ -95,7 +96,7 @@ export const documentsApi = api.injectEndpoints({
     downloadSheet: build.mutation<null, ReportQuery>({
       query: (q) => ({
         url: `/documents/sheet?${reportQueryString(q)}`,
-        responseHandler: saveAs('report.xlsx'),
+        responseHandler: saveAs(downloadFileName('aiuti', 'xlsx', Date.now(), q.taxCodes)),
       }),
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),
@@ -103,7 +104,7 @@ export const documentsApi = api.injectEndpoints({
     downloadPdf: build.mutation<null, ReportQuery>({
       query: (q) => ({
         url: `/documents/pdf?${reportQueryString(q)}`,
-        responseHandler: saveAs('report.pdf'),
+        responseHandler: saveAs(downloadFileName('aiuti', 'pdf', Date.now(), q.taxCodes)),
       }),
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),

@@ -278,7 +278,7 @@ describe('a refused headroom', () => {
     await pickDate('30-06-2026');
     await userEvent.click(within(panel()).getByRole('button', { name: 'Calcola il residuo' }));
     expect(await within(panel()).findByRole('alert')).toHaveTextContent(
-      'Ricerche disponibili esaurite, contatta l’amministratore',
+      'Ricerche disponibili esaurite, contatti l’amministratore',
     );
     expect(screen.getByRole('heading', { name: `Risultati per ${ALFA}, ${BETA}` })).toBeInTheDocument();
   });

@@ -30,7 +30,7 @@ const routes = (groups: UndertakingGroupDto[], overrides: FakeRoutes = {}): Fake
   ...overrides,
 });
 
-const groupList = () => screen.getByRole('list', { name: 'Le tue imprese uniche' });
+const groupList = () => screen.getByRole('list', { name: 'Le sue imprese uniche' });
 const dialog = () => screen.getByRole('dialog');
 
 async function openPage(fake: FakeRoutes) {
@@ -52,7 +52,7 @@ describe('the groups screen', () => {
     await userEvent.click(within(nav).getByRole('link', { name: 'Imprese uniche' }));
     await screen.findByRole('heading', { name: 'Imprese uniche', level: 1 });
     expect(document.title).toBe('Imprese uniche – Portale Aiuti di Stato');
-    expect(await screen.findByText('Non hai ancora creato imprese uniche.')).toBeInTheDocument();
+    expect(await screen.findByText('Non ha ancora creato imprese uniche.')).toBeInTheDocument();
     expect(screen.getByText('0 imprese uniche su 50')).toBeInTheDocument();
   });
 
@@ -83,7 +83,7 @@ describe('the groups screen', () => {
       ],
     });
     const { calls } = await openPage(routes([], { 'POST /api/groups': { status: 201, body: created } }));
-    await screen.findByText('Non hai ancora creato imprese uniche.');
+    await screen.findByText('Non ha ancora creato imprese uniche.');
     await userEvent.click(screen.getByRole('button', { name: 'Nuova impresa unica' }));
     expect(within(dialog()).getByRole('heading', { name: 'Nuova impresa unica' })).toBeInTheDocument();
 
@@ -91,7 +91,7 @@ describe('the groups screen', () => {
     await userEvent.type(within(dialog()).getByLabelText('Codice fiscale 1'), ALFA.toLowerCase());
     await userEvent.type(within(dialog()).getByLabelText('Nota 1'), 'controllata al 60%');
     await userEvent.type(
-      within(dialog()).getByLabelText(/^Incolla più codici fiscali/),
+      within(dialog()).getByLabelText(/^Incolli più codici fiscali/),
       `${BETA}{Enter}${ALFA}{Enter}${GAMMA}{Enter}ciao`,
     );
     await userEvent.click(within(dialog()).getByRole('button', { name: 'Aggiungi all’elenco' }));
@@ -206,7 +206,7 @@ describe('an invalid group', () => {
     await userEvent.click(within(dialog()).getByRole('button', { name: 'Crea' }));
 
     expect(within(dialog()).getByRole('alert')).toHaveTextContent(
-      'Impresa unica non valida: indica un nome e da 1 a 100 codici fiscali validi, senza ripetizioni',
+      'Impresa unica non valida: indichi un nome e da 1 a 100 codici fiscali validi, senza ripetizioni',
     );
     expect(within(dialog()).getByLabelText('Nome')).toHaveAccessibleDescription('Il nome è obbligatorio');
     expect(within(dialog()).getByLabelText('Codice fiscale 2')).toHaveAccessibleDescription(
@@ -237,7 +237,7 @@ describe('an invalid group', () => {
     await userEvent.type(within(dialog()).getByLabelText('Codice fiscale 1'), ALFA);
     await userEvent.click(within(dialog()).getByRole('button', { name: 'Crea' }));
     expect(await within(dialog()).findByRole('alert')).toHaveTextContent(
-      'Impresa unica non valida: indica un nome e da 1 a 100 codici fiscali validi, senza ripetizioni',
+      'Impresa unica non valida: indichi un nome e da 1 a 100 codici fiscali validi, senza ripetizioni',
     );
     expect(within(dialog()).getByLabelText('Nome')).toHaveValue('Gruppo');
     expect(screen.queryByText('Impresa unica creata')).not.toBeInTheDocument();
@@ -250,7 +250,7 @@ describe('an invalid group', () => {
     expect(screen.getByRole('button', { name: 'Nuova impresa unica' })).toBeDisabled();
     expect(
       screen.getByText(
-        'Hai raggiunto il numero massimo di imprese uniche (50): eliminane una prima di crearne un’altra',
+        'Ha raggiunto il numero massimo di imprese uniche (50): ne elimini una prima di crearne un’altra',
       ),
     ).toBeInTheDocument();
   });

@@ -14,8 +14,8 @@ import type { FakeRoutes } from '../../test/fake-server';
 const CODE = '00116594550';
 const U004 = { status: 403, body: { code: 'U004', message: 'x' } };
 const A002 = { status: 403, body: { code: 'A002', message: 'x' } };
-const EXHAUSTED = 'Ricerche disponibili esaurite, contatta l’amministratore';
-const EXPIRED = 'Abbonamento scaduto, contatta il referente commerciale';
+const EXHAUSTED = 'Ricerche disponibili esaurite, contatti l’amministratore';
+const EXPIRED = 'Abbonamento scaduto, contatti il referente commerciale';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 const count = (calls: string[], call: string) => calls.filter((c) => c === call).length;

@@ -27,8 +27,8 @@ describe('the variation alerts on the home page', () => {
         failure={{ error: { status: 500, data: { code: 'G001' } }, retry }}
       />,
     );
-    expect(screen.getByRole('alert')).toHaveTextContent('Errore interno del server, riprova più tardi');
-    expect(screen.queryByText('Nessun alert attivo')).not.toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Errore interno del server, riprovi più tardi');
+    expect(screen.queryByText('Nessun avviso attivo')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Riprova' }));
     expect(retry).toHaveBeenCalledTimes(1);
   });

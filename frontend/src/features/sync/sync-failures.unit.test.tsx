@@ -10,7 +10,7 @@ import { SYNC_POLL_MAX_MS, SYNC_POLL_MS, syncPollDelay } from './sync-poll';
 import SyncPage from './sync-page';
 
 const G001 = { status: 500, body: { code: 'G001', message: 'x' } };
-const G001_TEXT = 'Errore interno del server, riprova più tardi';
+const G001_TEXT = 'Errore interno del server, riprovi più tardi';
 const WAIT = { timeout: 6000 };
 
 const running = runningStatus([]);

@@ -9,17 +9,17 @@ const ISSUED = {
   organisation: 'Studio Bianchi',
 };
 
-describe('Verifica di un report', () => {
+describe('Verifica di un resoconto', () => {
   it('tells anyone, without signing in, what the portal issued under a code', async () => {
     const { calls } = startSignedOutApp(
       { 'GET /api/reports/verify/ABCD-2345-WXYZ-G': { status: 200, body: ISSUED } },
       '/verifica/ABCD-2345-WXYZ-G',
     );
     const answer = await screen.findByRole('status');
-    expect(answer).toHaveTextContent('Report emesso dal portale');
+    expect(answer).toHaveTextContent('Resoconto emesso dal portale');
     expect(answer).toHaveTextContent('01234567897, 12345678903');
     expect(answer).toHaveTextContent('Studio Bianchi');
-    expect(answer).toHaveTextContent('Report PDF');
+    expect(answer).toHaveTextContent('Resoconto PDF');
     expect(answer).toHaveTextContent('10-03-2026 10:30');
     expect(calls).toContain('GET /api/reports/verify/ABCD-2345-WXYZ-G');
   });
@@ -30,9 +30,9 @@ describe('Verifica di un report', () => {
       '/verifica/ABCD-2345-WXYZ-H',
     );
     const text = (await screen.findAllByRole('alert')).map((alert) => alert.textContent).join(' ');
-    expect(text).toContain('Report non riconosciuto');
-    expect(text).toContain('Il portale non ha emesso alcun report con questo codice');
-    expect(screen.queryByText('Report emesso dal portale')).toBeNull();
+    expect(text).toContain('Resoconto non riconosciuto');
+    expect(text).toContain('Il portale non ha emesso alcun documento con questo codice');
+    expect(screen.queryByText('Resoconto emesso dal portale')).toBeNull();
   });
 
   it('checks a code typed into the form, and is reachable when signed in too', async () => {
@@ -48,7 +48,7 @@ describe('Verifica di un report', () => {
       target: { value: ' abcd2345wxyzg ' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Verifica' }));
-    expect(await screen.findByText('Report emesso dal portale')).toBeInTheDocument();
+    expect(await screen.findByText('Resoconto emesso dal portale')).toBeInTheDocument();
     expect(calls).toContain('GET /api/reports/verify/abcd2345wxyzg');
   });
 });

@@ -97,7 +97,7 @@ export function alertMail(
       (group
         ? `(avviso impostato sull’impresa unica «${group.name}»: ${taxCodes.join(', ')})\n\n`
         : `(avviso impostato su: ${taxCodes.join(', ')})\n\n`) +
-      `Consulta i risultati aggiornati: ${link}\n`,
+      `Può consultare i risultati aggiornati: ${link}\n`,
   };
 }
 

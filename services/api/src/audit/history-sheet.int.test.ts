@@ -45,7 +45,10 @@ async function sheetOf(entries: AuditEntryDto[]): Promise<ExcelJS.Workbook> {
 }
 
 /** The cells of a row by header, as the auditor finds them. */
-function rowsOf(workbook: ExcelJS.Workbook, name = 'Audit'): Record<string, ExcelJS.Cell>[] {
+function rowsOf(
+  workbook: ExcelJS.Workbook,
+  name = 'Registro delle attività',
+): Record<string, ExcelJS.Cell>[] {
   const sheet = workbook.getWorksheet(name);
   if (!sheet) throw new Error(`no sheet ${name}`);
   const headers = (sheet.getRow(1).values as unknown[]).map((v) => String(v ?? ''));
@@ -123,7 +126,7 @@ describe('the audit history as an Excel file', () => {
     expect(rows).toEqual(
       expect.arrayContaining([
         ['Ricerca', 'Registro in tempo reale', ''],
-        ['Download', '', 'Dichiarazione de minimis (PDF)'],
+        ['Scaricamento', '', 'Dichiarazione de minimis (PDF)'],
         ['Rifiuto', '', 'U004: Ricerche disponibili esaurite'],
       ]),
     );

@@ -1,16 +1,13 @@
 /** A client's or administrator's audit history as an Excel sheet, for auditors who work offline. */
 import ExcelJS from 'exceljs';
 import { ERROR_CATALOGUE, isErrorCode, romeDateTime, type DataSource, type ReportKind } from '@rna/domain';
+import { DATE_FORMAT, DATE_TIME_FORMAT, romeDateTimeCell } from '../reports/excel';
 import type { AuditEntry, AuditEntryKind, ClientAuditHistory } from './history';
-
-/** An Italian date and time; Excel applies no time zone: the cell holds Rome's wall clock (romeCell). */
-export const DATE_TIME_FORMAT = 'dd/mm/yyyy hh:mm';
-const DATE_FORMAT = 'dd/mm/yyyy';
 
 export const AUDIT_KIND_LABELS: Record<AuditEntryKind, string> = {
   ALLOWANCE: 'Abbonamento',
   SEARCH: 'Ricerca',
-  DOWNLOAD: 'Download',
+  DOWNLOAD: 'Scaricamento',
   REFUSAL: 'Rifiuto',
   REFUND: 'Rimborso',
 };
@@ -42,16 +39,6 @@ function italianDay(ms: number): string {
   return `${pad2(t.day)}/${pad2(t.month)}/${t.year}`;
 }
 
-/**
- * An instant as an Excel date cell showing the time the screen shows: Excel dates have no time zone
- * and ExcelJS writes a Date's UTC fields, so the cell gets a Date whose UTC fields are Rome's wall clock
- * (a plain `new Date(ms)` is one or two hours behind the screen).
- */
-export function romeCell(ms: number): Date {
-  const t = romeDateTime(ms);
-  return new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second));
-}
-
 function detailOf(entry: AuditEntry): string {
   if (entry.allowance) {
     const { remainingSearches, availableYearlySearches, endDate } = entry.allowance;
@@ -73,7 +60,7 @@ const columns: {
   date?: true;
   wrap?: true;
 }[] = [
-  { header: 'Data e ora', width: 20, value: (e) => romeCell(e.at), date: true },
+  { header: 'Data e ora', width: 20, value: (e) => romeDateTimeCell(e.at), date: true },
   { header: 'Tipo', width: 14, value: (e) => AUDIT_KIND_LABELS[e.kind] },
   { header: 'Eseguito da', width: 30, value: (e) => actorOf(e.by) },
   // one row per entry, so that the costs and counts add up; a multiple search's codes wrap in their
@@ -103,7 +90,11 @@ function codesSheet(workbook: ExcelJS.Workbook, entries: readonly AuditEntry[]):
   ];
   sheet.getRow(1).font = { bold: true };
   for (const entry of entries) {
-    const common = { at: romeCell(entry.at), kind: AUDIT_KIND_LABELS[entry.kind], by: actorOf(entry.by) };
+    const common = {
+      at: romeDateTimeCell(entry.at),
+      kind: AUDIT_KIND_LABELS[entry.kind],
+      by: actorOf(entry.by),
+    };
     for (const code of entry.taxCodes) sheet.addRow({ ...common, code });
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 4 } };
@@ -117,7 +108,7 @@ export async function auditHistoryWorkbook(
   const workbook = new ExcelJS.Workbook();
   workbook.created = generatedAt;
   workbook.creator = 'Portale Aiuti di Stato';
-  const sheet = workbook.addWorksheet('Audit', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const sheet = workbook.addWorksheet('Registro delle attività', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c, i) => ({
     header: c.header,
     key: String(i),
@@ -143,10 +134,10 @@ export async function auditHistoryWorkbook(
   state.getRow(1).font = { bold: true };
   state.addRows([
     { label: 'Soggetto', value: subject },
-    { label: 'Stato al', value: history.asOf === null ? 'oggi' : romeCell(history.asOf) },
+    { label: 'Stato al', value: history.asOf === null ? 'oggi' : romeDateTimeCell(history.asOf) },
     { label: 'Ricerche rimanenti', value: history.remainingSearches },
     { label: 'Ricerche annue', value: history.availableYearlySearches },
-    { label: 'Scadenza', value: history.endDate === null ? '' : romeCell(history.endDate) },
+    { label: 'Scadenza', value: history.endDate === null ? '' : romeDateTimeCell(history.endDate) },
     { label: 'Voci nel periodo', value: history.entries.length },
   ]);
   if (history.asOf !== null) state.getCell('B3').numFmt = DATE_TIME_FORMAT;

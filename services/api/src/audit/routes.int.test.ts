@@ -49,7 +49,7 @@ describe('the audit routes', () => {
       .expect(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(sheet.body as ArrayBuffer);
-    const audit = workbook.getWorksheet('Audit');
+    const audit = workbook.getWorksheet('Registro delle attività');
     expect([2, 3, 4].map((row) => audit?.getRow(row).getCell(5).value)).toEqual([...codes].reverse());
   });
 

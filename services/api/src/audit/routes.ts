@@ -1,5 +1,6 @@
 /** GET /audit/{clients|users}/{id}/history[.xlsx] (ADMIN): the replay of a client's quota stream or an administrator's audit stream. */
 import { z } from 'zod';
+import { downloadFileName } from '@rna/domain';
 import { defineRoute, reply, type AnyRoute } from '../http/route';
 import {
   allHistoryEntries,
@@ -73,10 +74,10 @@ function historySheetRoute(
     path,
     access: 'ADMIN',
     tag: 'audit',
-    summary: `The ${subject.label} history from \`since\` to \`at\` as an Excel file (audit.xlsx)`,
+    summary: `The ${subject.label} history from \`since\` to \`at\` as an Excel file (registro-attivita-<day>.xlsx)`,
     params: idParams,
     query: rangeQuery,
-    responses: { 200: { description: 'audit.xlsx', contentType: XLSX } },
+    responses: { 200: { description: 'registro-attivita-<day>.xlsx', contentType: XLSX } },
     async handler(ctx) {
       const { at, since } = ctx.query;
       const history = await allHistoryEntries(
@@ -85,12 +86,13 @@ function historySheetRoute(
       );
       // named by its address, as the screen's subject list does; the id only when none is known
       const email = await subjectEmail(ctx.deps.eventStore, subject.stream, ctx.params.id);
-      const bytes = await auditHistoryWorkbook(
-        `${subject.label} ${email ?? ctx.params.id}`,
-        history,
-        ctx.deps.clock(),
-      );
-      return reply.file({ contentType: XLSX, fileName: 'audit.xlsx', bytes });
+      const now = ctx.deps.clock();
+      const bytes = await auditHistoryWorkbook(`${subject.label} ${email ?? ctx.params.id}`, history, now);
+      return reply.file({
+        contentType: XLSX,
+        fileName: downloadFileName('registro-attivita', 'xlsx', now),
+        bytes,
+      });
     },
   });
 }

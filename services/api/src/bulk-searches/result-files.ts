@@ -53,7 +53,7 @@ const EXCEEDED_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor
 
 const SUMMARY_COLUMNS: Partial<ExcelJS.Column>[] = [
   { header: 'Codice fiscale', key: 'taxCode', width: 20 },
-  { header: 'Denominazione', key: 'name', width: 40 },
+  { header: 'Beneficiario', key: 'name', width: 40 },
   { header: 'Numero aiuti', key: 'aids', width: 14 },
   { header: 'Totale ultimi 3 anni', key: 'totalLast3Years', width: 20, style: { numFmt: EURO_FORMAT } },
   { header: 'De minimis utilizzato', key: 'deMinimisUsed', width: 20, style: { numFmt: EURO_FORMAT } },
@@ -244,7 +244,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
 const COMPANY_TABLE: TableLayout<BulkCompanySummary> = {
   columns: [
     { header: 'Codice fiscale', align: 'left' },
-    { header: 'Denominazione', align: 'left', weight: 0.55 },
+    { header: 'Beneficiario', align: 'left', weight: 0.55 },
     { header: 'Aiuti', align: 'right' },
     { header: 'Totale ultimi 3 anni', align: 'right' },
     { header: 'De minimis utilizzato', align: 'right' },
@@ -363,7 +363,7 @@ function summaryOperators(
       `Imprese oltre il massimale de minimis (${formatEuroAmount(DE_MINIMIS_CEILING_EURO, 0)})`,
       formatInteger(over),
     ],
-    ['Disponibile per il download', `${BULK_RESULT_DAYS} giorni`],
+    ['Scaricabile per', `${BULK_RESULT_DAYS} giorni`],
   ];
   for (const [label, value] of facts) lines.push({ text: `${label}: ${value}`, font: 'regular', size: 9 });
   const note =

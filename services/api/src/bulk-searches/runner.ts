@@ -107,7 +107,7 @@ export function bulkMail(publicUrl: string, job: BulkJobState, failed: boolean) 
         (job.failureCode === 'B008'
           ? 'Si è interrotta prima dell’addebito: nessuna ricerca è stata addebitata.\n'
           : '') +
-        `Può riprovare dalla pagina Ricerca massiva: ${link}\n`,
+        `Può riprovare dalla pagina «Ricerca massiva»: ${link}\n`,
     };
   return {
     subject: 'Ricerca massiva completata',

@@ -222,7 +222,7 @@ describe('client administration', () => {
     await api.inviteClient(email);
   });
 
-  it('exports every client with every column to clients.xlsx', async () => {
+  it('exports every client with every column to clienti-<day>.xlsx', async () => {
     const res = await asAdmin('get', '/clients/export')
       .buffer(true)
       .parse((response, callback) => {
@@ -231,7 +231,7 @@ describe('client administration', () => {
         response.on('end', () => callback(null, Buffer.concat(chunks)));
       })
       .expect(200);
-    expect(res.headers['content-disposition']).toContain('clients.xlsx');
+    expect(res.headers['content-disposition']).toMatch(/filename="?clienti-\d{4}-\d{2}-\d{2}\.xlsx"?$/);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.body as unknown as ExcelJS.Buffer);
     const sheet = workbook.worksheets[0]!;

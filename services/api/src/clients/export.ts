@@ -1,11 +1,10 @@
 /** GET /clients/export: every ClientDto column in an Excel sheet, dates as real Excel dates. */
 import ExcelJS from 'exceljs';
 import type { ClientDto } from '@rna/domain';
-
-const DATE_FORMAT = 'dd-mm-yyyy hh:mm';
+import { DATE_TIME_FORMAT, romeDateTimeCell } from '../reports/excel';
 
 const columns: { header: string; key: keyof ClientDto | 'logoName'; width: number; date?: boolean }[] = [
-  { header: 'Id', key: 'id', width: 38 },
+  { header: 'ID', key: 'id', width: 38 },
   { header: 'Email', key: 'email', width: 32 },
   { header: 'Stato', key: 'status', width: 12 },
   { header: 'Codice fiscale vincolato', key: 'taxCode', width: 20 },
@@ -16,7 +15,7 @@ const columns: { header: string; key: keyof ClientDto | 'logoName'; width: numbe
   { header: 'Scadenza', key: 'endDate', width: 18, date: true },
   { header: 'Ricerche annue', key: 'availableYearlySearches', width: 15 },
   { header: 'Ricerche rimanenti', key: 'remainingSearches', width: 18 },
-  { header: 'Alert variazioni', key: 'enableVariationAlerts', width: 16 },
+  { header: 'Avvisi di variazione', key: 'enableVariationAlerts', width: 16 },
   { header: 'PDF abilitato', key: 'pdfEnabled', width: 14 },
   { header: 'Logo', key: 'logoName', width: 20 },
 ];
@@ -24,7 +23,7 @@ const columns: { header: string; key: keyof ClientDto | 'logoName'; width: numbe
 function cellValue(client: ClientDto, column: (typeof columns)[number]): ExcelJS.CellValue {
   if (column.key === 'logoName') return client.logo?.name ?? '';
   const value = client[column.key];
-  if (column.date) return typeof value === 'number' ? new Date(value) : null;
+  if (column.date) return typeof value === 'number' ? romeDateTimeCell(value) : null;
   if (typeof value === 'boolean') return value ? 'Sì' : 'No';
   if (value === null || typeof value === 'object') return '';
   return value;
@@ -39,7 +38,7 @@ export async function clientsWorkbook(clients: ClientDto[], generatedAt: Date): 
     header: c.header,
     key: c.key,
     width: c.width,
-    style: c.date ? { numFmt: DATE_FORMAT } : {},
+    style: c.date ? { numFmt: DATE_TIME_FORMAT } : {},
   }));
   sheet.getRow(1).font = { bold: true };
   for (const client of clients)

@@ -1,6 +1,6 @@
 /** /clients: administration (ADMIN) and the client's own profile (/clients/me). */
 import { z } from 'zod';
-import { isWellFormedTaxCode, normalizeTaxCode } from '@rna/domain';
+import { downloadFileName, isWellFormedTaxCode, normalizeTaxCode } from '@rna/domain';
 import { normalizeEmail } from '../accounts/credentials';
 import { readYourWrites } from '../accounts/streams';
 import { actorOf, defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
@@ -63,11 +63,12 @@ export const clientsRoutes: AnyRoute[] = [
     path: '/clients/export',
     access: 'ADMIN',
     tag: 'clients',
-    summary: 'Every client as an Excel file (clients.xlsx)',
-    responses: { 200: { description: 'clients.xlsx', contentType: XLSX } },
+    summary: 'Every client as an Excel file (clienti-<day>.xlsx)',
+    responses: { 200: { description: 'clienti-<day>.xlsx', contentType: XLSX } },
     async handler({ deps }) {
-      const bytes = await clientsWorkbook(await listClientDtos(deps), deps.clock());
-      return reply.file({ contentType: XLSX, fileName: 'clients.xlsx', bytes });
+      const now = deps.clock();
+      const bytes = await clientsWorkbook(await listClientDtos(deps), now);
+      return reply.file({ contentType: XLSX, fileName: downloadFileName('clienti', 'xlsx', now), bytes });
     },
   }),
   defineRoute({

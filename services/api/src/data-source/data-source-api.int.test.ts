@@ -309,7 +309,7 @@ describe('data source switch and live searches', () => {
     ).expect(200);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(sheet.body as ArrayBuffer);
-    const audit = workbook.getWorksheet('Audit');
+    const audit = workbook.getWorksheet('Registro delle attività');
     expect(audit?.rowCount).toBe(4);
     // newest first: the search, then the two allowances
     expect(audit?.getRow(2).getCell(2).value).toBe('Ricerca');

@@ -6,9 +6,10 @@
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import {
-  formatItalianDateTime,
   isoToItalianDay,
+  parseIsoDay,
   parseItalianDay,
+  romeDateTime,
   type CalendarDay,
   type HeadroomDto,
 } from '@rna/domain';
@@ -24,7 +25,29 @@ import {
 import { HEADROOM_NOTE, REGIME_LABELS, regimes, undertakingLabel } from './headroom-report';
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
+/** The one Italian way every workbook of the portal shows a day, a time and a month. */
 export const DATE_FORMAT = 'dd/mm/yyyy';
+export const DATE_TIME_FORMAT = 'dd/mm/yyyy hh:mm';
+/** The month by its Italian name (locale 0x410, it-IT), whatever the language of the reader's Excel. */
+export const MONTH_FORMAT = '[$-410]mmmm yyyy';
+
+/**
+ * An instant as a date-time cell that shows the time in Rome: an Excel cell has no time zone and
+ * shows the date's UTC fields, so the Rome wall clock is written as if it were UTC.
+ */
+export function romeDateTimeCell(instant: Date | number): Date {
+  const t = romeDateTime(instant);
+  return new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second));
+}
+
+/** A chart month ('MM/YY', SPEC §3) as a date cell on the month's first day; the text if it is none. */
+export function monthCell(label: string): Date | string {
+  const match = /^(\d{2})\/(\d{2})$/.exec(label);
+  return match ? new Date(Date.UTC(2000 + Number(match[2]), Number(match[1]) - 1, 1)) : label;
+}
+
+/** An ISO day ('YYYY-MM-DD') as a date cell. */
+const isoDayCell = (iso: string): Date | string => dayCell(parseIsoDay(iso), iso);
 
 /**
  * A grant day ('dd-mm-yyyy') as a date cell, so that the sheet sorts and filters it as a date. A
@@ -130,19 +153,22 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
     { header: 'Valore', key: 'value', width: 48 },
   ];
   summary.getRow(1).font = { bold: true };
-  const parameters: [string, string | number][] = [
+  const parameters: [string, string | number | Date][] = [
     ...searchedCodesLine(result),
-    ['Solo De Minimis', yesNo(result.deMinimis)],
+    ['Solo de minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
     ...dataSourceLines(result, input.archive),
-    ['Data generazione', formatItalianDateTime(input.generatedAt)],
+    ['Data generazione', romeDateTimeCell(input.generatedAt)],
     ...(input.verification ? [['Verifica', verificationLine(input.verification)] as [string, string]] : []),
     ['Numero documenti', result.stats.totalDocuments],
   ];
-  for (const [label, value] of parameters) summary.addRow({ label, value });
+  for (const [label, value] of parameters) {
+    const row = summary.addRow({ label, value });
+    if (value instanceof Date) row.getCell('value').numFmt = DATE_TIME_FORMAT;
+  }
   const totals: [string, number][] = [
     ['Importo totale', result.stats.totalImport],
-    ['Totale De Minimis', result.stats.totalImportDeMinimis],
+    ['Totale de minimis', result.stats.totalImportDeMinimis],
     [remainingLabel(result), result.stats.remainingDeMinimis],
   ];
   for (const [label, value] of totals) summary.addRow({ label, value }).getCell('value').numFmt = EURO_FORMAT;
@@ -157,8 +183,8 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
     { header: 'Beneficiario', key: 'name', width: 40 },
     { header: 'Aiuti (ultimi 3 anni)', key: 'totalDocuments', width: 20 },
     { header: 'Importo (ultimi 3 anni)', key: 'totalImport', width: 22, style: { numFmt: EURO_FORMAT } },
-    { header: 'De Minimis utilizzato', key: 'deMinimisUsed', width: 22, style: { numFmt: EURO_FORMAT } },
-    { header: 'De Minimis residuo', key: 'remainingDeMinimis', width: 20, style: { numFmt: EURO_FORMAT } },
+    { header: 'De minimis utilizzato', key: 'deMinimisUsed', width: 22, style: { numFmt: EURO_FORMAT } },
+    { header: 'De minimis residuo', key: 'remainingDeMinimis', width: 20, style: { numFmt: EURO_FORMAT } },
     { header: 'Massimale superato', key: 'exceeded', width: 18 },
   ];
   companies.getRow(1).font = { bold: true };
@@ -169,12 +195,12 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
 
   const series = workbook.addWorksheet('De minimis', frozen);
   series.columns = [
-    { header: 'Mese', key: 'month', width: 10 },
+    { header: 'Mese', key: 'month', width: 16, style: { numFmt: MONTH_FORMAT } },
     { header: 'Utilizzato', key: 'total', width: 18, style: { numFmt: EURO_FORMAT } },
     { header: 'Residuo', key: 'remaining', width: 18, style: { numFmt: EURO_FORMAT } },
   ];
   series.getRow(1).font = { bold: true };
-  for (const point of result.deMinimisSeries) series.addRow(point);
+  for (const point of result.deMinimisSeries) series.addRow({ ...point, month: monthCell(point.month) });
   commitStreamed(series);
 
   addHeadroomSheet(workbook, input.headrooms ?? []);
@@ -212,11 +238,12 @@ export function addHeadroomSheet(workbook: ExcelJS.Workbook, headrooms: readonly
   ];
   const money = (row: ExcelJS.Row, ...cells: number[]) =>
     cells.forEach((cell) => (row.getCell(cell).numFmt = EURO_FORMAT));
+  const day = (row: ExcelJS.Row) => (row.getCell(2).numFmt = DATE_FORMAT);
   for (const headroom of headrooms) {
     sheet.addRow([undertakingLabel(headroom)]).font = { bold: true };
-    sheet.addRow(['Data prevista di concessione', isoToItalianDay(headroom.date)]);
+    day(sheet.addRow(['Data prevista di concessione', isoDayCell(headroom.date)]));
     sheet.addRow(['Regime', REGIME_LABELS[headroom.regime]]);
-    sheet.addRow(['Aiuti contati dal', isoToItalianDay(headroom.windowStart)]);
+    day(sheet.addRow(['Aiuti contati dal', isoDayCell(headroom.windowStart)]));
     money(sheet.addRow(['Residuo concedibile', Number(headroom.headroom)]), 2);
     sheet.addRow(['Limite', 'Massimale', 'Utilizzato', 'Residuo']).font = { bold: true };
     for (const limit of headroom.limits)

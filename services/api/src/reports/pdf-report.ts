@@ -106,7 +106,32 @@ export async function preparePdfReport(input: ReportInput, renderer: PdfRenderer
     if (error instanceof PdfRenderError) throw error;
     throw new PdfRenderError('The summary PDF could not be read', { cause: error });
   }
+  // before joinedReport reserves the object numbers of the table pages: a new Info dictionary
+  // takes the next one
+  setPortalMetadata(summary, reportTitle(input), input.branding.organisation, input.generatedAt);
   return joinedReport(summary, table, input.branding, input.verification);
+}
+
+export const PORTAL_NAME = 'Portale Aiuti di Stato';
+
+/** "Resoconto degli aiuti di Stato – 01234567897, RSSMRA80A01H501U": the PDF's title. */
+export function reportTitle(input: ReportInput): string {
+  const codes = input.result.taxCodes.join(', ');
+  return codes ? `Resoconto degli aiuti di Stato – ${codes}` : 'Resoconto degli aiuti di Stato';
+}
+
+/**
+ * The document properties a PDF reader shows: Chromium's are "HeadlessChrome" and "Skia/PDF",
+ * and no title. The portal made the document, for the organisation of the client's brand.
+ */
+export function setPortalMetadata(pdf: PDFDocument, title: string, organisation: string, madeAt: Date): void {
+  pdf.setTitle(title);
+  pdf.setAuthor(organisation || PORTAL_NAME);
+  pdf.setCreator(PORTAL_NAME);
+  pdf.setProducer(PORTAL_NAME);
+  pdf.setLanguage('it-IT');
+  pdf.setCreationDate(madeAt);
+  pdf.setModificationDate(madeAt);
 }
 
 function joinedReport(

@@ -1,4 +1,5 @@
 import { PdfRenderError, type PdfRenderer } from '@rna/infra/pdf';
+import { PDFDocument } from 'pdf-lib';
 import { footerOperators, preparePdfReport } from './pdf-report';
 import { pdfSummaryHtml } from './pdf-template';
 import { PdfTextFont } from './pdf-text';
@@ -82,8 +83,8 @@ describe('the summary of several unrelated companies', () => {
     const input = aReportInput([]);
     input.result = { ...input.result, deMinimisOf: { taxCode: '01234567897', name: 'ALFA SRL' } };
     const html = pdfSummaryHtml(input);
-    expect(html).toContain('De Minimis residuo di ALFA SRL (il più basso)');
-    expect(html).toContain('De Minimis di ALFA SRL: andamento su 36 mesi');
+    expect(html).toContain('De minimis residuo di ALFA SRL (il più basso)');
+    expect(html).toContain('De minimis di ALFA SRL: andamento su 36 mesi');
     expect(html).toContain('le imprese non si sommano');
     expect(pdfSummaryHtml(aReportInput([]))).not.toContain('il più basso');
   });
@@ -96,5 +97,28 @@ describe('the summary of one company', () => {
     expect(pdfSummaryHtml(input)).toMatch(/Beneficiario<\/dt><dd>Alfa S\.r\.l\.<\/dd>/);
     // several companies: each is named in the summary per company instead
     expect(pdfSummaryHtml(aReportInput([]))).not.toMatch(/Beneficiario<\/dt><dd>Alfa/);
+  });
+});
+
+describe('the report’s document properties', () => {
+  it('name the portal and the search, not HeadlessChrome', async () => {
+    const chromium = await PDFDocument.create();
+    chromium.addPage();
+    chromium.setCreator('HeadlessChrome');
+    chromium.setProducer('Skia/PDF m120');
+    const bytes = Buffer.from(await chromium.save());
+    const input = aReportInput([aReportRow(1), aReportRow(2)]);
+    const report = await preparePdfReport(
+      input,
+      rendering(() => Promise.resolve(bytes)),
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of report.chunks()) chunks.push(chunk);
+    const pdf = await PDFDocument.load(Buffer.concat(chunks), { updateMetadata: false });
+    expect(pdf.getCreator()).toBe('Portale Aiuti di Stato');
+    expect(pdf.getProducer()).toBe('Portale Aiuti di Stato');
+    expect(pdf.getTitle()).toBe('Resoconto degli aiuti di Stato – 01234567897, RSSMRA80A01H501U');
+    expect(pdf.getAuthor()).toBe(input.branding.organisation);
+    expect(pdf.getPageCount()).toBe(report.pageCount);
   });
 });

@@ -77,7 +77,7 @@ export function deMinimisChartSvg(series: readonly DeMinimisPointDto[], colour: 
   const ceiling = `<line x1="${left}" x2="${width - 10}" y1="${y(DE_MINIMIS_CEILING)}" y2="${y(DE_MINIMIS_CEILING)}" stroke="#c0392b" stroke-dasharray="4 2"/>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 ${width} ${height}" role="img" ` +
-    `aria-label="Utilizzo De Minimis negli ultimi 36 mesi">${ticks}${ceiling}${bars}</svg>`
+    `aria-label="De minimis utilizzato negli ultimi 36 mesi">${ticks}${ceiling}${bars}</svg>`
   );
 }
 
@@ -100,7 +100,7 @@ export function pdfFooterTemplate(branding: ReportBranding, verification?: Repor
 }
 
 interface ReportParts {
-  /** From <!doctype> to the end of the De Minimis note. */
+  /** From <!doctype> to the end of the de minimis note. */
   head: string;
   /** The renewal link, or ''. */
   renew: string;
@@ -121,7 +121,7 @@ function perCodeTable(result: ReportInput['result']): string {
   return `<h2>Riepilogo per impresa</h2>
 <table>
   <thead><tr><th>Codice fiscale</th><th>Beneficiario</th><th class="num">Aiuti (ultimi 3 anni)</th>
-  <th class="num">Importo (ultimi 3 anni)</th><th class="num">De Minimis utilizzato</th><th class="num">De Minimis residuo</th></tr></thead>
+  <th class="num">Importo (ultimi 3 anni)</th><th class="num">De minimis utilizzato</th><th class="num">De minimis residuo</th></tr></thead>
   <tbody>${rows}</tbody>
 </table>`;
 }
@@ -134,7 +134,7 @@ function reportParts(input: ReportInput): ReportParts {
   const stats = result.stats;
   const parameters: [string, string][] = [
     ...searchedCodesLine(result),
-    ['Solo De Minimis', yesNo(result.deMinimis)],
+    ['Solo de minimis', yesNo(result.deMinimis)],
     ['Ultimi 3 anni', yesNo(result.last3Years)],
     ...dataSourceLines(result, input.archive),
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
@@ -143,11 +143,11 @@ function reportParts(input: ReportInput): ReportParts {
   const cards: [string, string][] = [
     ['Numero documenti', String(stats.totalDocuments)],
     ['Importo totale', formatEuroAmount(stats.totalImport)],
-    ['Totale De Minimis', formatEuroAmount(stats.totalImportDeMinimis)],
+    ['Totale de minimis', formatEuroAmount(stats.totalImportDeMinimis)],
     [remainingLabel(result), formatEuroAmount(stats.remainingDeMinimis)],
   ];
   const head = `<!doctype html>
-<html lang="it"><head><meta charset="utf-8"><title>Report aiuti di Stato</title>
+<html lang="it"><head><meta charset="utf-8"><title>Resoconto degli aiuti di Stato</title>
 <style>
   body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 10px; color: #222; margin: 0; }
   header { display: flex; align-items: center; justify-content: space-between; border-bottom: 3px solid ${colour}; padding-bottom: 6px; }
@@ -173,7 +173,7 @@ function reportParts(input: ReportInput): ReportParts {
 </style></head>
 <body>
 <header>
-  <h1>Report aiuti di Stato</h1>
+  <h1>Resoconto degli aiuti di Stato</h1>
   ${logo ? `<img src="${logo}" alt="Logo">` : ''}
 </header>
 <h2>Parametri della ricerca</h2>

@@ -90,18 +90,18 @@ export function searchedCodesLine(result: SearchResultDto): [string, string][] {
 const allowanceOwner = (result: SearchResultDto): string | null =>
   result.deMinimisOf ? result.deMinimisOf.name || result.deMinimisOf.taxCode : null;
 
-/** "De Minimis residuo", or "De Minimis residuo di X (il più basso)" for several unrelated companies. */
+/** "De minimis residuo", or "De minimis residuo di X (il più basso)" for several unrelated companies. */
 export function remainingLabel(result: SearchResultDto): string {
   const owner = allowanceOwner(result);
-  return owner ? `De Minimis residuo di ${owner} (il più basso)` : 'De Minimis residuo';
+  return owner ? `De minimis residuo di ${owner} (il più basso)` : 'De minimis residuo';
 }
 
 /** The chart's heading, naming the company it is when several unrelated companies were searched. */
 export function allowanceChartTitle(result: SearchResultDto, ceiling: string): string {
   const owner = allowanceOwner(result);
   return owner
-    ? `De Minimis di ${owner}: andamento su 36 mesi (massimale ${ceiling} per impresa; le imprese non si sommano)`
-    : `De Minimis: andamento su 36 mesi (massimale ${ceiling})`;
+    ? `De minimis di ${owner}: andamento su 36 mesi (massimale ${ceiling} per impresa; le imprese non si sommano)`
+    : `De minimis: andamento su 36 mesi (massimale ${ceiling})`;
 }
 
 export const dataSourceLabel = (source: 'ARCHIVE' | 'LIVE'): string =>

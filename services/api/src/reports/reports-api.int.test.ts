@@ -49,7 +49,10 @@ describe('GET /api/documents/sheet and /pdf', () => {
       .set('Authorization', `Bearer ${client.token}`)
       .expect(200);
     const response = await get(`/api/documents/sheet?${QUERY}`, client.token).expect(200);
-    expect(response.headers['content-disposition']).toContain('report.xlsx');
+    // an Italian name that says whose aids and of which day, not report.xlsx
+    expect(response.headers['content-disposition']).toMatch(
+      new RegExp(`filename="?aiuti-${CODE}-\\d{4}-\\d{2}-\\d{2}\\.xlsx"?$`),
+    );
 
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
@@ -76,6 +79,9 @@ describe('GET /api/documents/sheet and /pdf', () => {
   it('renders a branded, paged PDF with the escaped rows, totals and the De Minimis note', async () => {
     const client = await api.client({ remainingSearches: 3, pdfEnabled: true });
     const response = await get(`/api/documents/pdf?${QUERY}`, client.token).expect(200);
+    expect(response.headers['content-disposition']).toMatch(
+      new RegExp(`filename="?aiuti-${CODE}-\\d{4}-\\d{2}-\\d{2}\\.pdf"?$`),
+    );
     expect(response.headers['content-type']).toBe('application/pdf');
     const { text } = await pdfParse(response.body as Buffer);
     expect(text).toContain('Officine <Rossi> & Figli');

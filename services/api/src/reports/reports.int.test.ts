@@ -29,8 +29,8 @@ describe('Excel report', () => {
     const values = new Map<string, unknown>();
     summary?.eachRow((r) => values.set(String(r.getCell(1).value), r.getCell(2).value));
     expect(values.get('Codici fiscali')).toBe('01234567897, RSSMRA80A01H501U');
-    expect(values.get('Solo De Minimis')).toBe('Sì');
-    expect(values.get('Data generazione')).toBe('10-06-2025 10:30');
+    expect(values.get('Solo de minimis')).toBe('Sì');
+    expect(values.get('Data generazione')).toEqual(new Date(Date.UTC(2025, 5, 10, 10, 30)));
     expect(values.get('Fonte 01234567897')).toBe(
       'Registro (RNA) in tempo reale, consultato il 10-06-2025 10:00',
     );

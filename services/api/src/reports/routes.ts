@@ -1,7 +1,13 @@
 /** GET /documents/sheet and /documents/pdf: the reports of a search (free when searched today). */
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { deMinimisHeadroom, DomainError, type HeadroomAid, type ReportKind } from '@rna/domain';
+import {
+  deMinimisHeadroom,
+  DomainError,
+  downloadFileName,
+  type HeadroomAid,
+  type ReportKind,
+} from '@rna/domain';
 import { downloadProfile } from '../documents/profile';
 import { reportQuerySchema } from '../documents/query-schema';
 import { performLookUp, searchResult } from '../documents/search';
@@ -122,12 +128,13 @@ export const reportsRoutes: AnyRoute[] = [
     access: 'signed-in',
     allowExpiredClient: true,
     tag: 'documents',
-    summary: 'The search as report.xlsx (rows, totals, de minimis series)',
+    summary: 'The search as an Excel file, aiuti-<codes>-<day>.xlsx (rows, totals, de minimis series)',
     query: reportQuerySchema,
-    responses: { 200: { description: 'report.xlsx', contentType: XLSX } },
+    responses: { 200: { description: 'aiuti-<codes>-<day>.xlsx', contentType: XLSX } },
     async handler(ctx) {
       const input = await reportInput(ctx.deps, signedIn(ctx), ctx.query, 'sheet');
-      return sendStreamed(ctx, { contentType: XLSX, fileName: 'report.xlsx' }, async (out) => {
+      const fileName = downloadFileName('aiuti', 'xlsx', input.generatedAt, input.result.taxCodes);
+      return sendStreamed(ctx, { contentType: XLSX, fileName }, async (out) => {
         // through a pipe, so that a client going away also ends exceljs' wait for the end
         const zip = new PassThrough();
         await Promise.all([pipeline(zip, out), writeExcelReport(input, zip)]);
@@ -140,15 +147,17 @@ export const reportsRoutes: AnyRoute[] = [
     access: 'signed-in',
     allowExpiredClient: true,
     tag: 'documents',
-    summary: 'The search as report.pdf, branded with the client’s logo (pdfEnabled clients and ADMIN)',
+    summary:
+      'The search as a PDF, aiuti-<codes>-<day>.pdf, branded with the client’s logo (pdfEnabled clients and ADMIN)',
     query: reportQuerySchema,
-    responses: { 200: { description: 'report.pdf', contentType: 'application/pdf' } },
+    responses: { 200: { description: 'aiuti-<codes>-<day>.pdf', contentType: 'application/pdf' } },
     async handler(ctx) {
       const input = await reportInput(ctx.deps, signedIn(ctx), ctx.query, 'pdf');
       const renderer = ctx.deps.pdfRenderer;
       if (!renderer) throw new DomainError('G001');
       const report = await renderingPdf(ctx.deps, 'PDF report', () => preparePdfReport(input, renderer));
-      return sendStreamed(ctx, { contentType: 'application/pdf', fileName: 'report.pdf' }, (out) =>
+      const fileName = downloadFileName('aiuti', 'pdf', input.generatedAt, input.result.taxCodes);
+      return sendStreamed(ctx, { contentType: 'application/pdf', fileName }, (out) =>
         pipeline(Readable.from(report.chunks()), out),
       );
     },

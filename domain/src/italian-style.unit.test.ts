@@ -1,0 +1,91 @@
+import { catalogueBreaches, readGlossaryLists, styleBreaches, type GlossaryLists } from './italian-style';
+
+const lists: GlossaryLists = {
+  english: ['alert', 'audit', 'sync', 'report', 'download', 'default', 'login', 'bar chart'],
+  informal: ['tuo', 'hai', 'puoi', 'inserisci', 'scegli', 'contatta', 'riprova', 'salva'],
+  properNouns: ['Registro Nazionale Aiuti', 'Stato', 'Excel'],
+  spec: ['Errore Durante il Recupero Dati'],
+};
+const rules = (text: string) => styleBreaches(text, lists).map((b) => `${b.rule} ${b.found}`);
+
+describe('the glossary’s lists', () => {
+  it('are the first cells of the table rows between the markers', () => {
+    const markdown = [
+      '<!-- lista:inglese -->',
+      '| Parola | In italiano |',
+      '| --- | --- |',
+      '| `alert` | avviso |',
+      '| `bar chart` | grafico a barre |',
+      '<!-- /lista -->',
+      '| `fuori` | non letto |',
+      '<!-- lista:spec -->',
+      '| Testo | Dove |',
+      '| --- | --- |',
+      '| `Sync completata` | SPEC §4 |',
+      '<!-- /lista -->',
+    ].join('\n');
+    expect(readGlossaryLists(markdown)).toEqual({
+      english: ['alert', 'bar chart'],
+      informal: [],
+      properNouns: [],
+      spec: ['Sync completata'],
+    });
+  });
+
+  it('refuse a list the checks do not know', () => {
+    expect(() => readGlossaryLists('<!-- lista:altro -->\n<!-- /lista -->')).toThrow(/altro/);
+  });
+});
+
+describe('the style of an Italian text', () => {
+  it('refuses the listed English words, whole words in any case', () => {
+    expect(rules('Alert di variazione')).toEqual(['english Alert']);
+    expect(rules('Torna al login')).toEqual(['english login']);
+    expect(rules('Bar chart with 2 data series')).toContain('english Bar chart');
+    // a word that merely contains a listed one is Italian
+    expect(rules('Importo del resoconto predefinito')).toEqual([]);
+  });
+
+  it('refuses the informal register, and any second-person future', () => {
+    expect(rules('Inserisci il tuo codice')).toEqual(['informal tuo', 'informal Inserisci']);
+    expect(rules('Non hai i permessi')).toEqual(['informal hai']);
+    expect(rules('Ora puoi accedere: riceverai una email')).toEqual(['informal puoi', 'informal riceverai']);
+    expect(rules('Inserisca il suo codice: riceverà un’email')).toEqual([]);
+  });
+
+  it('lets a short command label open with the imperative, not a sentence', () => {
+    expect(rules('Salva')).toEqual([]);
+    expect(rules('Scegli file')).toEqual([]);
+    expect(rules('Salva solo la colonna dei codici.')).toEqual(['informal Salva']);
+    expect(rules('Errore interno, riprova')).toEqual(['informal riprova']);
+  });
+
+  it('refuses Title Case, but not proper nouns, acronyms or a new sentence', () => {
+    expect(rules('Errore Durante il recupero Dati')).toEqual(['titleCase Durante', 'titleCase Dati']);
+    expect(rules('Aiuti di Stato nel Registro Nazionale Aiuti. Foglio Excel e PDF')).toEqual([]);
+    expect(rules('Vai a «Imprese uniche» (Solo admin)')).toEqual([]);
+  });
+
+  it('wants “de minimis” in lower case, “De minimis” only to open a sentence', () => {
+    expect(rules('Totale de minimis')).toEqual([]);
+    expect(rules('De minimis residuo')).toEqual([]);
+    expect(rules('Nota sul De Minimis')).toEqual(['deMinimis De Minimis', 'titleCase Minimis']);
+    expect(rules('Totale De minimis')).toEqual(['deMinimis De minimis']);
+    expect(rules('De Minimis residuo')).toEqual(['deMinimis De Minimis', 'titleCase Minimis']);
+  });
+
+  it('skips interpolations and the texts the SPEC fixes verbatim', () => {
+    expect(rules('{{count}} Alert')).toEqual(['english Alert']);
+    expect(rules('Ciao {{Report}} e {Audit}')).toEqual([]);
+    expect(rules('Errore Durante il Recupero Dati')).toEqual([]);
+  });
+});
+
+describe('a catalogue', () => {
+  it('names each breach by the key of its text', () => {
+    expect(catalogueBreaches({ a: { b: 'Scarica il Report' }, c: 'Tutto bene' }, lists)).toEqual([
+      'a.b: english Report',
+      'a.b: titleCase Report',
+    ]);
+  });
+});

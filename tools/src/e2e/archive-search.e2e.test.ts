@@ -236,7 +236,9 @@ describe('archive sync and search in a real browser', () => {
     await admin.getByRole('tab', { name: 'Storico' }).click();
     const run = admin.getByRole('row', { name: /Ultimo anno/ });
     await run.getByText('Completata').waitFor();
-    expect(await run.textContent()).toContain(`${world.archive.fileNames.length} ok, 0 errori, 0 invariati`);
+    expect(await run.textContent()).toContain(
+      `${world.archive.fileNames.length} riusciti, 0 errori, 0 invariati`,
+    );
     expect(await run.textContent()).toContain(formatInteger(world.archive.truth.length));
     await captureScreen(admin, 'sync-history', world.accessibility);
   });
@@ -267,7 +269,7 @@ describe('archive sync and search in a real browser', () => {
     await admin.getByRole('tab', { name: 'Storico' }).click();
     const run = admin.getByRole('row', { name: /File selezionati/ });
     await run.getByText('Completata').waitFor();
-    expect(await run.textContent()).toContain('1 ok, 0 errori, 0 invariati');
+    expect(await run.textContent()).toContain('1 riusciti, 0 errori, 0 invariati');
   });
 
   it('a client searches one and several tax codes; cards, chart and table match the ground truth', async () => {

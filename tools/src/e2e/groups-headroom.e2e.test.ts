@@ -78,7 +78,7 @@ describe('a single undertaking in a real browser', () => {
     await client.getByRole('button', { name: 'Nuova impresa unica' }).first().click();
     const dialog = client.getByRole('dialog');
     await dialog.getByLabel('Nome').fill('Gruppo Gialli');
-    await dialog.getByLabel(/Incolla più codici fiscali/).fill(`${first}\n${second}`);
+    await dialog.getByLabel(/Incolli più codici fiscali/).fill(`${first}\n${second}`);
     await dialog.getByRole('button', { name: 'Aggiungi all’elenco' }).click();
     await dialog.getByRole('button', { name: 'Crea' }).click();
     await expectMessage(client, 'Impresa unica creata');
@@ -126,8 +126,11 @@ describe('a single undertaking in a real browser', () => {
     expect(String(sheet!.getRow(1).getCell(1).value)).toBe('Impresa unica «Gruppo Gialli»');
     // the headroom of the day and regime computed on the screen
     const rows: string[][] = [];
-    sheet!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map(String)));
-    expect(rows).toContainEqual(['Data prevista di concessione', PLANNED_IT]);
+    // dates are date cells (shown dd/mm/yyyy): read back as the day they hold
+    const text = (value: unknown) =>
+      value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
+    sheet!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map(text)));
+    expect(rows).toContainEqual(['Data prevista di concessione', PLANNED]);
     expect(rows).toContainEqual(['Regime', 'Agricoltura']);
   });
 

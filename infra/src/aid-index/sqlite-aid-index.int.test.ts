@@ -171,3 +171,54 @@ describe('SQLite aid index on disk', () => {
       after.close();
     }));
 });
+
+describe('SQLite aid index rebuilt beside itself', () => {
+  it('keeps answering from the index as it was until the rebuild is complete, then from the new one only', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-rebuild-'));
+    const file = path.join(dir, 'aids.db');
+    const index = openSqliteAidIndex(file);
+    try {
+      const old = Array.from({ length: 1_500 }, (_, i) => sampleAid({ idComponenteAiuto: String(i) }));
+      await index.upsert(old);
+      const rebuild = await index.beginRebuild();
+      await rebuild.target.upsert(
+        Array.from({ length: 1_200 }, (_, i) => sampleAid({ idComponenteAiuto: String(5_000 + i) })),
+      );
+      expect(await index.count()).toBe(1_500);
+      expect(await index.get('5000')).toBeNull();
+      await rebuild.complete();
+      expect(await index.count()).toBe(1_200);
+      expect(await index.get('0')).toBeNull();
+      // writes after the swap go to the new file, through a new writer thread
+      await index.upsert(
+        Array.from({ length: 1_000 }, (_, i) => sampleAid({ idComponenteAiuto: String(9_000 + i) })),
+      );
+      await index.close();
+      expect(fs.readdirSync(dir).filter((name) => name.includes('rebuild'))).toEqual([]);
+      const reopened = openSqliteAidIndex(file);
+      expect(await reopened.count()).toBe(2_200);
+      await reopened.close();
+    } finally {
+      await index.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves the index as it was when the rebuild is abandoned', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-abandon-'));
+    const index = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    try {
+      await index.upsert([sampleAid({ idComponenteAiuto: '1' }), sampleAid({ idComponenteAiuto: '2' })]);
+      const rebuild = await index.beginRebuild();
+      await rebuild.target.upsert([sampleAid({ idComponenteAiuto: '3' })]);
+      await rebuild.abandon();
+      expect((await index.search({ taxCodes: ['01234567890'] })).map((aid) => aid.idComponenteAiuto)).toEqual(
+        ['2', '1'],
+      );
+      expect(fs.readdirSync(dir).filter((name) => name.includes('rebuild'))).toEqual([]);
+    } finally {
+      await index.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -6,6 +6,7 @@
  * main thread goes on parsing and publishing meanwhile; every write goes through one queue, in
  * order, and reads wait for the writes queued before them (read-your-writes as before).
  */
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { normalizeTaxCode, type AidRecord } from '@rna/domain';
 import type { Statement } from 'better-sqlite3';
@@ -63,30 +64,49 @@ function newestFirstRow(a: FoundRow, b: FoundRow): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
+/** The index file open: its connection and what is prepared on it (replaced when a rebuild swaps files). */
+interface Connection {
+  db: SqliteDatabase;
+  writes: AidIndexWrites;
+  statements: ReturnType<typeof readStatements>;
+  searchStatements: Map<string, Statement<(string | number)[], FoundRow>>;
+}
+
+function readStatements(db: SqliteDatabase) {
+  return {
+    get: db.prepare<[string], FoundRow>(`SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE a.id = ?`),
+    count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM aid_rows'),
+    stats: db.prepare<[], { source_file: string; n: number }>(
+      `SELECT i.source_file, SUM(n) AS n FROM
+         (SELECT import_ref, COUNT(*) AS n FROM aid_rows GROUP BY import_ref) c
+       JOIN imports i ON i.id = c.import_ref GROUP BY i.source_file ORDER BY i.source_file`,
+    ),
+  };
+}
+
+function connect(file: string): Connection {
+  const db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
+  tuneForBulkWrites(db);
+  const writes = aidIndexWrites(db);
+  migrateJsonRows(db, writes);
+  return { db, writes, statements: readStatements(db), searchStatements: new Map() };
+}
+
+/** A database file's WAL companions, and the file itself unless only those are asked for. */
+function removeDatabaseFiles(file: string, companionsOnly = false): void {
+  for (const suffix of companionsOnly ? ['-wal', '-shm'] : ['', '-wal', '-shm'])
+    fs.rmSync(`${file}${suffix}`, { force: true });
+}
+
 export class SqliteAidIndex implements AidIndex {
-  private readonly db: SqliteDatabase;
-  private readonly statements;
-  private readonly writes: AidIndexWrites;
-  private readonly searchStatements = new Map<string, Statement<(string | number)[], FoundRow>>();
+  private live: Connection;
   private writer: BulkWriter | null = null;
   /** Tail of the write queue: every write starts after the previous one settled. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
   constructor(private readonly file: string) {
-    this.db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
-    tuneForBulkWrites(this.db);
-    this.writes = aidIndexWrites(this.db);
-    migrateJsonRows(this.db, this.writes);
-    this.statements = {
-      get: this.db.prepare<[string], FoundRow>(`SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE a.id = ?`),
-      count: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM aid_rows'),
-      stats: this.db.prepare<[], { source_file: string; n: number }>(
-        `SELECT i.source_file, SUM(n) AS n FROM
-           (SELECT import_ref, COUNT(*) AS n FROM aid_rows GROUP BY import_ref) c
-         JOIN imports i ON i.id = c.import_ref GROUP BY i.source_file ORDER BY i.source_file`,
-      ),
-    };
+    this.live = connect(file);
   }
 
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {
@@ -96,7 +116,7 @@ export class SqliteAidIndex implements AidIndex {
       const writer = this.bulkWriter();
       if (writer) return this.enqueue(() => writer.upsert(records));
     }
-    return this.enqueue(() => this.writes.upsert(records));
+    return this.enqueue(() => this.live.writes.upsert(records));
   }
 
   async upsertEncoded(aidsJson: string[]): Promise<EncodedUpsertResult> {
@@ -105,12 +125,12 @@ export class SqliteAidIndex implements AidIndex {
       const writer = this.bulkWriter();
       if (writer) return this.enqueue(() => writer.upsertEncoded(aidsJson));
     }
-    return this.enqueue(() => this.writes.upsertEncoded(aidsJson));
+    return this.enqueue(() => this.live.writes.upsertEncoded(aidsJson));
   }
 
   async withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }> {
     this.assertOpen();
-    return this.enqueue(() => this.writes.withdraw(ids));
+    return this.enqueue(() => this.live.writes.withdraw(ids));
   }
 
   async withdrawBySourceFile(
@@ -118,7 +138,7 @@ export class SqliteAidIndex implements AidIndex {
     keepImportId?: string,
   ): Promise<{ count: number; taxCodes: string[] }> {
     this.assertOpen();
-    return this.enqueue(() => this.writes.withdrawBySourceFile(sourceFile, keepImportId));
+    return this.enqueue(() => this.live.writes.withdrawBySourceFile(sourceFile, keepImportId));
   }
 
   async search(query: AidSearch): Promise<AidRecord[]> {
@@ -152,10 +172,10 @@ export class SqliteAidIndex implements AidIndex {
 
   /** The SQL varies only with the number of tax codes and the filters used: prepare each shape once. */
   private searchStatement(sql: string) {
-    let statement = this.searchStatements.get(sql);
+    let statement = this.live.searchStatements.get(sql);
     if (!statement) {
-      statement = this.db.prepare<(string | number)[], FoundRow>(sql);
-      if (this.searchStatements.size < 200) this.searchStatements.set(sql, statement);
+      statement = this.live.db.prepare<(string | number)[], FoundRow>(sql);
+      if (this.live.searchStatements.size < 200) this.live.searchStatements.set(sql, statement);
     }
     return statement;
   }
@@ -163,31 +183,56 @@ export class SqliteAidIndex implements AidIndex {
   async get(idComponenteAiuto: string): Promise<AidRecord | null> {
     this.assertOpen();
     await this.writesSettled();
-    const row = this.statements.get.get(idComponenteAiuto.trim());
+    const row = this.live.statements.get.get(idComponenteAiuto.trim());
     return row ? toRecord(row) : null;
   }
 
   async count(): Promise<number> {
     this.assertOpen();
     await this.writesSettled();
-    return this.statements.count.get()?.n ?? 0;
+    return this.live.statements.count.get()?.n ?? 0;
   }
 
   async statsBySourceFile(): Promise<SourceFileStats[]> {
     this.assertOpen();
     await this.writesSettled();
-    return this.statements.stats.all().map((r) => ({ sourceFile: r.source_file, count: r.n }));
+    return this.live.statements.stats.all().map((r) => ({ sourceFile: r.source_file, count: r.n }));
   }
 
   async clear(): Promise<void> {
     this.assertOpen();
-    await this.enqueue(() => this.writes.clear());
+    await this.enqueue(() => this.live.writes.clear());
   }
 
-  /** In place: the embedded portal is stopped during a rebuild, so no search meets the empty index. */
+  /**
+   * Fills a new file beside the index (`<file>.rebuild`); complete() puts it in the index's place in
+   * one rename and reopens, so a rebuild that fails or is stopped leaves the index as it was. Disk:
+   * both indexes for as long as the rebuild runs. The embedded portal is stopped meanwhile (the data
+   * directory's lock), so no other process has the old file open.
+   */
   async beginRebuild(): Promise<AidIndexRebuild> {
-    await this.clear();
-    return { target: this, complete: async () => undefined, abandon: async () => undefined };
+    this.assertOpen();
+    const rebuildFile = `${this.file}.rebuild`;
+    removeDatabaseFiles(rebuildFile);
+    const target = new SqliteAidIndex(rebuildFile);
+    return {
+      target,
+      complete: () =>
+        this.enqueue(async () => {
+          await target.close(); // its WAL checkpointed into the file and removed
+          await this.writer?.close();
+          this.writer = null;
+          this.live.db.close();
+          // the rename replaces the old file in one step: a crash leaves one index or the other
+          removeDatabaseFiles(this.file, true);
+          fs.renameSync(rebuildFile, this.file);
+          this.live = connect(this.file);
+        }),
+      abandon: async () => {
+        await target.close();
+        removeDatabaseFiles(rebuildFile);
+      },
+    };
   }
 
   async close(): Promise<void> {
@@ -195,7 +240,7 @@ export class SqliteAidIndex implements AidIndex {
     this.closed = true;
     await this.writesSettled();
     await this.writer?.close();
-    this.db.close();
+    this.live.db.close();
   }
 
   private enqueue<T>(write: () => T | Promise<T>): Promise<T> {

@@ -16,6 +16,7 @@ import { LEASES_COLLECTION, tryHoldLease } from '@rna/infra/leases';
 import { openTemporaryStores } from '@rna/infra/embedded/testing';
 import { FILE_STATE_COLLECTION, subscriberIdOf, type FileState } from '@rna/read-models';
 import { allProjections } from './portal';
+import { startAidIndexProjection } from '@rna/projector/aids';
 import { holdProjectionLeases, rebuildProjections } from './rebuild-projections';
 
 jest.setTimeout(90_000);
@@ -159,11 +160,26 @@ describe('rebuild on shared engines', () => {
     }
   });
 
-  it('fills the aid index beside the one in service and puts it in service only when complete', async () => {
+  it('fills the aid index beside the one in service, puts it in service only when complete, then applies what the log still holds', async () => {
     const stores = openTemporaryStores('rebuild-target-');
     const dir = mkdtempSync(path.join(tmpdir(), 'rebuild-target-index-'));
     const target = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    const inService = async () =>
+      (await stores.aidIndex.search({ taxCodes: ['01234567897'] })).map((a) => a.idComponenteAiuto).sort();
     try {
+      // a kept file (the source of the rebuild) and two aids published but not consumed yet
+      const receiver = new RegisterArchive(stores.blobs).receive('xml');
+      receiver.sink.end(registerXmlOf([aid(7, '01234567897', 'i0')]));
+      const fileStates = stores.documents.collection<FileState>(FILE_STATE_COLLECTION);
+      await fileStates.put({
+        id: '2025_06',
+        etag: null,
+        lastModified: null,
+        records: 1,
+        importId: 'i0',
+        succeededAt: '2025-07-01T10:00:00.000Z',
+        archive: await receiver.done(),
+      });
       await stores.messageLog.publish(AIDS_TOPIC, [
         { key: '01234567897', value: { type: 'AidRecorded', aid: aid(1, '01234567897', 'i1') } },
         { key: '01234567897', value: { type: 'AidRecorded', aid: aid(2, '01234567897', 'i1') } },
@@ -171,24 +187,39 @@ describe('rebuild on shared engines', () => {
       await stores.aidIndex.upsert([aid(99, '01234567897', 'stray')]);
       const complete = jest.fn(async () => {
         // what searches read is still the index in service, untouched, until this moment
-        expect(
-          (await stores.aidIndex.search({ taxCodes: ['01234567897'] })).map((a) => a.idComponenteAiuto),
-        ).toEqual(['99']);
-        expect(await target.count()).toBe(2);
+        expect(await inService()).toEqual(['99']);
+        expect((await target.search({ taxCodes: ['01234567897'] })).map((a) => a.idComponenteAiuto)).toEqual([
+          '7',
+        ]);
       });
       const abandon = jest.fn(async () => undefined);
       jest.spyOn(stores.aidIndex, 'beginRebuild').mockResolvedValue({ target, complete, abandon });
       await rebuildProjections(stores);
       expect(complete).toHaveBeenCalledTimes(1);
       expect(abandon).not.toHaveBeenCalled();
+      // the log's aids go to the index in service once the rebuilt one is (here: the mock kept the old)
+      expect(await inService()).toEqual(['1', '2', '99']);
 
-      // a rebuild that fails drops what it filled and leaves the index in service as it was
-      jest.spyOn(stores.messageLog, 'consume').mockImplementationOnce(() => {
-        throw new Error('broker gone');
-      });
-      await expect(rebuildProjections(stores)).rejects.toThrow('broker gone');
+      // a rebuild that fails (a kept file damaged) drops what it filled, leaves the index in service
+      // as it was, and consumes nothing of the log: what was published waits for the projector
+      const damaged = new RegisterArchive(stores.blobs).receive('xml');
+      damaged.sink.end('<LISTA_AIUTI><AIUTO><COR>1</COR>');
+      await fileStates.put({ ...(await fileStates.get('2025_06'))!, archive: await damaged.done() });
+      await stores.messageLog.publish(AIDS_TOPIC, [
+        { key: '01234567897', value: { type: 'AidRecorded', aid: aid(5, '01234567897', 'i2') } },
+      ]);
+      await expect(rebuildProjections(stores)).rejects.toThrow();
       expect(abandon).toHaveBeenCalledTimes(1);
       expect(complete).toHaveBeenCalledTimes(1);
+      expect(await inService()).toEqual(['1', '2', '99']);
+      const projector = startAidIndexProjection({
+        messageLog: stores.messageLog,
+        aidIndex: stores.aidIndex,
+        documents: stores.documents,
+      });
+      await projector.caughtUp();
+      await projector.stop();
+      expect(await inService()).toEqual(['1', '2', '5', '99']);
     } finally {
       await target.close();
       await stores.dispose();

@@ -64,25 +64,32 @@ export async function rebuildProjections(stores: RebuildStores): Promise<Rebuild
     files = replayed.files;
     notKept = replayed.notKept;
 
-    // then what the log holds that the index had not consumed yet, from the group's own position
     const running = startProjections(projections, stores.eventStore, {
       documents: stores.documents,
       aidIndex: rebuild.target,
     });
-    const aids = startAidIndexProjection({
-      messageLog: stores.messageLog,
-      aidIndex: rebuild.target,
-      documents: stores.documents,
-    });
     try {
-      await Promise.all([running.caughtUp(), aids.caughtUp()]);
+      await running.caughtUp();
     } finally {
-      await Promise.all([running.stop(), aids.stop()]);
+      await running.stop();
     }
     await rebuild.complete();
   } catch (error) {
     await rebuild.abandon();
     throw error;
+  }
+  // Then what the log holds that the index had not consumed, into the index now in service: the
+  // group's offset moves only with what that index holds, so a rebuild abandoned above loses nothing
+  // (what is left here, the projector consumes when it starts).
+  const aids = startAidIndexProjection({
+    messageLog: stores.messageLog,
+    aidIndex: stores.aidIndex,
+    documents: stores.documents,
+  });
+  try {
+    await aids.caughtUp();
+  } finally {
+    await aids.stop();
   }
   return { projections: projections.length, aids: await stores.aidIndex.count(), files, notKept };
 }

@@ -4,7 +4,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY domain/package.json domain/
-COPY domain/read-models/package.json domain/read-models/
+COPY read-models/package.json read-models/
 COPY infra/package.json infra/
 COPY services/api/package.json services/api/
 COPY services/sync/package.json services/sync/

@@ -16,7 +16,7 @@ const boundaries = [
     rules: restrict(['infra', 'read-models', ...SERVICES], 'The domain imports no other workspace'),
   },
   {
-    files: ['domain/read-models/src/**/*.ts'],
+    files: ['read-models/src/**/*.ts'],
     rules: restrict(SERVICES, 'Read models build on the domain and the ports of infra only'),
   },
   {

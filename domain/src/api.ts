@@ -4,7 +4,7 @@
  */
 import type { Actor, Role, RegisterFileStatus, ReportKind } from './events';
 import type { SyncScope } from './archive-files';
-import type { RegisterRecordRejection } from './register-records';
+import type { RegisterRecordRejection } from './register-record-rejections';
 
 export type ClientStatusLabel = 'Scaduto' | 'Attivo' | 'In attesa';
 

@@ -1,9 +1,9 @@
 /**
- * Ricerca massiva (bulk search): the contract shared by the API and the front end — limits, the
- * events of a job's stream `bulk-<jobId>`, and the DTOs of /bulk-searches. The rules (reading a list,
- * the per-company figures) live beside it in bulk-summary.ts.
+ * Ricerca massiva (bulk search): the contract shared by the API and the front end — limits and the
+ * DTOs of /bulk-searches. The events of a job's stream `bulk-<jobId>` are in events.ts with the
+ * others; the rules (reading a list, the per-company figures) live beside it in bulk-summary.ts.
  */
-import type { Actor, DataSource } from './events';
+import type { BulkCodeGroup, BulkCodeWarning } from './events';
 
 /** At most this many distinct codes in one job. */
 export const BULK_MAX_CODES = 5_000;
@@ -11,12 +11,6 @@ export const BULK_MAX_CODES = 5_000;
 export const BULK_MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** A completed job's workbook and PDF can be downloaded for this many days. */
 export const BULK_RESULT_DAYS = 30;
-
-/** A code of the list whose check digit (or letter) is wrong: kept, searched, and reported. */
-export interface BulkCodeWarning {
-  taxCode: string;
-  reason: 'CHECK_DIGIT';
-}
 
 /**
  * POST /bulk-searches/preview: what a list holds and what running it would cost. Nothing is kept
@@ -50,12 +44,6 @@ export interface BulkPreviewDto {
   remainingSearches: number | null;
   /** false when a CLIENT has fewer searches left than the cost: confirming would answer U004 */
   affordable: boolean;
-}
-
-/** A code of the list and the group (impresa unica) it belongs to. */
-export interface BulkCodeGroup {
-  taxCode: string;
-  group: string;
 }
 
 /** POST /bulk-searches (JSON): run the previewed list. The server reads and charges it anew. */
@@ -109,51 +97,3 @@ export interface BulkCompanySummary {
   /** Italian texts for the row's warnings column (wrong check digit, live fallback, no aid found…) */
   warnings: string[];
 }
-
-// ---- bulk-<jobId> ----
-export type BulkSearchEvent =
-  | {
-      type: 'BulkSearchRequested';
-      data: {
-        jobId: string;
-        userId: string;
-        /** the metered client, null for ADMIN */
-        clientId: string | null;
-        by: Actor;
-        at: string;
-        sourceName: string;
-        taxCodes: string[];
-        warnings: BulkCodeWarning[];
-        /** each grouped code's group (impresa unica); absent when the list named none */
-        groups?: BulkCodeGroup[];
-        dataSource: DataSource;
-        /** the searches charged (with `awaitingCharge`: 0, BulkSearchCharged says) */
-        cost: number;
-        /**
-         * A client's job, requested before its charge: it runs only once BulkSearchCharged says what
-         * was charged (a job is never charged without existing). Absent for ADMIN and older jobs.
-         */
-        awaitingCharge?: boolean;
-      };
-    }
-  | {
-      type: 'BulkSearchCharged';
-      /** `cost` as the client's quota stream recorded it (its SearchPerformed names the job) */
-      data: { jobId: string; at: string; cost: number };
-    }
-  | { type: 'BulkSearchProgressed'; data: { jobId: string; doneCodes: number; at: string } }
-  | {
-      type: 'BulkSearchCompleted';
-      data: {
-        jobId: string;
-        at: string;
-        companiesWithAids: number;
-        aids: number;
-        overCeiling: number;
-        expiresAt: string;
-        /** bytes of the workbook and the PDF kept for the job (absent on older jobs) */
-        resultBytes?: number;
-      };
-    }
-  | { type: 'BulkSearchFailed'; data: { jobId: string; at: string; code: string; reason: string } }
-  | { type: 'BulkResultDownloaded'; data: { jobId: string; at: string; by: Actor; kind: 'sheet' | 'pdf' } };

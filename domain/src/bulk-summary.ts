@@ -6,13 +6,10 @@
 import {
   BULK_MAX_CODES,
   BULK_RESULT_DAYS,
-  type BulkCodeGroup,
-  type BulkCodeWarning,
   type BulkCompanySummary,
   type BulkJobDto,
   type BulkJobStatus,
   type BulkPreviewDto,
-  type BulkSearchEvent,
 } from './bulk-searches';
 import { addMonths, romeDay, romeNoonEpochMs, threeYearsAgo } from './dates';
 import type { Decider } from './decider';
@@ -25,7 +22,7 @@ import {
 } from './de-minimis';
 import { DomainError } from './errors';
 import { printableText } from './formatting';
-import type { Actor, AidRecord, DataSource } from './events';
+import type { Actor, AidRecord, BulkCodeGroup, BulkCodeWarning, BulkSearchEvent, DataSource } from './events';
 import { centsToEuro, euroToCents } from './money';
 import { checkTaxCode, isWellFormedTaxCode, normalizeTaxCode, parseTaxCodeList } from './tax-codes';
 

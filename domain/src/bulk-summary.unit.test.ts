@@ -9,9 +9,9 @@ import {
   readCodeCells,
   readPastedCodes,
 } from './bulk-summary';
-import { BULK_MAX_CODES, type BulkSearchEvent } from './bulk-searches';
+import { BULK_MAX_CODES } from './bulk-searches';
 import { stateOf } from './decider';
-import type { Actor, AidRecord } from './events';
+import type { Actor, AidRecord, BulkSearchEvent } from './events';
 
 const VALID_PIVA = '01234567897';
 const OTHER_PIVA = '12345678903';

@@ -1,11 +1,13 @@
 /**
  * Event types of the streams in ARCHITECTURE.md. Payloads are plain JSON.
  * Secrets (password hashes, tokens, reset and invitation codes) are never part of an event.
+ *
+ * Every type an event carries is defined here or in a leaf module: the modules of the rules (quotas,
+ * bulk searches, the record check…) import this one, so it imports none of them
+ * (tools/src/architecture/import-cycles.int.test.ts).
  */
 import type { SyncScope } from './archive-files';
-import type { BulkSearchEvent } from './bulk-searches';
-import type { QuotaState } from './quotas';
-import type { RegisterRecordRejection } from './register-records';
+import type { RegisterRecordRejection } from './register-record-rejections';
 
 /** Any event: a type and a JSON payload. Each stream category narrows it to a union below. */
 export interface EventShape {
@@ -232,6 +234,66 @@ export type SyncEvent =
     }
   | { type: 'SyncFailed'; data: { runId: string; at: string; reason: string } };
 
+// ---- bulk-<jobId> ----
+/** A code of the list whose check digit (or letter) is wrong: kept, searched, and reported. */
+export interface BulkCodeWarning {
+  taxCode: string;
+  reason: 'CHECK_DIGIT';
+}
+
+/** A code of the list and the group (impresa unica) it belongs to. */
+export interface BulkCodeGroup {
+  taxCode: string;
+  group: string;
+}
+
+export type BulkSearchEvent =
+  | {
+      type: 'BulkSearchRequested';
+      data: {
+        jobId: string;
+        userId: string;
+        /** the metered client, null for ADMIN */
+        clientId: string | null;
+        by: Actor;
+        at: string;
+        sourceName: string;
+        taxCodes: string[];
+        warnings: BulkCodeWarning[];
+        /** each grouped code's group (impresa unica); absent when the list named none */
+        groups?: BulkCodeGroup[];
+        dataSource: DataSource;
+        /** the searches charged (with `awaitingCharge`: 0, BulkSearchCharged says) */
+        cost: number;
+        /**
+         * A client's job, requested before its charge: it runs only once BulkSearchCharged says what
+         * was charged (a job is never charged without existing). Absent for ADMIN and older jobs.
+         */
+        awaitingCharge?: boolean;
+      };
+    }
+  | {
+      type: 'BulkSearchCharged';
+      /** `cost` as the client's quota stream recorded it (its SearchPerformed names the job) */
+      data: { jobId: string; at: string; cost: number };
+    }
+  | { type: 'BulkSearchProgressed'; data: { jobId: string; doneCodes: number; at: string } }
+  | {
+      type: 'BulkSearchCompleted';
+      data: {
+        jobId: string;
+        at: string;
+        companiesWithAids: number;
+        aids: number;
+        overCeiling: number;
+        expiresAt: string;
+        /** bytes of the workbook and the PDF kept for the job (absent on older jobs) */
+        resultBytes?: number;
+      };
+    }
+  | { type: 'BulkSearchFailed'; data: { jobId: string; at: string; code: string; reason: string } }
+  | { type: 'BulkResultDownloaded'; data: { jobId: string; at: string; by: Actor; kind: 'sheet' | 'pdf' } };
+
 // ---- settings ----
 export type SettingsEvent = {
   type: 'DataSourceSwitched';
@@ -243,6 +305,20 @@ export type DomainEvent =
 export type DomainEventType = DomainEvent['type'];
 /** The domain events of the given types, e.g. `EventOfType<'UserRegistered' | 'ClientRemoved'>`. */
 export type EventOfType<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+
+/** The quota decider's state (quotas.ts folds it), as a QuotaSnapshotTaken carries it. */
+export interface QuotaState {
+  availableYearlySearches: number;
+  remainingSearches: number;
+  /** epoch ms; null until an allowance is granted (no access yet) */
+  endDate: number | null;
+  /**
+   * The tax codes looked up on the most recent calendar day (Rome) seen in the stream, normalised.
+   * Only that day matters for "a code already looked up today is free", so older days are dropped
+   * to keep the state small however long the stream grows.
+   */
+  lookedUpToday: { day: string; codes: string[] } | null;
+}
 
 /** A quota stream folded up to `version` (snapshot-quota-<clientId>). */
 export type QuotaSnapshotEvent = {

@@ -11,6 +11,7 @@ export * from './clients';
 export * from './quotas';
 export * from './aid-records';
 export * from './register-records';
+export * from './register-record-rejections';
 export * from './sync-control';
 export * from './decider';
 export * from './bulk-searches';

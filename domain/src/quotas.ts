@@ -8,22 +8,17 @@
  */
 import { renewedEndDate } from './clients';
 import type { Decider } from './decider';
-import type { Actor, DataSource, EventOfType, QuotaEvent, ReportKind, SearchRequest } from './events';
+import type {
+  Actor,
+  DataSource,
+  EventOfType,
+  QuotaEvent,
+  QuotaState,
+  ReportKind,
+  SearchRequest,
+} from './events';
 import { romeDay } from './dates';
 import { splitTaxCodes } from './tax-codes';
-
-export interface QuotaState {
-  availableYearlySearches: number;
-  remainingSearches: number;
-  /** epoch ms; null until an allowance is granted (no access yet) */
-  endDate: number | null;
-  /**
-   * The tax codes looked up on the most recent calendar day (Rome) seen in the stream, normalised.
-   * Only that day matters for "a code already looked up today is free", so older days are dropped
-   * to keep the state small however long the stream grows.
-   */
-  lookedUpToday: { day: string; codes: string[] } | null;
-}
 
 export const initialQuotaState: QuotaState = {
   availableYearlySearches: 0,

@@ -1,12 +1,5 @@
-import type { Actor, QuotaEvent, SearchRequest } from './events';
-import {
-  decideReportDownload,
-  decideSearch,
-  evolveQuota,
-  initialQuotaState,
-  quotaStateOf,
-  type QuotaState,
-} from './quotas';
+import type { Actor, QuotaEvent, QuotaState, SearchRequest } from './events';
+import { decideReportDownload, decideSearch, evolveQuota, initialQuotaState, quotaStateOf } from './quotas';
 
 const admin: Actor = { userId: 'admin-1', email: 'admin@example.it', role: 'ADMIN' };
 const client: Actor = { userId: 'client-1', email: 'cliente@example.it', role: 'CLIENT' };

@@ -16,6 +16,7 @@
 import type { AidRecord } from './events';
 import { addYears, parseIsoDay, todayInRome } from './dates';
 import { formatEuroCents } from './formatting';
+import type { RegisterRecordRejection, RegisterRecordRejectionReason } from './register-record-rejections';
 
 export const REGISTER_TEXT_MAX_CHARS = 2_000;
 /** Excel's limit on the characters of one cell: no capped text may come near it. */
@@ -31,26 +32,6 @@ const MAX_TAX_CODE_CHARS = 32;
 /** How much of an offending value a message quotes. */
 const QUOTED_CHARS = 40;
 const ELLIPSIS = '…';
-
-/** Why a record was rejected: a short, closed list (the archive screen has a label for each). */
-export const REGISTER_RECORD_REJECTION_REASONS = [
-  'DATA_NON_VALIDA',
-  'DATA_FUORI_INTERVALLO',
-  'IMPORTO_NEGATIVO',
-  'IMPORTO_NON_VALIDO',
-  'ID_NON_VALIDO',
-  'CODICE_FISCALE_NON_VALIDO',
-] as const;
-export type RegisterRecordRejectionReason = (typeof REGISTER_RECORD_REJECTION_REASONS)[number];
-
-/** One record set aside, as the file's status lists it. */
-export interface RegisterRecordRejection {
-  /** as the register wrote it (shortened when absurdly long) */
-  idComponenteAiuto: string;
-  reason: RegisterRecordRejectionReason;
-  /** Italian, for the administrator */
-  message: string;
-}
 
 export type RegisterRecordCheck =
   { ok: true; record: AidRecord; capped: boolean } | { ok: false; rejection: RegisterRecordRejection };

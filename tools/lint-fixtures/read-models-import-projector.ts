@@ -1,4 +1,4 @@
-// lint as: domain/read-models/src/archive/fixture.ts
+// lint as: read-models/src/archive/fixture.ts
 // Read models are shared by the services, so they may not depend on one of them.
 import { startAidIndexProjection } from '@rna/projector/aids';
 

@@ -50,7 +50,7 @@ describe('architecture boundaries as lint rules', () => {
     expect([...layers].sort()).toEqual(
       [
         'domain',
-        'domain/read-models',
+        'read-models',
         'frontend',
         'infra',
         'services/api',
@@ -75,7 +75,7 @@ describe('architecture boundaries as lint rules', () => {
     ['tools/src/fixture.ts', "import { startSyncWorker } from '@rna/sync';"],
     ['services/api/src/fixture.ts', "import { openStores } from '@rna/infra/engines';"],
     ['services/sync/src/fixture.ts', "import { SYNC_RUNS } from '@rna/read-models';"],
-    ['domain/read-models/src/fixture.ts', "import type { DocumentStore } from '@rna/infra';"],
+    ['read-models/src/fixture.ts', "import type { DocumentStore } from '@rna/infra';"],
     ['frontend/src/fixture.ts', "import type { AidDto } from '@rna/domain';"],
   ])(
     'lets %s import what it composes (%s)',

@@ -46,7 +46,7 @@ describe('declared dependencies', () => {
         Object.keys((manifest[key] as Record<string, string> | undefined) ?? {}),
       ),
     );
-    // a workspace nested in another (domain/read-models in domain) is checked on its own
+    // a workspace nested in another one's src (none is, today) is checked on its own
     const nested = rootPackage.workspaces
       .filter((other) => other !== workspace && other.startsWith(`${workspace}/`))
       .map((other) => path.join(ROOT, other));

@@ -15,6 +15,7 @@ import {
 } from '@rna/domain';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { splitAid, textKey, type AidRowValues } from './compact-aid-rows';
+import { RecentMemo } from './recent-memo';
 
 export const AID_INDEX_SCHEMA = `
 CREATE TABLE IF NOT EXISTS texts (
@@ -149,25 +150,14 @@ function sameContent(stored: StoredRow, columns: RowColumns): boolean {
   );
 }
 
-/** A bounded memo: a sync meets the same few thousand measures millions of times. */
-class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit: number) {
-    super();
-  }
-  override set(key: K, value: V): this {
-    if (this.size >= this.limit) this.clear();
-    return super.set(key, value);
-  }
-}
-
 /**
  * Text ↔ id of the `texts` and `imports` dictionaries, memoized. Entries are never deleted nor
  * changed, so a memo stays true on every connection; forget() after a rolled-back write.
  */
 export class AidDictionaries {
-  private readonly textIds = new BoundedMap<string, number>(200_000);
-  private readonly importRefs = new BoundedMap<string, number>(10_000);
-  private readonly importsByRef = new BoundedMap<number, { sourceFile: string; importId: string }>(10_000);
+  private readonly textIds = new RecentMemo<string, number>(100_000);
+  private readonly importRefs = new RecentMemo<string, number>(5_000);
+  private readonly importsByRef = new RecentMemo<number, { sourceFile: string; importId: string }>(5_000);
   private readonly statements;
 
   constructor(db: SqliteDatabase) {

@@ -37,6 +37,9 @@ interface DetailColumn {
   title?: (row: AidDetail) => string;
 }
 
+/** An amount column: "999.999.999,99 €" whole, never cut to an ellipsis. */
+const AMOUNT_WIDTH = 170;
+
 /** A column of one text, cut to its width, the whole text in the cell's title. */
 function textColumn(
   id: string,
@@ -129,7 +132,7 @@ export function AidDetailsTable({ answer }: { answer: AidDetailsAnswer }) {
     {
       id: 'nominalAmount',
       header: t('columns.nominalAmount'),
-      width: 150,
+      width: AMOUNT_WIDTH,
       sortKey: 'nominalAmount',
       numeric: true,
       render: (row) => formatEuro(row.importoNominale),
@@ -137,7 +140,7 @@ export function AidDetailsTable({ answer }: { answer: AidDetailsAnswer }) {
     {
       id: 'aidElement',
       header: t('columns.aidElement'),
-      width: 150,
+      width: AMOUNT_WIDTH,
       sortKey: 'aidElement',
       numeric: true,
       render: (row) => formatEuro(row.elementoDiAiuto),

@@ -26,17 +26,22 @@ export function chartLang(t: (key: string, options: { returnObjects: true }) => 
   return lang as LangOptions;
 }
 
+/** A month's bar on a phone: the 36 months, with title, axis and legend, fit on one screen. */
+export const NARROW_BAR_HEIGHT = 14;
+/** Title, amount axis and legend of the horizontal chart, around its bars. */
+const NARROW_CHART_FRAME = 170;
+
 /**
- * The 36-month de minimis chart: used and remaining allowance stacked per month. Wide screens get vertical
- * columns, oldest month on the left; at 768 px or less horizontal bars with the months in reverse order, so
- * the newest month is on top.
+ * The 36-month de minimis chart: used and remaining allowance stacked per month, from the current month on.
+ * Wide screens get vertical columns, the current month on the left; at 768 px or less horizontal bars, the
+ * current month on top and the later ones under it, short enough for the whole chart to fit a phone's screen.
  */
 export function buildChartOptions(
   points: readonly DeMinimisPointDto[],
   narrow: boolean,
   labels: ChartLabels,
 ): Options {
-  const ordered = narrow ? [...points].reverse() : [...points];
+  const ordered = [...points];
   // The axis ends at the ceiling, unless a month has used more: then at the next tick above it, so an
   // exceeded allowance is drawn whole instead of cut off at 300,000.
   const highestUsed = Math.max(0, ...points.map((p) => p.total));
@@ -50,7 +55,7 @@ export function buildChartOptions(
   return {
     chart: {
       type: narrow ? 'bar' : 'column',
-      height: narrow ? Math.max(480, ordered.length * 22) : 380,
+      height: narrow ? Math.max(320, ordered.length * NARROW_BAR_HEIGHT + NARROW_CHART_FRAME) : 380,
       style: { fontFamily: 'inherit' },
     },
     title: { text: labels.title },
@@ -60,8 +65,8 @@ export function buildChartOptions(
       description: labels.description,
       point: { valueDecimals: 2, valueSuffix: ' €' },
     },
-    // A bar chart draws its first category at the top only while the category axis is reversed (measured in
-    // Chromium: reversed: false puts it at the bottom and would undo the reversal of the data above).
+    // A bar chart draws its first category (the current month) at the top only while the category axis is
+    // reversed (measured in Chromium: reversed: false puts it at the bottom, under 35 later months).
     xAxis: { categories: ordered.map((p) => p.month), reversed: narrow },
     yAxis: {
       min: 0,

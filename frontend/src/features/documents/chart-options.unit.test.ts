@@ -1,5 +1,5 @@
 import type { SeriesBarOptions, YAxisOptions, XAxisOptions } from 'highcharts';
-import { buildChartOptions } from './chart-options';
+import { buildChartOptions, NARROW_BAR_HEIGHT } from './chart-options';
 
 const points = [
   { month: '01/25', total: 10_000, remaining: 290_000 },
@@ -34,17 +34,24 @@ describe('de minimis chart data mapping', () => {
     expect(series.find((s) => s.name === 'Residuo')?.data).toEqual([290_000, 280_000, 10_000, 0]);
   });
 
-  it('uses horizontal bars with the newest month on top at 768 px or less', () => {
+  it('uses short horizontal bars with the current month on top at 768 px or less', () => {
     const options = buildChartOptions(points, true, labels);
     expect(options.chart?.type).toBe('bar');
     // in a bar chart the first category is drawn at the top only on a reversed category axis
     expect(options.xAxis as XAxisOptions).toMatchObject({
-      categories: ['03/25', '02/25', '01/25'],
+      categories: ['01/25', '02/25', '03/25'],
       reversed: true,
     });
     expect((options.series as SeriesBarOptions[]).find((s) => s.name === 'Utilizzato')?.data).toEqual([
-      290_000, 20_000, 10_000,
+      10_000, 20_000, 290_000,
     ]);
+  });
+
+  it('fits the 36 months of a phone chart on a 844 px screen', () => {
+    const months = Array.from({ length: 36 }, (_, i) => ({ month: `${i}`, total: 0, remaining: 300_000 }));
+    const height = Number(buildChartOptions(months, true, labels).chart?.height);
+    expect(height).toBeLessThanOrEqual(700);
+    expect(height).toBeGreaterThanOrEqual(36 * NARROW_BAR_HEIGHT);
   });
 });
 

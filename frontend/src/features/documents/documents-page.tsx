@@ -102,7 +102,7 @@ export default function DocumentsPage() {
           ) : result.data ? (
             <>
               <DataSourcesNotice result={result.data} />
-              <div className="stat-grid">
+              <div className="stat-grid stat-grid--compact">
                 <StatCard
                   label={t('documents.statDocuments')}
                   value={formatInteger(result.data.stats.totalDocuments)}

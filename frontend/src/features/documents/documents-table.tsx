@@ -7,6 +7,12 @@ import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 export const ROW_HEIGHT = 44;
 /** a row that also says whose aid it is takes a second line */
 export const LABELLED_ROW_HEIGHT = 64;
+/**
+ * At 768 px or less a row is a card: the procedure on up to two lines, then the date and the amount, each
+ * under its label; one more line when the card says whose aid it is.
+ */
+export const CARD_ROW_HEIGHT = 116;
+export const LABELLED_CARD_ROW_HEIGHT = 136;
 export const VIEWPORT_HEIGHT = 560;
 const OVERSCAN = 12;
 
@@ -48,7 +54,8 @@ interface DocumentsTableProps {
 
 /**
  * All documents, no pagination (SPEC §2). Only the rows in view are in the DOM, with spacer rows keeping the
- * scroll height, so thousands of rows scroll smoothly.
+ * scroll height, so thousands of rows scroll smoothly. On a phone each row is a card (labels from the
+ * cells' data-label): three columns cut the date to three lines and the amount short at 390 px.
  */
 export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTableProps) {
   const { t } = useTranslation();
@@ -57,7 +64,13 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
   const [scrollTop, onScroll] = useScrollTop();
   const beneficiaryColumn = showBeneficiary && !narrow;
   const beneficiaryLabel = showBeneficiary && narrow;
-  const rowHeight = showBeneficiary ? LABELLED_ROW_HEIGHT : ROW_HEIGHT;
+  const rowHeight = narrow
+    ? showBeneficiary
+      ? LABELLED_CARD_ROW_HEIGHT
+      : CARD_ROW_HEIGHT
+    : showBeneficiary
+      ? LABELLED_ROW_HEIGHT
+      : ROW_HEIGHT;
   const { start, end } = visibleWindow(scrollTop, rows.length, VIEWPORT_HEIGHT, rowHeight);
   const columns = beneficiaryColumn ? 4 : 3;
 
@@ -71,7 +84,10 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
         aria-label={t('documents.tableTitle')}
         role="region"
       >
-        <table className="table table--fixed" aria-rowcount={rows.length + 1}>
+        <table
+          className={`table table--fixed${narrow ? ' documents-table--cards' : ''}`}
+          aria-rowcount={rows.length + 1}
+        >
           <caption className="visually-hidden">{t('documents.tableTitle')}</caption>
           <thead>
             <tr>
@@ -100,22 +116,28 @@ export function DocumentsTable({ answer, showBeneficiary = false }: DocumentsTab
                   style={{ height: rowHeight }}
                   aria-rowindex={start + i + 2}
                 >
-                  <td>{row.dataConcessione}</td>
+                  <td className="documents-table__date" data-label={t('columns.grantDate')}>
+                    {row.dataConcessione}
+                  </td>
                   {beneficiaryColumn && (
                     <td className="ellipsis" title={beneficiary.name}>
                       {beneficiary.name}
                       <span className="documents-table__who">{beneficiary.taxCode}</span>
                     </td>
                   )}
-                  <td className="ellipsis" title={title}>
+                  <td className="ellipsis documents-table__what" title={title}>
                     {beneficiaryLabel && (
                       <span className="documents-table__who">
                         {t('documents.rowOf', { name: beneficiary.name, code: beneficiary.taxCode })}
                       </span>
                     )}
-                    {row.isDeMinimis ? t('documents.deMinimisProcedure') : row.desProcedimento}
+                    <span className="documents-table__procedure">
+                      {row.isDeMinimis ? t('documents.deMinimisProcedure') : row.desProcedimento}
+                    </span>
                   </td>
-                  <td className="numeric">{formatEuro(row.elementoDiAiuto)}</td>
+                  <td className="numeric documents-table__amount" data-label={t('columns.aidElement')}>
+                    {formatEuro(row.elementoDiAiuto)}
+                  </td>
                 </tr>
               );
             })}

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import type { AidRowDto } from '@rna/domain';
 import { searchResult } from '../../test/app';
-import { DocumentsTable, visibleWindow } from './documents-table';
+import { DocumentsTable, LABELLED_CARD_ROW_HEIGHT, visibleWindow } from './documents-table';
 
 const answerOf = (rows: AidRowDto[]) => searchResult(['01234567890'], rows);
 
@@ -53,6 +53,10 @@ describe('documents table', () => {
       render(<DocumentsTable answer={answerOf([row(1)])} showBeneficiary />);
       expect(screen.queryByRole('columnheader', { name: 'Beneficiario' })).not.toBeInTheDocument();
       expect(screen.getAllByRole('row')[1]).toHaveTextContent('ACME · 01234567890');
+      // a card: the date and the amount each name themselves, the row as tall as a card
+      expect(screen.getByText('01-02-2024')).toHaveAttribute('data-label', 'Data concessione');
+      expect(screen.getByText('1.234,50 €')).toHaveAttribute('data-label', 'Elemento di aiuto');
+      expect(screen.getAllByRole('row')[1]).toHaveStyle({ height: `${LABELLED_CARD_ROW_HEIGHT}px` });
     } finally {
       window.matchMedia = matchMedia;
     }

@@ -6,7 +6,7 @@ import { lastUpdateView } from './last-update';
 
 export const LAST_UPDATE_POLL_MS = 60_000;
 
-/** The fixed top banner on wide screens (hidden below 768 px by the stylesheet). */
+/** The fixed top banner on wide screens; on a phone it heads the page, its text wrapping (stylesheet). */
 export function LastUpdateBanner() {
   const { t } = useTranslation();
   // read again now and then: a sync another user ran refreshes this user's results too (app/store.ts)

@@ -1,0 +1,113 @@
+import type { AidIndex } from '@rna/infra';
+import { openTemporaryStores } from '@rna/infra/embedded/testing';
+import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
+import { sampleAid } from '@rna/infra/aid-index/contract';
+import { FILE_STATE_COLLECTION, type FileState } from '@rna/read-models';
+import { replayArchivedFiles } from './archive-replay';
+
+jest.setTimeout(60_000);
+
+/** A target that records its writes and lets the test decide when each one ends. */
+function controlledTarget(failAt?: number) {
+  const writes: { aids: number; finish: () => void }[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const target = {
+    upsertEncoded: (json: string[]) =>
+      new Promise((resolve, reject) => {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        const index = writes.length;
+        writes.push({
+          aids: json.length,
+          finish: () => {
+            inFlight -= 1;
+            if (index === failAt) reject(new Error('index unavailable'));
+            else resolve({ changed: json.length, changedTaxCodes: [], sourceFiles: [] });
+          },
+        });
+      }),
+  } as unknown as AidIndex;
+  return { target, writes, maxInFlight: () => maxInFlight };
+}
+
+async function keptFile(stores: ReturnType<typeof openTemporaryStores>, aids: number) {
+  const receiver = new RegisterArchive(stores.blobs).receive('xml');
+  receiver.sink.end(
+    registerXmlOf(
+      Array.from({ length: aids }, (_, i) =>
+        sampleAid({ idComponenteAiuto: String(i + 1), sourceFile: '2025_06', importId: 'i0' }),
+      ),
+    ),
+  );
+  await stores.documents.collection<FileState>(FILE_STATE_COLLECTION).put({
+    id: '2025_06',
+    etag: null,
+    lastModified: null,
+    records: aids,
+    importId: 'i0',
+    succeededAt: '2025-07-01T10:00:00.000Z',
+    archive: await receiver.done(),
+  });
+}
+
+/** Ends each write once the parser has handed over the next batch (or after a moment, for the last). */
+async function drive(control: ReturnType<typeof controlledTarget>, replay: Promise<unknown>) {
+  let settled = false;
+  void replay.finally(() => (settled = true)).catch(() => undefined);
+  let finished = 0;
+  while (!settled) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const pending = control.writes.slice(finished);
+    if (pending.length === 0) continue;
+    pending[0]!.finish();
+    finished += 1;
+  }
+}
+
+describe('replay of the kept register files', () => {
+  it('writes every aid once, in order, one write at a time while the parser reads on', async () => {
+    const stores = openTemporaryStores('replay-pipeline-');
+    try {
+      await keptFile(stores, 50);
+      const control = controlledTarget();
+      const replay = replayArchivedFiles({
+        documents: stores.documents,
+        archive: new RegisterArchive(stores.blobs),
+        target: control.target,
+        batchSize: 10,
+      });
+      await drive(control, replay);
+      expect(await replay).toEqual({ files: 1, aids: 50, notKept: [] });
+      expect(control.writes.map((w) => w.aids)).toEqual([10, 10, 10, 10, 10]);
+      expect(control.maxInFlight()).toBe(1);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it.each([
+    [1, 'a batch in the middle'],
+    [4, 'the last batch'],
+  ])(
+    'fails the replay with the index’s error when the write of %s (%s) fails, writing nothing after it',
+    async (failAt) => {
+      const stores = openTemporaryStores('replay-failure-');
+      try {
+        await keptFile(stores, 50);
+        const control = controlledTarget(failAt);
+        const replay = replayArchivedFiles({
+          documents: stores.documents,
+          archive: new RegisterArchive(stores.blobs),
+          target: control.target,
+          batchSize: 10,
+        });
+        await drive(control, replay);
+        await expect(replay).rejects.toThrow('index unavailable');
+        expect(control.writes).toHaveLength(failAt + 1);
+      } finally {
+        await stores.close();
+      }
+    },
+  );
+});

@@ -14,6 +14,7 @@ module.exports = tseslint.config(
       'coverage/**',
       'test-output/**',
       'tools/lint-fixtures/**',
+      '.stryker-tmp/**',
     ],
   },
   js.configs.recommended,

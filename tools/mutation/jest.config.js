@@ -1,0 +1,21 @@
+// The tests Stryker runs against each mutant (npm run test:mutation): the back end's unit and
+// integration tests of the code it mutates, in one flat project (Stryker's jest runner wraps the
+// test environment to learn which test covers which mutant, which it cannot do across projects).
+const root = require('../../jest.config.js');
+const backEnd = root.projects.find((project) => project.displayName === 'back-end');
+
+module.exports = {
+  ...backEnd,
+  displayName: undefined,
+  rootDir: require('node:path').resolve(__dirname, '../..'),
+  roots: ['<rootDir>/domain', '<rootDir>/infra', '<rootDir>/services/api'],
+  testMatch: [
+    '<rootDir>/domain/src/**/*.unit.test.ts',
+    '<rootDir>/infra/src/leases/*.int.test.ts',
+    '<rootDir>/infra/src/message-log/kafka-batches.unit.test.ts',
+    '<rootDir>/services/api/src/auth/*.int.test.ts',
+    '<rootDir>/services/api/src/http/authorization.int.test.ts',
+    '<rootDir>/services/api/src/http/write-budget.int.test.ts',
+    '<rootDir>/services/api/src/bulk-searches/bulk-searches-api.int.test.ts',
+  ],
+};

@@ -1,0 +1,41 @@
+// Mutation testing (`npm run test:mutation`, not in `npm test`: hours on two cores). Stryker changes
+// the code that decides money and access one small edit at a time and runs the tests that cover the
+// edit: a mutant no test notices ("survived") is a behaviour nothing checks. The summary
+// (tools/mutation/summary.mjs) prints the score per module, the survivors, and fails when domain/
+// is under 85 % or a deciding module keeps a survivor not listed in accepted-equivalents.json.
+export default {
+  packageManager: 'npm',
+  testRunner: 'jest',
+  jest: { configFile: 'tools/mutation/jest.config.js', enableFindRelatedTests: false },
+  coverageAnalysis: 'perTest',
+  // A mutant of a module-level constant runs every test (2 % of the mutants, three quarters of the
+  // time on two cores); the tests that read the constant still kill the mutants of the code using it.
+  ignoreStatic: true,
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  mutate: [
+    'domain/src/**/*.ts',
+    '!domain/src/**/*.test.ts',
+    '!domain/src/testing/**',
+    '!domain/src/index.ts',
+    // the deciding modules: the quota and bulk charge (domain/src/quotas.ts, bulk-searches.ts above),
+    // sessions and permission checks, leases, the Kafka batcher
+    'services/api/src/auth/sessions.ts',
+    'services/api/src/http/authenticate.ts',
+    'services/api/src/http/paid-work-limit.ts',
+    'services/api/src/bulk-searches/commands.ts',
+    'infra/src/leases/index.ts',
+    'infra/src/message-log/kafka-message-log.ts:89-126',
+  ],
+  ignorePatterns: ['frontend', 'docs', 'test-output', '.bench', 'data', 'data-demo', '.stryker-tmp'],
+  reporters: ['clear-text', 'progress', 'json'],
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+  jsonReporter: { fileName: 'test-output/mutation/mutation.json' },
+  incremental: true,
+  incrementalFile: 'test-output/mutation/incremental.json',
+  tempDirName: '.stryker-tmp',
+  concurrency: 2,
+  timeoutMS: 20_000,
+  thresholds: { high: 90, low: 85, break: null },
+};

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { PINNED_TEST_INSTANT, runningClockFrom } from '@rna/infra/config';
 import { apiRoutes } from '@rna/api';
 import { startFullPortal, type FullPortal } from '../e2e/harness/full-portal';
-import { CALLERS, PERMISSIONS, type Caller, type Outcome } from './permission-table';
+import {
+  CALLERS,
+  PERMISSIONS,
+  PRODUCT_DECISIONS,
+  SPEC_CALLS,
+  type Caller,
+  type Outcome,
+} from './permission-table';
 
 jest.setTimeout(240_000);
 
@@ -157,6 +164,16 @@ describe('every route × every caller, against the spec’s permission table', (
     expect(missing.filter((key) => !probe(`route ${key} has a permission row`, false))).toEqual([]);
     for (const key of routes.map(routeKey))
       if (PERMISSIONS[key]) probe(`route ${key} has a permission row`, true);
+  });
+
+  it('finds in the registry every route of the table: a call the spec names cannot disappear', () => {
+    const registered = new Set(routes.map(routeKey));
+    const gone = Object.keys(PERMISSIONS).filter((key) => !registered.has(key));
+    expect(gone.filter((key) => !probe(`table row ${key} is a route`, false))).toEqual([]);
+    for (const key of Object.keys(PERMISSIONS))
+      if (registered.has(key)) probe(`table row ${key} is a route`, true);
+    // a route is either one the spec names or a product decision, never both
+    expect(Object.keys(SPEC_CALLS).filter((key) => key in PRODUCT_DECISIONS)).toEqual([]);
   });
 
   it.each(CALLERS)('as %s, every route answers as the table says, never with a 5xx', async (caller) => {

@@ -124,3 +124,20 @@ export async function rotating<T>(
   }
   return result;
 }
+
+/**
+ * The load under which a suite's figures were taken: the 1-minute load average before it started
+ * (what else ran) and when it ended (the suite's own work included), beside the number of cores.
+ */
+export function loadLine(suite: string, load: { start: number; end: number }, cores: number): string {
+  const verdict =
+    load.start < cores * 0.25
+      ? 'idle'
+      : load.start < cores
+        ? 'partly busy'
+        : 'busy: figures slower than idle';
+  return (
+    `${suite}: machine load ${load.start.toFixed(2)} before (${verdict}), ${load.end.toFixed(2)} at the end ` +
+    `(1-minute average, ${cores} cores)`
+  );
+}

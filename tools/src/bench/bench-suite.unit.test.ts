@@ -1,4 +1,4 @@
-import { alternating, describeSpread, rotating, spread } from './bench-suite';
+import { alternating, describeSpread, loadLine, rotating, spread } from './bench-suite';
 
 describe('bench sampling', () => {
   it('summarises samples as min / median / max', () => {
@@ -36,5 +36,15 @@ describe('bench sampling', () => {
       ['b0', 'b1', 'b2', 'b3'],
       ['c0', 'c1', 'c2', 'c3'],
     ]);
+  });
+});
+
+describe('the load printed with each table', () => {
+  it('says whether the machine was idle before the suite, with both averages and the cores', () => {
+    expect(loadLine('register', { start: 0.1, end: 2.2 }, 2)).toBe(
+      'register: machine load 0.10 before (idle), 2.20 at the end (1-minute average, 2 cores)',
+    );
+    expect(loadLine('search', { start: 1.2, end: 1.9 }, 2)).toContain('(partly busy)');
+    expect(loadLine('search', { start: 4.5, end: 3 }, 2)).toContain('(busy: figures slower than idle)');
   });
 });

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BenchRow } from './bench-suite';
+import { loadLine, type BenchRow } from './bench-suite';
 import { benchSuites, type BenchSuiteEntry } from './suites';
 
 const repoRoot = path.resolve(__dirname, '../../..');
@@ -18,6 +18,8 @@ interface SuiteResult {
   durationMs: number;
   rows: BenchRow[];
   error?: string;
+  /** The machine's 1-minute load average when the suite started and ended: a busy machine slows every figure. */
+  load?: { start: number; end: number };
 }
 
 function formatNumber(value: number | undefined): string {
@@ -51,7 +53,12 @@ export function formatTable(results: SuiteResult[]): string {
       .map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
       .join(' | ')
       .trimEnd();
-  return [render(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(render)].join('\n');
+  const table = [render(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...lines.map(render)];
+  return [
+    ...table,
+    '',
+    ...results.flatMap((r) => (r.load ? [loadLine(r.suite, r.load, os.cpus().length)] : [])),
+  ].join('\n');
 }
 
 async function runSuite(entry: BenchSuiteEntry): Promise<SuiteResult> {
@@ -139,7 +146,9 @@ async function main(): Promise<void> {
   for (const suite of suites) {
     // Always in a child, also when one suite is named: its Node flags (e.g. the API's) are then the
     // same whichever way the bench was started.
+    const start = os.loadavg()[0]!;
     const result = await runSuiteInChild(suite);
+    result.load = { start, end: os.loadavg()[0]! };
     if (result.error) process.exitCode = 1;
     results.push(result);
   }

@@ -1,6 +1,14 @@
 import type { Collection, Doc, DocumentStore } from '../documents/port';
 import { openTemporaryStores, type TemporaryStores } from '../embedded/testing';
-import { runWhileHoldingLease, tryHoldLease, type HeldLease, type StoppableWork } from '.';
+import {
+  LEASES_COLLECTION,
+  leaseClock,
+  runWhileHoldingLease,
+  tryHoldLease,
+  type HeldLease,
+  type LeaseDoc,
+  type StoppableWork,
+} from '.';
 
 /** The store, except that once `hang` is set no lease read or write ever answers (a hung engine call). */
 function hangingStore(documents: DocumentStore, hang: { now: boolean }): DocumentStore {
@@ -62,7 +70,8 @@ describe('leases', () => {
     const b = runWhileHoldingLease(stores.documents, options('b'), work('b'));
     try {
       await until(() => running.size === 1);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // several renewals: still one
+      // several renewals later (seen in the lease document, not guessed from a sleep): still one
+      await renewals(stores.documents, 'projection:x', 5);
       expect(running.size).toBe(1);
       const [first] = [...running];
       const firstRunner = first === 'a' ? a : b;
@@ -74,6 +83,43 @@ describe('leases', () => {
     }
     expect(running.size).toBe(0);
   });
+
+  it('stops the work of a live holder whose renewal the store refuses: after that only the new holder writes', async () => {
+    // the work of each holder writes to one shared log while it runs
+    const log: string[] = [];
+    const writer = (name: string) => (): StoppableWork => {
+      const timer = setInterval(() => log.push(name), 5);
+      return { stop: async () => clearInterval(timer) };
+    };
+    const a = runWhileHoldingLease(
+      stores.documents,
+      { name: 'sync', holder: 'a', ttlMs: 60_000, renewEveryMs: 20 },
+      writer('a'),
+    );
+    let intruder: NodeJS.Timeout | undefined;
+    try {
+      await until(() => log.includes('a'));
+      // another process holds the lease now (its clock ran ahead, or a's renewal came too late): a is
+      // alive and renewing, and the store refuses it
+      const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
+      const current = await leases.getWithRevision('sync');
+      await leases.put(
+        { id: 'sync', holder: 'b', expiresAt: leaseClock() + 60_000 },
+        { expectedRevision: current!.revision },
+      );
+      // stopped on the refused renewal, long before its own deadline (a minute) could stop it
+      await until(() => !a.holding());
+      // from here on b writes; a must not write once more while b writes many times
+      const bStarts = log.length;
+      intruder = setInterval(() => log.push('b'), 5);
+      await until(() => log.slice(bStarts).filter((name) => name === 'b').length >= 50);
+      expect(log.slice(bStarts)).not.toContain('a');
+      expect(log.slice(0, bStarts).every((name) => name === 'a')).toBe(true);
+    } finally {
+      clearInterval(intruder);
+      await a.stop();
+    }
+  }, 30_000);
 
   it('stops the work at the holder’s own deadline when a renewal hangs, and never says valid past it', async () => {
     const hang = { now: false };
@@ -124,7 +170,20 @@ describe('leases', () => {
   });
 });
 
-async function until(done: () => boolean, timeoutMs = 3_000): Promise<void> {
+/** Waits until the lease `name` has been written `count` more times (renewals), whatever the clock. */
+async function renewals(documents: DocumentStore, name: string, count: number): Promise<void> {
+  const leases = documents.collection<LeaseDoc>(LEASES_COLLECTION);
+  const first = (await leases.getWithRevision(name))!.revision;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const revision = (await leases.getWithRevision(name))?.revision ?? first;
+    if (revision - first >= count) return;
+    if (Date.now() > deadline) throw new Error(`lease ${name} renewed fewer than ${count} times in 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
   const giveUpAt = Date.now() + timeoutMs;
   while (!done()) {
     if (Date.now() > giveUpAt) throw new Error('condition not met in time');

@@ -196,7 +196,8 @@ describe('data source switch and live searches', () => {
     // a multiple search right after: the register may not be asked again within its pause
     const started = Date.now();
     const both = await search('01234567897,98765432109');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // within the 2 s budget: the archive answered without waiting for the register's turn (3 s)
+    expect(Date.now() - started).toBeLessThan(2_000);
     expect(both.sources).toEqual([
       {
         taxCode: '01234567897',

@@ -38,6 +38,9 @@ const common = {
 module.exports = {
   // Two workers even on two cores: the slowest suites (Kafka mock, child processes) mostly wait.
   maxWorkers: 2,
+  // A generous deadline per test instead of jest's 5 s: the suite must pass with both cores busy (a
+  // bench or a second build beside it), where an integration test that takes 1.5 s idle takes 5.
+  testTimeout: 30_000,
   reporters: ['default', '<rootDir>/tools/setup/summary-reporter.js'],
   projects: [
     {

@@ -774,9 +774,13 @@ describe('Ricerca massiva over HTTP', () => {
           (await auth(request(api.app).get(`/api/bulk-searches/${jobId}/sheet`), token).expect(410)).body
             .code,
         ).toBe('B006');
+        // both result files are kept until the sweep: the workbook and the PDF
+        expect(await api.deps.blobs.exists(`bulk-${jobId}.xlsx`)).toBe(true);
+        expect(await api.deps.blobs.exists(`bulk-${jobId}.pdf`)).toBe(true);
         runner = startBulkSearchRunner(api.deps, { pollMs: 20, sweepEveryMs: 0 });
         await runner.idle();
         expect(await api.deps.blobs.exists(`bulk-${jobId}.xlsx`)).toBe(false);
+        expect(await api.deps.blobs.exists(`bulk-${jobId}.pdf`)).toBe(false);
       } finally {
         api.setNow(start);
       }

@@ -279,9 +279,20 @@ export interface VariationAlertDto {
   /** an alert on a group watches its members as they are at each sync */
   group: { id: string; name: string } | null;
   createdAt: number;
-  /** the latest sync that changed the aids of these codes */
+  /** the latest sync that changed the aids of these codes (and mailed the owner) */
   lastNotification: { at: number; changes: number } | null;
+  /** each watched code, in order, with its company's name as the archive's newest aid writes it */
+  companies: AlertCompanyDto[];
 }
+
+/** A code an alert watches and the company it belongs to (null: the archive has no aid of it) */
+export interface AlertCompanyDto {
+  taxCode: string;
+  name: string | null;
+}
+
+/** An alert as stored, before the names of its companies are looked up in the aid index. */
+export type StoredVariationAlert = Omit<VariationAlertDto, 'companies'>;
 
 /** GET /sync/documents-update and the files of a run */
 export interface ArchiveFileDto {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export const TOAST_DURATION_MS = 5000;
@@ -11,7 +11,22 @@ interface ToastProps {
   onDismiss: () => void;
 }
 
-/** One notification at a time; it disappears after 5 seconds (SPEC §9). */
+/**
+ * Where notifications appear: a polite live region that is on the page before any notification, so a
+ * screen reader reads each one as it appears (a region inserted together with its text often is not).
+ */
+export function ToastsRegion({ children }: { children?: ReactNode }) {
+  return (
+    <div className="toasts" aria-live="polite" aria-atomic="true">
+      {children}
+    </div>
+  );
+}
+
+/**
+ * One notification at a time; it disappears after 5 seconds (SPEC §9). A success is a polite status,
+ * an error an alert; both go inside ToastsRegion.
+ */
 export function Toast({ kind, text, serial, onDismiss }: ToastProps) {
   const { t } = useTranslation();
   useEffect(() => {
@@ -19,13 +34,15 @@ export function Toast({ kind, text, serial, onDismiss }: ToastProps) {
     return () => clearTimeout(timer);
   }, [serial, onDismiss]);
   return (
-    <div className="toasts">
-      <div className={`toast toast--${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
-        <span>{text}</span>
-        <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onDismiss}>
-          ×
-        </button>
-      </div>
+    <div
+      className={`toast toast--${kind}`}
+      role={kind === 'error' ? 'alert' : 'status'}
+      aria-live={kind === 'error' ? 'assertive' : 'polite'}
+    >
+      <span>{text}</span>
+      <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onDismiss}>
+        ×
+      </button>
     </div>
   );
 }

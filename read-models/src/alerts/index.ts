@@ -2,7 +2,7 @@
  * Variation alerts read model: one document per alert. A removed alert stays as a tombstone so
  * that a redelivered VariationAlertAdded cannot bring it back.
  */
-import type { UserEvent, VariationAlertDto } from '@rna/domain';
+import type { StoredVariationAlert, UserEvent } from '@rna/domain';
 import { updateDocument, type Doc } from '@rna/infra';
 import type { Projection } from '../projection';
 
@@ -55,7 +55,7 @@ export function evolveAlert(
   }
 }
 
-export function alertDto(alert: VariationAlertReadModel): VariationAlertDto {
+export function alertDto(alert: VariationAlertReadModel): StoredVariationAlert {
   return {
     id: alert.id,
     taxCodes: alert.taxCodes,

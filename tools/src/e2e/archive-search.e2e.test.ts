@@ -461,14 +461,17 @@ describe('archive sync and search in a real browser', () => {
     await client.getByRole('button', { name: 'Attiva avviso' }).click();
     await client.getByRole('button', { name: 'Disattiva avviso' }).waitFor();
 
-    // home goes to the saved search
+    // the logo opens home, which offers the saved search rather than forcing it
     await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
+    await client.getByRole('heading', { name: 'Avvisi di variazione' }).waitFor();
+    await client.getByRole('link', { name: 'Riprendi l’ultima ricerca' }).click();
     await client.waitForURL(new RegExp(`/documents\\?taxCode=${heaviest}&deMinimis=true&last3Years=false`));
     await waitForResults(client, [heaviest]);
     await client.getByRole('button', { name: 'Rimuovi dai preferiti' }).click();
+    await client.getByRole('status').filter({ hasText: 'Ricerca rimossa dai preferiti.' }).waitFor();
     await client.getByRole('button', { name: 'Salva ricerca' }).waitFor();
 
-    // without a saved search home stays, and lists the alert; removing asks first
+    // home lists the alert; removing asks first
     await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
     await client.getByRole('heading', { name: 'Avvisi di variazione' }).waitFor();
     await client.getByText(heaviest, { exact: true }).waitFor();

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { DeMinimisRegime, UserDto } from '@rna/domain';
 import { errorCodeOf } from '../../lib/errors';
 import { useAppDispatch } from '../../lib/hooks';
-import { showError } from '../../lib/session/status-slice';
+import { showError, showSuccess } from '../../lib/session/status-slice';
 import {
   useAddVariationAlertMutation,
   useGetSavedSearchesQuery,
@@ -47,10 +47,16 @@ export function DocumentsActions({
   );
   const alert = (alerts.data ?? []).find((a) => sameCodes(a.taxCodes, query.taxCodes));
 
-  const run = async (action: () => Promise<{ error?: unknown }>) => {
+  /** The action, then a notification saying what it did (a button label alone goes unnoticed). */
+  const run = async (
+    action: () => Promise<{ error?: unknown }>,
+    done?: { key: string; values?: Record<string, string> },
+  ) => {
     const result = await action();
     if (result.error) dispatch(showError(errorCodeOf(result.error)));
+    else if (done) dispatch(showSuccess(done.key, done.values));
   };
+  const codes = query.taxCodes.join(', ');
 
   return (
     <div className="documents-actions" role="toolbar" aria-label={t('documents.actions')}>
@@ -59,7 +65,11 @@ export function DocumentsActions({
         className="button button--secondary"
         aria-pressed={favorite}
         disabled={savingState.isLoading}
-        onClick={() => run(() => putSaved(favorite ? [] : [query]))}
+        onClick={() =>
+          run(() => putSaved(favorite ? [] : [query]), {
+            key: favorite ? 'documents.unsaved' : 'documents.saved',
+          })
+        }
       >
         <span aria-hidden="true">{favorite ? '★' : '☆'}</span>{' '}
         {favorite ? t('documents.unfavorite') : t('documents.favorite')}
@@ -88,7 +98,14 @@ export function DocumentsActions({
           className="button button--secondary"
           aria-pressed={Boolean(alert)}
           disabled={addingState.isLoading || removingState.isLoading}
-          onClick={() => run(() => (alert ? removeAlert(alert.id) : addAlert({ taxCodes: query.taxCodes })))}
+          onClick={() =>
+            alert
+              ? run(() => removeAlert(alert.id), { key: 'documents.alertRemoved', values: { codes } })
+              : run(() => addAlert({ taxCodes: query.taxCodes }), {
+                  key: 'documents.alertAdded',
+                  values: { codes, email: user.email },
+                })
+          }
         >
           {alert ? t('documents.alertOff') : t('documents.alertOn')}
         </button>

@@ -1,13 +1,13 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { documentsUrl, SearchForm } from '../../components/search-form';
 import { failureOf } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { errorCodeOf } from '../../lib/errors';
 import { refusalOf } from '../../lib/home-refusal';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks';
-import { showError } from '../../lib/session/status-slice';
+import { showError, showSuccess } from '../../lib/session/status-slice';
 import {
   useGetSavedSearchesQuery,
   useGetVariationAlertsQuery,
@@ -29,19 +29,22 @@ export default function HomePage({ notices }: { notices?: ReactNode }) {
   const [removeAlert] = useRemoveVariationAlertMutation();
   const location = useLocation();
   const refusal = refusalOf(location.state);
-  // a fixed code or saved search opens once per visit, and never right after a refusal (it would bounce)
+  // a fixed code or saved search opens only as the visit's first screen (SPEC §2 "on load"), and
+  // never right after a refusal (it would bounce); later, the saved search is offered, not forced
   const mayRedirect = !useAppSelector(selectHomeRedirectUsed) && refusal === null;
   const target = user && mayRedirect ? homeRedirect(user.taxCode, saved.data) : null;
+  const decided = refusal !== null || target !== null || !saved.isLoading;
 
   useEffect(() => {
-    if (refusal !== null) dispatch(homeRedirectUsed());
-    else if (target) {
+    if (!mayRedirect && refusal === null) return;
+    if (target) {
       dispatch(homeRedirectUsed());
       navigate(target, { replace: true });
-    }
-  }, [refusal, target, dispatch, navigate]);
+    } else if (decided) dispatch(homeRedirectUsed());
+  }, [mayRedirect, refusal, target, decided, dispatch, navigate]);
 
   if (!user) return null;
+  const resume = saved.data?.find((search) => search.taxCodes.length > 0);
   if (target || (mayRedirect && !user.taxCode && saved.isLoading)) {
     return (
       <div className="page-loading">
@@ -62,14 +65,33 @@ export default function HomePage({ notices }: { notices?: ReactNode }) {
           <p>{t(`errors.${refusal}`)}</p>
         </div>
       )}
+      {resume && (
+        <section className="card resume" aria-labelledby="resume-title">
+          <div>
+            <h2 id="resume-title">{t('home.savedTitle')}</h2>
+            <p className="resume__query">
+              {[
+                resume.taxCodes.join(', '),
+                ...(resume.deMinimis ? [t('search.deMinimis')] : []),
+                ...(resume.last3Years ? [t('search.last3Years')] : []),
+              ].join(' · ')}
+            </p>
+          </div>
+          <Link to={documentsUrl(resume)} className="button button--secondary">
+            {t('home.resume')}
+          </Link>
+        </section>
+      )}
       <SearchForm fixedTaxCode={user.taxCode} onSearch={(query) => navigate(documentsUrl(query))} />
       {canUseVariationAlerts(user) && (
         <VariationAlertsList
           alerts={alerts.data ?? []}
           failure={failureOf(alerts)}
-          onRemove={async (id) => {
-            const result = await removeAlert(id);
+          email={user.email}
+          onRemove={async (alert) => {
+            const result = await removeAlert(alert.id);
             if (result.error) dispatch(showError(errorCodeOf(result.error)));
+            else dispatch(showSuccess('home.alertRemoved', { codes: alert.taxCodes.join(', ') }));
           }}
         />
       )}

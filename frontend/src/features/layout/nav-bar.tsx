@@ -61,6 +61,7 @@ export function NavBar({ user }: { user: UserDto }) {
                 : []),
               ...(endDate ? [{ key: 'end', label: endDate, onSelect: () => undefined, disabled: true }] : []),
               { key: 'email', label: user.email, onSelect: () => undefined, disabled: true },
+              { key: 'home', label: t('nav.home'), onSelect: () => navigate('/') },
               { key: 'bulk', label: t('nav.bulk'), onSelect: () => navigate('/ricerca-massiva') },
               { key: 'groups', label: t('nav.groups'), onSelect: () => navigate('/imprese-uniche') },
               ...(user.role === 'ADMIN'
@@ -82,6 +83,10 @@ export function NavBar({ user }: { user: UserDto }) {
               </span>
             )}
             {endDate && <span className="nav-bar__info">{endDate}</span>}
+            {/* home: the search, the saved search to resume and the alerts, whatever was saved */}
+            <NavLink to="/" end className="nav-bar__link">
+              {t('nav.home')}
+            </NavLink>
             <NavLink to="/ricerca-massiva" className="nav-bar__link">
               {t('nav.bulk')}
             </NavLink>

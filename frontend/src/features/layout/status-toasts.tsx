@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Toast } from '../../components/toasts';
+import { Toast, ToastsRegion } from '../../components/toasts';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks';
 import { clearMessages } from '../../lib/session/status-slice';
 
@@ -8,9 +8,15 @@ import { clearMessages } from '../../lib/session/status-slice';
 export function StatusToasts() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
-  const { error, success, serial } = useAppSelector((state) => state.status);
+  const { error, success, successValues, serial } = useAppSelector((state) => state.status);
   const dismiss = useCallback(() => dispatch(clearMessages()), [dispatch]);
-  if (error) return <Toast kind="error" text={t(`errors.${error}`)} serial={serial} onDismiss={dismiss} />;
-  if (success) return <Toast kind="success" text={t(success)} serial={serial} onDismiss={dismiss} />;
-  return null;
+  return (
+    <ToastsRegion>
+      {error ? (
+        <Toast kind="error" text={t(`errors.${error}`)} serial={serial} onDismiss={dismiss} />
+      ) : success ? (
+        <Toast kind="success" text={t(success, successValues)} serial={serial} onDismiss={dismiss} />
+      ) : null}
+    </ToastsRegion>
+  );
 }

@@ -8,7 +8,11 @@ export interface AuthState {
   user: UserDto | null | undefined;
   /** why the session ended without the user signing out (A002), shown on the login screen */
   signedOutBecause?: ErrorCode;
-  /** the home page sent this session to its fixed code or saved search already (once per visit) */
+  /**
+   * The visit's landing is over: home sends a visit to its fixed code or saved search only as the
+   * first screen after sign-in or after opening the app at / (SPEC §2 "on load"); once any screen
+   * was shown, the logo and the «Ricerca» item open home itself.
+   */
   homeRedirectUsed?: boolean;
 }
 

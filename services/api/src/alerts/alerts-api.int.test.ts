@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Collection, Doc, DocumentStore } from '@rna/infra';
 import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
-import { startApiHarness, type ApiHarness } from '../documents/testing';
+import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
 import { MAX_VARIATION_ALERTS } from './variation-alerts';
 import {
   AID_CHANGES_COLLECTION,
@@ -49,6 +49,39 @@ describe('/api/variation-alerts and their notifications', () => {
     await as(client.token).remove(created.id).expect(204);
     expect((await as(client.token).list().expect(200)).body).toEqual([]);
     expect((await as(client.token).add(['123']).expect(400)).body.code).toBe('T002');
+  });
+
+  it('names the company behind each watched code, as the newest indexed aid writes it', async () => {
+    await api.indexAids([
+      anAid({
+        codiceFiscaleBeneficiario: '12312312312',
+        denominazioneBeneficiario: 'VECCHIO NOME S.R.L.',
+        dataConcessione: '2023-01-10',
+      }),
+      anAid({
+        codiceFiscaleBeneficiario: '12312312312',
+        denominazioneBeneficiario: 'BIANCHI COSTRUZIONI S.P.A.',
+        dataConcessione: '2025-03-10',
+      }),
+    ]);
+    const client = await api.client({ enableVariationAlerts: true });
+    const created = (await as(client.token).add(['12312312312', '45645645645']).expect(201))
+      .body as VariationAlertDto;
+    const companies = [
+      { taxCode: '12312312312', name: 'BIANCHI COSTRUZIONI S.P.A.' },
+      // a code the archive has no aid of: no name, still listed
+      { taxCode: '45645645645', name: null },
+    ];
+    expect(created.companies).toEqual(companies);
+    const [listed] = (await as(client.token).list().expect(200)).body as VariationAlertDto[];
+    expect(listed).toEqual({
+      id: created.id,
+      taxCodes: ['12312312312', '45645645645'],
+      group: null,
+      createdAt: api.now().getTime(),
+      lastNotification: null,
+      companies,
+    });
   });
 
   it('lets a client with a fixed tax code watch only that code (P001 otherwise)', async () => {

@@ -5,7 +5,14 @@ import { findOwnGroup } from '../groups/commands';
 import type { ApiDeps } from '../http/deps';
 import { projectionsCaughtUp } from '../http/deps';
 import { defineRoute, reply, signedIn, type AnyRoute, type Principal } from '../http/route';
-import { addAlert, assertMayUseAlerts, listAlerts, removeAlert, type AlertOwner } from './variation-alerts';
+import {
+  addAlert,
+  assertMayUseAlerts,
+  listAlerts,
+  removeAlert,
+  withCompanies,
+  type AlertOwner,
+} from './variation-alerts';
 
 const alertSchema = z.object({
   id: z.string(),
@@ -13,6 +20,8 @@ const alertSchema = z.object({
   group: z.object({ id: z.string(), name: z.string() }).nullable(),
   createdAt: z.number(),
   lastNotification: z.object({ at: z.number(), changes: z.number() }).nullable(),
+  /** each watched code with its company's name in the archive (null: no aid of it indexed) */
+  companies: z.array(z.object({ taxCode: z.string(), name: z.string().nullable() })),
 });
 
 async function alertOwner(deps: ApiDeps, principal: Principal): Promise<AlertOwner> {
@@ -31,12 +40,14 @@ export const alertsRoutes: AnyRoute[] = [
     path: '/variation-alerts',
     access: 'signed-in',
     tag: 'alerts',
-    summary: 'The signed-in user’s variation alerts, with their last notification',
+    summary:
+      'The signed-in user’s variation alerts, with their last notification and the companies they watch',
     responses: { 200: { description: 'The alerts', schema: z.array(alertSchema) } },
     async handler(ctx) {
       const owner = await alertOwner(ctx.deps, signedIn(ctx));
       assertMayUseAlerts(owner);
-      return reply.json(await listAlerts(ctx.deps.documents, owner.userId));
+      const alerts = await listAlerts(ctx.deps.documents, owner.userId);
+      return reply.json(await withCompanies(ctx.deps.aidIndex, alerts));
     },
   }),
   defineRoute({
@@ -63,7 +74,8 @@ export const alertsRoutes: AnyRoute[] = [
         : undefined;
       const alert = await addAlert(ctx.deps, owner, ctx.body.taxCodes ?? [], group);
       await projectionsCaughtUp(ctx.deps);
-      return reply.json(alert, 201);
+      const [named] = await withCompanies(ctx.deps.aidIndex, [alert]);
+      return reply.json(named, 201);
     },
   }),
   defineRoute({

@@ -8,12 +8,14 @@ import {
   DomainError,
   parseSearchTaxCodes,
   streams,
+  type AlertCompanyDto,
+  type StoredVariationAlert,
   type UndertakingGroupDto,
   type UserDecisionState,
   type UserEvent,
   type VariationAlertDto,
 } from '@rna/domain';
-import { ConcurrencyError, type DocumentStore, type EventStore } from '@rna/infra';
+import { ConcurrencyError, type AidIndex, type DocumentStore, type EventStore } from '@rna/infra';
 import { alertDto, VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
 import { readFolded } from '../http/snapshot-folds';
 
@@ -33,11 +35,42 @@ export function assertMayUseAlerts(owner: AlertOwner): void {
   if (owner.role !== 'ADMIN' && !owner.enableVariationAlerts) throw new DomainError('P001');
 }
 
-export async function listAlerts(documents: DocumentStore, userId: string): Promise<VariationAlertDto[]> {
+export async function listAlerts(documents: DocumentStore, userId: string): Promise<StoredVariationAlert[]> {
   const alerts = await documents
     .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
     .find({ userId, removed: false }, { sortBy: 'createdAt', order: 'asc' });
   return alerts.map(alertDto);
+}
+
+/**
+ * The company behind each watched code, so that a user reads "ACME S.R.L." rather than a bare tax
+ * code: the name the archive's newest aid of that code writes (null when the archive has none, or
+ * the index cannot answer now: a name is a help, never a reason to hide the alerts).
+ */
+export async function withCompanies(
+  aidIndex: Pick<AidIndex, 'search'>,
+  alerts: readonly StoredVariationAlert[],
+): Promise<VariationAlertDto[]> {
+  const codes = [...new Set(alerts.flatMap((alert) => alert.taxCodes))];
+  const names = new Map<string, string | null>();
+  // one code at a time: a user keeps at most MAX_VARIATION_ALERTS alerts, each a look-up of one aid
+  for (const taxCode of codes) names.set(taxCode, await companyName(aidIndex, taxCode));
+  return alerts.map((alert) => ({
+    ...alert,
+    companies: alert.taxCodes.map((taxCode): AlertCompanyDto => ({
+      taxCode,
+      name: names.get(taxCode) ?? null,
+    })),
+  }));
+}
+
+async function companyName(aidIndex: Pick<AidIndex, 'search'>, taxCode: string): Promise<string | null> {
+  try {
+    const [newest] = await aidIndex.search({ taxCodes: [taxCode], limit: 1 });
+    return newest?.denominazioneBeneficiario.trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 export async function addAlert(
@@ -46,7 +79,7 @@ export async function addAlert(
   rawTaxCodes: string | readonly string[],
   /** an alert on one of the owner's groups: its members now, followed as the group changes */
   group?: UndertakingGroupDto,
-): Promise<VariationAlertDto> {
+): Promise<StoredVariationAlert> {
   assertMayUseAlerts(owner);
   const taxCodes = group ? group.members.map((member) => member.taxCode) : parseSearchTaxCodes(rawTaxCodes);
   assertOnlyFixedTaxCode(owner.fixedTaxCode, taxCodes);

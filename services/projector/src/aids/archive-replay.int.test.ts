@@ -1,7 +1,7 @@
 import type { AidIndex } from '@rna/infra';
 import { openTemporaryStores } from '@rna/infra/embedded/testing';
 import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
-import { sampleAid } from '@rna/infra/aid-index/contract';
+import { sampleAid } from '@rna/infra/aid-index';
 import { FILE_STATE_COLLECTION, type FileState } from '@rna/read-models';
 import { replayArchivedFiles } from './archive-replay';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { batchesByBytes, partitionForKey } from './kafka-message-log';
+import { batchesByBytes, partitionForKey, topicConfigEntries } from './kafka-message-log';
 
 /** What the broker counts of a record, uncompressed: its key and value bytes and the framing. */
 const FRAMING = 64;
@@ -61,5 +61,22 @@ describe('Kafka partitions', () => {
     expect(codes.map((code) => partitionForKey(code, 6))).toEqual(first);
     expect(new Set(first)).toEqual(new Set([0, 1, 2, 3, 4, 5]));
     expect(codes.every((code) => partitionForKey(code, 1) === 0)).toBe(true);
+  });
+});
+
+describe('Kafka topic settings', () => {
+  it('keep every message, and with N copies acknowledge a write only once N − 1 hold it', () => {
+    expect(topicConfigEntries(3)).toEqual([
+      { name: 'retention.ms', value: '-1' },
+      { name: 'retention.bytes', value: '-1' },
+      { name: 'min.insync.replicas', value: '2' },
+    ]);
+    expect(topicConfigEntries(2)).toContainEqual({ name: 'min.insync.replicas', value: '1' });
+    // one copy, or the broker's default replication: the broker's own setting applies
+    for (const copies of [1, undefined])
+      expect(topicConfigEntries(copies).map((entry) => entry.name)).toEqual([
+        'retention.ms',
+        'retention.bytes',
+      ]);
   });
 });

@@ -45,6 +45,11 @@ export interface KafkaMessageLogOptions {
   replicationFactor?: number;
   /** Try admin.createTopics on first use (ignored when the cluster refuses; auto-creation then applies). */
   createTopics?: boolean;
+  /**
+   * Idempotent producer (default true): a send retried after a lost acknowledgement is not written
+   * twice. Off only for clusters that cannot serve InitProducerId (librdkafka's mock, in the tests).
+   */
+  idempotent?: boolean;
   /** Consumer group session timeout (default 30 s) and heartbeat interval (default 3 s). */
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
@@ -85,6 +90,21 @@ export const KEEP_FOREVER = [
 ];
 /** A record's framing besides its key and value (lengths, offsets, timestamp, headers), generously. */
 const RECORD_OVERHEAD_BYTES = 64;
+/** After a failed topic set-up (create, keep-forever), the next publish tries again after this long. */
+export const TOPIC_SETUP_RETRY_MS = 60_000;
+
+/**
+ * The settings a topic is created with: every message kept, and with N copies an acknowledged write
+ * (acks=all) needs N − 1 of them in sync — one broker may be down, but a write is never acknowledged
+ * by a single copy that the next failure loses. With the broker's default replication (unknown here)
+ * the broker's own min.insync.replicas applies.
+ */
+export function topicConfigEntries(replicationFactor: number | undefined): { name: string; value: string }[] {
+  const entries = [...KEEP_FOREVER];
+  if (replicationFactor !== undefined && replicationFactor >= 2)
+    entries.push({ name: 'min.insync.replicas', value: String(replicationFactor - 1) });
+  return entries;
+}
 
 /**
  * Splits encoded messages, in order, into batches whose keys and values add up to at most
@@ -199,7 +219,8 @@ export class KafkaMessageLog implements MessageLog {
   private readonly kafka: Kafka;
   private producer: Promise<Producer> | null = null;
   private admin: Promise<Admin> | null = null;
-  private readonly knownTopics = new Map<string, Promise<void>>();
+  /** Per topic, its set-up (or the failed one, tried again after TOPIC_SETUP_RETRY_MS). */
+  private readonly knownTopics = new Map<string, { ready: Promise<void>; retryAfter: number | null }>();
   private readonly consumers = new Set<KafkaGroupConsumer>();
   private closed = false;
   /** Publishes of this instance are sent one after another, so that each call keeps its place in the order. */
@@ -318,8 +339,10 @@ export class KafkaMessageLog implements MessageLog {
       const partitions = this.options.partitions ?? 1;
       const producer = this.kafka.producer({
         allowAutoTopicCreation: true,
-        // One send keeps its order: no reordering retries in flight.
+        // One send keeps its order: no reordering retries in flight; and a send retried after a lost
+        // acknowledgement is not written twice (the broker drops the producer's repeated sequence).
         maxInFlightRequests: 1,
+        idempotent: this.options.idempotent ?? true,
         createPartitioner:
           () =>
           ({ partitionMetadata, message }) =>
@@ -353,30 +376,42 @@ export class KafkaMessageLog implements MessageLog {
    * consumers report any gap.
    */
   private ensureTopic(topic: string): Promise<void> {
-    let known = this.knownTopics.get(topic);
-    if (!known) {
-      known = (async () => {
-        if (this.options.createTopics === false) return;
-        const admin = await this.getAdmin();
-        const name = this.topicName(topic);
-        await admin
-          .createTopics({
-            topics: [
-              {
-                topic: name,
-                numPartitions: this.options.partitions ?? 1,
-                replicationFactor: this.options.replicationFactor ?? -1,
-                configEntries: KEEP_FOREVER,
-              },
-            ],
-            waitForLeaders: true,
-          })
-          .catch(() => undefined);
-        await keepForever(admin, name).catch(() => undefined);
-      })();
-      this.knownTopics.set(topic, known);
-    }
-    return known;
+    const known = this.knownTopics.get(topic);
+    if (known && (known.retryAfter === null || Date.now() < known.retryAfter)) return known.ready;
+    const state: { ready: Promise<void>; retryAfter: number | null } = {
+      ready: Promise.resolve(),
+      retryAfter: null,
+    };
+    // A set-up that failed is not forgotten for ever (a topic left auto-created with the broker's
+    // retention): it is said, the publish goes on, and a later publish tries again.
+    state.ready = this.setUpTopic(topic).catch((error: unknown) => {
+      state.retryAfter = Date.now() + TOPIC_SETUP_RETRY_MS;
+      adapterLog.warn(
+        { topic: this.topicName(topic), error: errorMessage(error), retryInMs: TOPIC_SETUP_RETRY_MS },
+        'topic set-up failed (created or kept for ever): tried again on a later publish',
+      );
+    });
+    this.knownTopics.set(topic, state);
+    return state.ready;
+  }
+
+  private async setUpTopic(topic: string): Promise<void> {
+    if (this.options.createTopics === false) return;
+    const admin = await this.getAdmin();
+    const name = this.topicName(topic);
+    // resolves false when the topic exists already; throws when the cluster refuses
+    await admin.createTopics({
+      topics: [
+        {
+          topic: name,
+          numPartitions: this.options.partitions ?? 1,
+          replicationFactor: this.options.replicationFactor ?? -1,
+          configEntries: topicConfigEntries(this.options.replicationFactor),
+        },
+      ],
+      waitForLeaders: true,
+    });
+    await keepForever(admin, name);
   }
 }
 

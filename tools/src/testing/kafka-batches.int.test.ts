@@ -46,6 +46,8 @@ describe('batches by bytes', () => {
   async function publishAndMeasure(maxRequestBytes?: number) {
     const produce: number[] = [];
     const log = openKafkaMessageLog({
+      // librdkafka's mock names no controller for kafkajs' InitProducerId: no idempotent producer there
+      idempotent: false,
       brokers: mock.brokers,
       createTopics: false,
       maxRequestBytes,

@@ -40,6 +40,8 @@ function bulky(round: number, count: number) {
   beforeEach(async () => {
     mock = await startKafkaMock();
     log = openKafkaMessageLog({
+      // librdkafka's mock names no controller for kafkajs' InitProducerId: no idempotent producer there
+      idempotent: false,
       brokers: mock.brokers,
       createTopics: false,
       caughtUpPollMs: 50,

@@ -34,7 +34,14 @@ if (configuredBrokers && configuredBrokers.length > 0) {
     // Fresh storage per test = a fresh mock cluster.
     const mock = await startKafkaMock();
     return {
-      open: async () => openKafkaMessageLog({ brokers: mock.brokers, createTopics: false, ...quietOptions }),
+      open: async () =>
+        openKafkaMessageLog({
+          brokers: mock.brokers,
+          createTopics: false,
+          // librdkafka's mock names no controller for kafkajs' InitProducerId: no idempotent producer there
+          idempotent: false,
+          ...quietOptions,
+        }),
       dispose: () => mock.stop(),
     };
   });

@@ -12,6 +12,11 @@ export const ERROR_CATALOGUE = {
   A001: { status: 401, message: 'Credenziali non valide' },
   A002: { status: 403, message: 'Abbonamento scaduto' },
   A003: { status: 429, message: 'Troppi tentativi di accesso: riprovare più tardi' },
+  /** Signed in with the invitation code: nothing but choosing a new password until then. */
+  A004: {
+    status: 403,
+    message: 'Al primo accesso è necessario scegliere una nuova password, diversa dal codice di invito',
+  },
   P001: { status: 403, message: 'Permesso negato per questa risorsa' },
   U001: { status: 404, message: 'Utente non trovato' },
   U002: { status: 409, message: 'Esiste già un utente con questa email' },

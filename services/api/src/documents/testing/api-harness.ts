@@ -91,7 +91,13 @@ export async function startApiHarness(
         await asAdmin(request(app).put(`/api/clients/${id}/enable-variation-alerts`))
           .send({ enable: options.enableVariationAlerts })
           .expect(200);
-      const token = await login(email, invitationCode);
+      // the invitation code opens only the choice of a password: choose one, then sign in with it
+      await request(app)
+        .put('/api/users/change-password')
+        .set('Authorization', `Bearer ${await login(email, invitationCode)}`)
+        .send({ password: invitationCode, newPassword: `scelta-${invitationCode}` })
+        .expect(204);
+      const token = await login(email, `scelta-${invitationCode}`);
       await projections.caughtUp();
       return { id, email, token };
     },

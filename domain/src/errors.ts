@@ -20,7 +20,7 @@ export const ERROR_CATALOGUE = {
   P001: { status: 403, message: 'Permesso negato per questa risorsa' },
   U001: { status: 404, message: 'Utente non trovato' },
   U002: { status: 409, message: 'Esiste già un utente con questa email' },
-  U003: { status: 400, message: 'Codice di invito non valido' },
+  U003: { status: 400, message: 'Codice non valido o scaduto' },
   U004: { status: 429, message: 'Ricerche disponibili esaurite' },
   T001: { status: 400, message: 'Codice fiscale non trovato nella richiesta' },
   T002: { status: 400, message: 'Il termine di ricerca deve avere almeno 11 caratteri' },

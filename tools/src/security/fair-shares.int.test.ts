@@ -53,7 +53,12 @@ async function client(admin: string, email: string): Promise<string> {
     remainingSearches: 100,
     endDate: Date.parse(PINNED_TEST_INSTANT) + 365 * 86_400_000,
   });
-  return signIn(email, invitationCode);
+  // the invitation code opens only the choice of a password: choose one, then sign in with it
+  await call('PUT', '/api/users/change-password', await signIn(email, invitationCode), {
+    password: invitationCode,
+    newPassword: `scelta-${invitationCode}`,
+  });
+  return signIn(email, `scelta-${invitationCode}`);
 }
 
 beforeAll(async () => {

@@ -38,6 +38,11 @@ export interface AuthTokensDto {
   accessToken: string;
   refreshToken: string;
   user: UserDto;
+  /**
+   * Signed in with the invitation code: the client must choose its own password first
+   * (PUT /users/change-password with the code as the current one); every other route answers A004.
+   */
+  passwordChangeRequired?: true;
 }
 
 /** GET /clients/me */
@@ -54,8 +59,9 @@ export interface ClientDto {
   id: string;
   email: string;
   taxCode: string | null;
-  /** The initial password, shown until the client first signs in; null afterwards. */
-  invitationCode: string | null;
+  /** When the administrator invited the client. */
+  invitedAt: number;
+  /** false until the client, at its first sign-in, chose its own password */
   active: boolean;
   activationTime: number | null;
   lastAccessTime: number | null;
@@ -66,6 +72,14 @@ export interface ClientDto {
   pdfEnabled: boolean;
   logo: { id: number; name: string } | null;
   status: ClientStatusLabel;
+}
+
+/**
+ * POST /clients/invite: the new client and, this once, the invitation code the mail carries (never
+ * shown again: it only opens the client's first sign-in, where the client chooses a password).
+ */
+export interface InvitedClientDto extends ClientDto {
+  invitationCode: string;
 }
 
 export interface PdfConfigDto {

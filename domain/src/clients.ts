@@ -55,9 +55,23 @@ export function endDateFromDay(day: string): number {
   return romeNoonEpochMs(day);
 }
 
-/** What the client stream knows for its decisions: the address it was invited with, until removed. */
+/**
+ * What the client stream knows for its decisions: the address it was invited with, until removed,
+ * and whether the client has chosen its own password yet (ClientActivated).
+ */
 export interface ClientDecisionState {
   email: string | null;
+  activated: boolean;
+}
+
+/**
+ * What a sign-in with the right password opens: everything, or — while the password is still the
+ * invitation code the administrator sent — only the choice of a new password (A004 elsewhere).
+ */
+export type SignInStep = 'signed-in' | 'choose-password';
+
+export function signInStep(state: Pick<ClientDecisionState, 'activated'>): SignInStep {
+  return state.activated ? 'signed-in' : 'choose-password';
 }
 
 /** What an administrator asks of a client's account (SPEC §5). */
@@ -69,18 +83,47 @@ export type ClientCommand =
     }
   /** The logo's existence is checked by the caller (logos are another stream). */
   | { type: 'AssignLogo'; data: { clientId: string; logoId: number; by: Actor } }
-  | { type: 'RemoveClient'; data: { clientId: string; by: Actor } };
+  | { type: 'RemoveClient'; data: { clientId: string; by: Actor } }
+  /** A sign-in with the client's own password (not the invitation code). */
+  | { type: 'RecordSignIn'; data: { clientId: string; at: string } }
+  /**
+   * The client, signed in with the invitation code, chose its own password: the profile is active
+   * from now on, and the code no longer signs in (the credential itself is not an event's business).
+   */
+  | {
+      type: 'ChooseFirstPassword';
+      /** signedIn: chosen in the session the invitation code opened (not from a reset link) */
+      data: { clientId: string; at: string; signedIn: boolean };
+    };
 
 export const clientDecider: Decider<ClientCommand, ClientEvent, ClientDecisionState> = {
-  initialState: { email: null },
+  initialState: { email: null, activated: false },
   evolve(state, event) {
-    if (event.type === 'ClientInvited') return { email: event.data.email };
-    if (event.type === 'ClientRemoved') return { email: null };
+    if (event.type === 'ClientInvited') return { email: event.data.email, activated: false };
+    if (event.type === 'ClientActivated') return { ...state, activated: true };
+    if (event.type === 'ClientRemoved') return { email: null, activated: false };
     return state;
   },
   decide(command, state) {
     // never invited, or removed: there is no such client
     if (state.email === null) throw new DomainError('U001');
+    if (command.type === 'RecordSignIn') {
+      // the invitation code opens nothing but the choice of a password
+      if (signInStep(state) === 'choose-password') throw new DomainError('A004');
+      return [
+        { type: 'ClientAccessed', data: { clientId: command.data.clientId, accessedAt: command.data.at } },
+      ];
+    }
+    if (command.type === 'ChooseFirstPassword') {
+      // chosen already (a second tab, a retried request): nothing more happened
+      if (state.activated) return [];
+      const { clientId, at, signedIn } = command.data;
+      const activated: ClientEvent = { type: 'ClientActivated', data: { clientId, activatedAt: at } };
+      // the session the code opened goes on with the password: that is the client's access
+      return signedIn
+        ? [activated, { type: 'ClientAccessed', data: { clientId, accessedAt: at } }]
+        : [activated];
+    }
     const { clientId, by } = command.data;
     switch (command.type) {
       case 'SetFixedTaxCode': {

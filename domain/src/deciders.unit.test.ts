@@ -1,4 +1,5 @@
-import { clientDecider } from './clients';
+import { clientDecider, signInStep } from './clients';
+import { stateOf } from './decider';
 import { romeNoonEpochMs } from './dates';
 import type { Actor, ClientEvent, QuotaEvent, SearchRequest, SyncEvent } from './events';
 import { quotaDecider } from './quotas';
@@ -120,6 +121,47 @@ describe('the client decider (client-<id>)', () => {
       ]);
   });
 
+  const activated: ClientEvent = { type: 'ClientActivated', data: { clientId: 'c1', activatedAt: '2026-01-03T08:00:00.000Z' } }; // prettier-ignore
+  const at = '2026-01-05T10:00:00.000Z';
+
+  it('activates the client when it chooses its first password, in the session the code opened', () => {
+    spec
+      .given([invited])
+      .when({ type: 'ChooseFirstPassword', data: { clientId: 'c1', at, signedIn: true } })
+      .then([
+        { type: 'ClientActivated', data: { clientId: 'c1', activatedAt: at } },
+        { type: 'ClientAccessed', data: { clientId: 'c1', accessedAt: at } },
+      ]);
+    // from a reset link: active, but no access recorded (it has not signed in)
+    spec
+      .given([invited])
+      .when({ type: 'ChooseFirstPassword', data: { clientId: 'c1', at, signedIn: false } })
+      .then([{ type: 'ClientActivated', data: { clientId: 'c1', activatedAt: at } }]);
+  });
+
+  it('records nothing when the first password was chosen already (a second tab, a retry)', () => {
+    spec
+      .given([invited, activated])
+      .when({ type: 'ChooseFirstPassword', data: { clientId: 'c1', at, signedIn: true } })
+      .then([]);
+  });
+
+  it('records a sign-in only once the client chose its password: before, the code opens nothing (A004)', () => {
+    spec
+      .given([invited])
+      .when({ type: 'RecordSignIn', data: { clientId: 'c1', at } })
+      .thenThrows('A004');
+    spec
+      .given([invited, activated])
+      .when({ type: 'RecordSignIn', data: { clientId: 'c1', at } })
+      .then([{ type: 'ClientAccessed', data: { clientId: 'c1', accessedAt: at } }]);
+  });
+
+  it('tells a sign-in with the invitation code from one with the client’s own password', () => {
+    expect(signInStep(stateOf(clientDecider, [invited]))).toBe('choose-password');
+    expect(signInStep(stateOf(clientDecider, [invited, activated]))).toBe('signed-in');
+  });
+
   it('refuses every change to a client never invited or already removed (U001)', () => {
     spec
       .given([])
@@ -128,6 +170,10 @@ describe('the client decider (client-<id>)', () => {
     spec
       .given([invited, { type: 'ClientRemoved', data: { clientId: 'c1', by: admin } }])
       .when({ type: 'RemoveClient', data: { clientId: 'c1', by: admin } })
+      .thenThrows('U001');
+    spec
+      .given([invited, activated, { type: 'ClientRemoved', data: { clientId: 'c1', by: admin } }])
+      .when({ type: 'RecordSignIn', data: { clientId: 'c1', at: '2026-01-05T10:00:00.000Z' } })
       .thenThrows('U001');
   });
 });

@@ -12,10 +12,15 @@ export const ERROR_CATALOGUE = {
   A001: { status: 401, message: 'Credenziali non valide' },
   A002: { status: 403, message: 'Abbonamento scaduto' },
   A003: { status: 429, message: 'Troppi tentativi di accesso: riprovare più tardi' },
+  /** Signed in with the invitation code: nothing but choosing a new password until then. */
+  A004: {
+    status: 403,
+    message: 'Al primo accesso è necessario scegliere una nuova password, diversa dal codice di invito',
+  },
   P001: { status: 403, message: 'Permesso negato per questa risorsa' },
   U001: { status: 404, message: 'Utente non trovato' },
   U002: { status: 409, message: 'Esiste già un utente con questa email' },
-  U003: { status: 400, message: 'Codice di invito non valido' },
+  U003: { status: 400, message: 'Codice non valido o scaduto' },
   U004: { status: 429, message: 'Ricerche disponibili esaurite' },
   T001: { status: 400, message: 'Codice fiscale non trovato nella richiesta' },
   T002: { status: 400, message: 'Il termine di ricerca deve avere almeno 11 caratteri' },

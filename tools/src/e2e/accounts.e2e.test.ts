@@ -1,5 +1,6 @@
 /**
- * Browser journeys of the accounts features: sign-in, invitation by mail and activation, the
+ * Browser journeys of the accounts features: sign-in, invitation by mail and the first sign-in (the
+ * invitation code only opens the choice of a password, and stops working once it is chosen), the
  * clients screen and its dialogs, logos, bad input on every form, the mobile navigation, logout
  * across tabs and the access token expiring mid-session. The steps share one portal and run in
  * order (a journey: the client invited in one step signs in in the next).
@@ -25,6 +26,8 @@ import {
 jest.setTimeout(90_000);
 
 const CLIENT_EMAIL = 'studio.rossi@example.it';
+/** chosen at the first sign-in, in place of the invitation code */
+const CLIENT_CHOSEN_PASSWORD = 'Scelta-al-primo-accesso-7';
 const CLIENT_NEW_PASSWORD = 'Nuova-password-9';
 /** A 1×1 PNG. */
 const TINY_PNG = Buffer.from(
@@ -91,6 +94,14 @@ describe('accounts in a real browser', () => {
     await page.getByLabel('Conferma password').fill('lunghezza-ok-2');
     await page.getByRole('button', { name: 'Imposta password' }).click();
     await expectMessage(page, 'Le password non coincidono'); // C001
+    // a code that is not (or no longer) valid: no dead end, and no word of an invitation
+    await page.getByLabel('Conferma password').fill('lunghezza-ok-1');
+    await page.getByRole('button', { name: 'Imposta password' }).click();
+    await expectMessage(page, /non è valido o è scaduto/); // U003
+    expect(await page.getByText(/invit/i).count()).toBe(0);
+    await captureScreen(page, 'reset-password-invalid-link', world.accessibility);
+    await page.getByRole('link', { name: 'Richieda un nuovo link' }).click();
+    await page.getByRole('heading', { name: 'Recupero password' }).waitFor();
     await page.close();
   });
 
@@ -118,14 +129,21 @@ describe('accounts in a real browser', () => {
 
     await invite.getByLabel('Email').fill(CLIENT_EMAIL);
     await invite.getByRole('button', { name: 'Invia invito' }).click();
-    await expectMessage(admin, 'Invito inviato');
-    await invite.waitFor({ state: 'detached' });
+    // the code is shown this once, in the dialog, as the mail carries it
+    const invited = dialog(admin, 'Invito inviato');
+    await invited.getByText(`L’invito è stato inviato a ${CLIENT_EMAIL}`).waitFor();
+    const shownCode = ((await invited.locator('code').textContent()) ?? '').trim();
+    await captureScreen(admin, 'clients-invited', world.accessibility);
+    await invited.getByRole('button', { name: 'Fatto' }).click();
+    await invited.waitFor({ state: 'detached' });
     await until(async () => (await statValue(admin, 'Clienti totali')) === '1', 'one client listed');
 
     const mail = await world.smtp.waitFor(CLIENT_EMAIL);
     expect(mail.subject).toBe('Invito al Portale Aiuti di Stato');
+    expect(mail.text).toContain('Al primo accesso dovrà scegliere una nuova password');
     invitationCode = /Codice di invito: (\S+)/.exec(mail.text)?.[1] ?? '';
     expect(invitationCode).not.toBe('');
+    expect(shownCode).toBe(invitationCode);
 
     // the same email again: U002, and still one client
     await admin.getByRole('button', { name: 'Invita cliente' }).click();
@@ -138,14 +156,71 @@ describe('accounts in a real browser', () => {
     await admin.getByRole('tab', { name: 'Clienti in attesa' }).click();
     expect(admin.url()).toContain('tabIndex=1');
     const waitingRow = admin.getByRole('row', { name: new RegExp(CLIENT_EMAIL) });
-    await waitingRow.getByText('In attesa').waitFor();
+    await waitingRow.getByText(/^In attesa del primo accesso \(invitato il \d{2}-\d{2}-\d{4}\)$/).waitFor();
     await captureScreen(admin, 'clients-waiting', world.accessibility);
+    // never the code in either list
+    expect(await admin.getByText(invitationCode).count()).toBe(0);
+    await admin.getByRole('tab', { name: 'Tutti i clienti' }).click();
+    await admin
+      .getByRole('row', { name: new RegExp(CLIENT_EMAIL) })
+      .getByText(/In attesa del primo accesso/)
+      .waitFor();
+    expect(await admin.getByText(invitationCode).count()).toBe(0);
   });
 
-  it('the client reads the mail, signs in with the invitation code and changes password', async () => {
+  it('the client signs in with the invitation code and must choose a password; then the code is refused', async () => {
     const context = await newContext(world.browser, world.portal.url);
     const client = await context.newPage();
     await signIn(client, CLIENT_EMAIL, invitationCode);
+    await client.getByRole('heading', { name: 'Scelga la sua password' }).waitFor();
+    await captureScreen(client, 'first-password', world.accessibility);
+    // nothing else opens meanwhile: a reload goes back to the sign-in
+    expect(await client.locator('.nav-bar__email').count()).toBe(0);
+
+    await client.getByLabel('Nuova password').fill('corta');
+    await client.getByLabel('Conferma password').fill('corta');
+    await client.getByRole('button', { name: 'Salva e accedi' }).click();
+    await expectMessage(client, 'La password deve avere almeno 8 caratteri');
+    await client.getByLabel('Nuova password').fill(invitationCode);
+    await client.getByLabel('Conferma password').fill(invitationCode);
+    await client.getByRole('button', { name: 'Salva e accedi' }).click();
+    await expectMessage(
+      client,
+      'Al primo accesso deve scegliere una nuova password, diversa dal codice di invito',
+    ); // A004
+    await client.getByLabel('Nuova password').fill(CLIENT_CHOSEN_PASSWORD);
+    await client.getByLabel('Conferma password').fill(`${CLIENT_CHOSEN_PASSWORD}x`);
+    await client.getByRole('button', { name: 'Salva e accedi' }).click();
+    await expectMessage(client, 'Le password non coincidono'); // C001
+    await client.getByLabel('Conferma password').fill(CLIENT_CHOSEN_PASSWORD);
+    await client.getByRole('button', { name: 'Salva e accedi' }).click();
+
+    // in, on the home page
+    await expectSignedIn(client, CLIENT_EMAIL);
+    await client.getByText(/^Ricerche: \d+ \/ \d+$/).waitFor();
+    await client.getByRole('button', { name: 'Esci' }).click();
+    await expectSignedOut(client);
+
+    await signIn(client, CLIENT_EMAIL, invitationCode);
+    await expectMessage(client, 'Credenziali non valide');
+    await expectSignedOut(client);
+    await signIn(client, CLIENT_EMAIL, CLIENT_CHOSEN_PASSWORD);
+    await expectSignedIn(client, CLIENT_EMAIL);
+    expect(await client.getByRole('heading', { name: 'Scelga la sua password' }).count()).toBe(0);
+    await context.close();
+
+    // the admin sees the client active, with the day of its first sign-in
+    await admin.reload();
+    await admin
+      .getByRole('row', { name: new RegExp(CLIENT_EMAIL) })
+      .getByText('Primo accesso eseguito')
+      .waitFor();
+  });
+
+  it('the client changes its password from the menu', async () => {
+    const context = await newContext(world.browser, world.portal.url);
+    const client = await context.newPage();
+    await signIn(client, CLIENT_EMAIL, CLIENT_CHOSEN_PASSWORD);
     await expectSignedIn(client, CLIENT_EMAIL);
     await client.getByText(/^Ricerche: \d+ \/ \d+$/).waitFor();
     await captureScreen(client, 'home-client', world.accessibility);
@@ -154,7 +229,7 @@ describe('accounts in a real browser', () => {
     const change = dialog(client, 'Cambia password');
     await change.getByRole('button', { name: 'Salva' }).click();
     await expectMessage(client, 'Compili tutti i campi password');
-    await change.getByLabel('Password attuale').fill(invitationCode);
+    await change.getByLabel('Password attuale').fill(CLIENT_CHOSEN_PASSWORD);
     await change.getByLabel('Nuova password', { exact: true }).fill('corta');
     await change.getByLabel('Conferma nuova password').fill('corta');
     await change.getByRole('button', { name: 'Salva' }).click();
@@ -170,13 +245,13 @@ describe('accounts in a real browser', () => {
 
     await client.getByRole('button', { name: 'Esci' }).click();
     await expectSignedOut(client);
-    await signIn(client, CLIENT_EMAIL, invitationCode);
+    await signIn(client, CLIENT_EMAIL, CLIENT_CHOSEN_PASSWORD);
     await expectMessage(client, 'Credenziali non valide');
     await signIn(client, CLIENT_EMAIL, CLIENT_NEW_PASSWORD);
     await expectSignedIn(client, CLIENT_EMAIL);
     await context.close();
 
-    // the admin now sees the client active
+    // the admin sees the client active
     await admin.getByRole('tab', { name: 'Tutti i clienti' }).click();
     await admin.reload();
     await admin

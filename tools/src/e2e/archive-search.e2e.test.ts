@@ -279,7 +279,7 @@ describe('archive sync and search in a real browser', () => {
       pdfEnabled: true,
       enableVariationAlerts: true,
     });
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await expectSignedIn(client, invited.email);
     await client.getByText('Ricerche: 20 / 20').waitFor();
 
@@ -561,7 +561,7 @@ describe('archive sync and search in a real browser', () => {
     await expectSignedOut(client);
     await expired.waitFor();
     await captureScreen(client, 'login-expired', world.accessibility);
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await expired.waitFor();
     await expectSignedOut(client);
 
@@ -576,7 +576,7 @@ describe('archive sync and search in a real browser', () => {
       .getByText('Attivo')
       .waitFor();
 
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await expectSignedIn(client, invited.email);
     await client.goto(`/documents?taxCode=${heaviest}&deMinimis=false&last3Years=true`);
     await waitForResults(client, [heaviest]);
@@ -615,7 +615,7 @@ describe('archive sync and search in a real browser', () => {
     expect(await client.getByText(/^Risultati per /).count()).toBe(0);
     await client.getByRole('button', { name: 'Esci' }).click();
     await expectSignedOut(client);
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await expectSignedIn(client, invited.email);
   });
 

@@ -97,7 +97,7 @@ afterAll(async () => {
 
 describe('bulk search in a real browser', () => {
   it('a client finds the page in the navigation bar, with what a list must contain', async () => {
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await expectSignedIn(client, invited.email);
     await client.getByText(`Ricerche: ${SEARCHES} / ${SEARCHES}`).waitFor();
     await client.getByRole('navigation').getByRole('link', { name: 'Ricerca massiva' }).click();

@@ -70,7 +70,7 @@ afterAll(async () => {
 
 describe('a single undertaking in a real browser', () => {
   it('groups two companies, searches them together and reads the group’s headroom as the API counts it', async () => {
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await client.getByRole('navigation').getByRole('link', { name: 'Imprese uniche' }).click();
     await client.getByRole('heading', { name: 'Imprese uniche', level: 1 }).waitFor();
     await client.getByText('Non ha ancora creato imprese uniche.').waitFor();
@@ -98,7 +98,7 @@ describe('a single undertaking in a real browser', () => {
     await figure.waitFor();
 
     // the same figures from the API, for the group, today, regime GENERAL (free: searched today)
-    const api = await signInByApi(world.portal.url, invited.email, invited.invitationCode);
+    const api = await signInByApi(world.portal.url, invited.email, invited.password);
     const [group] = await api.call<UndertakingGroupDto[]>('GET', '/groups');
     const answer = await api.call<HeadroomDto>(
       'GET',

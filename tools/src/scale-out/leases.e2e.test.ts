@@ -125,13 +125,21 @@ it('api ×2, projector ×2, sync: 200 concurrent metered searches charged exactl
       remainingSearches: 40,
       endDate: Date.parse('2030-01-01T11:00:00Z'),
     });
-    const { accessToken } = await until('client sign-in', async () => {
-      const answer = await call<{ accessToken: string }>(portB, 'POST', '/auth/login', undefined, {
-        email: `cliente${k}@leases.test`,
-        password: invited.invitationCode,
+    // the first sign-in, on B: the invitation code opens only the choice of a password
+    const signInOnB = (password: string) =>
+      until('client sign-in', async () => {
+        const answer = await call<{ accessToken: string }>(portB, 'POST', '/auth/login', undefined, {
+          email: `cliente${k}@leases.test`,
+          password,
+        });
+        return answer.status === 200 ? answer.body : null;
       });
-      return answer.status === 200 ? answer.body : null;
+    const withCode = await signInOnB(invited.invitationCode);
+    await ok(portB, 'PUT', '/users/change-password', withCode.accessToken, {
+      password: invited.invitationCode,
+      newPassword: `scelta-${invited.invitationCode}`,
     });
+    const { accessToken } = await signInOnB(`scelta-${invited.invitationCode}`);
     clients.push({ id: invited.id, token: accessToken });
   }
 

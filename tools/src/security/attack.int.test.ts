@@ -76,7 +76,8 @@ async function signIn(email: string, password: string, address?: string): Promis
   return (JSON.parse(answer.text) as { accessToken: string }).accessToken;
 }
 
-async function invite(email: string, fixedTaxCode?: string): Promise<{ id: string; code: string }> {
+/** Invites a client and walks its first sign-in: the invitation code, then a password of its own. */
+async function invite(email: string, fixedTaxCode?: string): Promise<{ id: string; password: string }> {
   const answer = await call('post', '/api/clients/invite', {
     token: tokens.admin,
     body: json(fixedTaxCode ? { email, fixedTaxCode } : { email }),
@@ -87,7 +88,13 @@ async function invite(email: string, fixedTaxCode?: string): Promise<{ id: strin
     [`/api/clients/${id}/enable-variation-alerts`, { enable: true }],
   ] as const)
     await call('put', url, { token: tokens.admin, body: json(body) });
-  return { id, code: invitationCode };
+  const password = `scelta-${invitationCode}`;
+  const chosen = await call('put', '/api/users/change-password', {
+    token: await signIn(email, invitationCode),
+    body: json({ password: invitationCode, newPassword: password }),
+  });
+  if (chosen.status !== 204) throw new Error(`password choice of ${email}: ${chosen.status} ${chosen.text}`);
+  return { id, password };
 }
 
 beforeAll(async () => {
@@ -110,11 +117,11 @@ beforeAll(async () => {
   base = portal.url.replace('localhost', '127.0.0.1');
   tokens.admin = await signIn(ADMIN.email, ADMIN.password);
   const client = await invite('cliente@attacco.test');
-  tokens.client = await signIn('cliente@attacco.test', client.code);
+  tokens.client = await signIn('cliente@attacco.test', client.password);
   const fixed = await invite('fisso@attacco.test', OWN_CODE);
-  tokens.fixedCodeClient = await signIn('fisso@attacco.test', fixed.code);
+  tokens.fixedCodeClient = await signIn('fisso@attacco.test', fixed.password);
   const expired = await invite('scaduto@attacco.test');
-  tokens.expiredClient = await signIn('scaduto@attacco.test', expired.code);
+  tokens.expiredClient = await signIn('scaduto@attacco.test', expired.password);
   // its access ended yesterday; the token it holds is still a well-signed JWT
   const yesterday = Date.parse(PINNED_TEST_INSTANT) - 86_400_000;
   await call('put', `/api/clients/${expired.id}/limits`, {
@@ -268,7 +275,7 @@ describe('hostile input on every route never gets a 5xx', () => {
 
 describe('accounts under attack', () => {
   it('a burst of 30 parallel wrong passwords is counted whole, and the owner still signs in elsewhere', async () => {
-    const { code } = await invite('vittima@attacco.test');
+    const { password: code } = await invite('vittima@attacco.test');
     const burst = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         call('post', '/api/auth/login', {
@@ -302,7 +309,7 @@ describe('accounts under attack', () => {
   });
 
   it('a password change ends the other sessions: their access and refresh tokens stop working', async () => {
-    const { code } = await invite('sessioni@attacco.test');
+    const { password: code } = await invite('sessioni@attacco.test');
     const login = async () =>
       JSON.parse(
         (

@@ -53,7 +53,12 @@ async function client(admin: string, email: string): Promise<string> {
     remainingSearches: 100,
     endDate: Date.parse(PINNED_TEST_INSTANT) + 365 * 86_400_000,
   });
-  return signIn(email, invitationCode);
+  // the invitation code opens only the choice of a password: choose one, then sign in with it
+  await call('PUT', '/api/users/change-password', await signIn(email, invitationCode), {
+    password: invitationCode,
+    newPassword: `scelta-${invitationCode}`,
+  });
+  return signIn(email, `scelta-${invitationCode}`);
 }
 
 beforeAll(async () => {
@@ -89,7 +94,8 @@ it('tells a loop of saves to retry later, while another account writes as usual'
         ])
       ).status,
     );
-  expect(statuses.filter((status) => status === 200)).toHaveLength(DEFAULT_WRITE_REQUESTS_PER_MINUTE);
+  // choosing its password at the first sign-in was the first of its writes this minute
+  expect(statuses.filter((status) => status === 200)).toHaveLength(DEFAULT_WRITE_REQUESTS_PER_MINUTE - 1);
   const refused = await call('PUT', '/api/users/saved-searches', greedy, []);
   expect([refused.status, refused.body.code]).toEqual([429, 'Q001']);
   expect(Number(refused.retryAfter)).toBeGreaterThan(0);

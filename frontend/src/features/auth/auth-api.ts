@@ -12,7 +12,24 @@ export const authApi = api.injectEndpoints({
     resetPassword: build.mutation<void, { code: string; newPassword: string }>({
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
     }),
+    /**
+     * The first sign-in's choice of a password, with the session the invitation code opened: its
+     * tokens are not stored (nothing else may use them), so the access token is given here.
+     */
+    chooseFirstPassword: build.mutation<void, { accessToken: string; code: string; newPassword: string }>({
+      query: ({ accessToken, code, newPassword }) => ({
+        url: '/users/change-password',
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${accessToken}` },
+        body: { password: code, newPassword },
+      }),
+    }),
   }),
 });
 
-export const { useLoginMutation, useForgotPasswordMutation, useResetPasswordMutation } = authApi;
+export const {
+  useLoginMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useChooseFirstPasswordMutation,
+} = authApi;

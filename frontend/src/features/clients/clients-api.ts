@@ -1,4 +1,4 @@
-import type { ClientDto } from '@rna/domain';
+import type { ClientDto, InvitedClientDto } from '@rna/domain';
 import { api } from '../../lib/api';
 import { downloadFileName } from '../../lib/domain-rules';
 import { saveAs } from '../../lib/download';
@@ -24,7 +24,7 @@ export const clientsApi = api.injectEndpoints({
         responseHandler: saveAs(downloadFileName('clienti', 'xlsx', Date.now())),
       }),
     }),
-    inviteClient: build.mutation<ClientDto, { email: string; fixedTaxCode?: string }>({
+    inviteClient: build.mutation<InvitedClientDto, { email: string; fixedTaxCode?: string }>({
       query: (body) => ({ url: '/clients/invite', method: 'POST', body, timeout: INVITE_TIMEOUT_MS }),
       invalidatesTags: [{ type: 'Client', id: 'LIST' }],
     }),

@@ -19,6 +19,19 @@ export function useClientColumns({
   onDelete: (client: ClientDto) => void;
 }) {
   const { t } = useTranslation();
+  // the invitation code is never shown here: only whether the client chose its password yet
+  const invitationColumn = useMemo<Column<ClientDto>>(
+    () => ({
+      key: 'invitation',
+      header: t('columns.invitation'),
+      render: (c) =>
+        c.active
+          ? t('clients.firstSignInDone')
+          : t('clients.awaitingFirstSignIn', { date: formatDate(c.invitedAt) }),
+      sortValue: (c) => c.invitedAt,
+    }),
+    [t],
+  );
   const allColumns = useMemo<Column<ClientDto>[]>(
     () => [
       {
@@ -33,7 +46,7 @@ export function useClientColumns({
         render: (c) => <StatusBadge client={c} />,
         sortValue: (c) => clientStatusLabel(c),
       },
-      { key: 'invitationCode', header: t('columns.invitationCode'), render: (c) => c.invitationCode ?? '—' },
+      invitationColumn,
       {
         key: 'activation',
         header: t('columns.activationDate'),
@@ -83,7 +96,7 @@ export function useClientColumns({
         ),
       },
     ],
-    [t, onSettings, onDelete],
+    [t, invitationColumn, onSettings, onDelete],
   );
   const waitingColumns = useMemo<Column<ClientDto>[]>(
     () => [
@@ -100,8 +113,9 @@ export function useClientColumns({
         render: (c) => c.email,
         sortValue: (c) => c.email.toLowerCase(),
       },
+      invitationColumn,
     ],
-    [t],
+    [t, invitationColumn],
   );
 
   return { allColumns, waitingColumns };

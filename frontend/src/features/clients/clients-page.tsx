@@ -26,7 +26,8 @@ import { useTabIndexParam } from './use-tab-index';
 
 type DialogState =
   | { kind: 'NONE' }
-  | { kind: 'INVITE_CLIENT' }
+  /** invited: the invitation just sent, its code shown this once */
+  | { kind: 'INVITE_CLIENT'; invited?: { email: string; invitationCode: string } }
   | { kind: 'CLIENT_SETTINGS'; client: ClientDto }
   | { kind: 'DELETE_CLIENT_CONFIRM'; clientId: string };
 
@@ -157,13 +158,19 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
       {dialog.kind === 'INVITE_CLIENT' && (
         <InviteDialog
           busy={inviting.isLoading}
+          invited={dialog.invited ?? null}
           onClose={closeDialog}
           onInvite={async (body) => {
             const result = await invite(body);
             if (result.error) fail(result.error);
             else {
               dispatch(showSuccess('clients.inviteSuccess'));
-              whileOpen((current) => current.kind === 'INVITE_CLIENT', { kind: 'NONE' });
+              const { email, invitationCode } = result.data;
+              // the code is shown once, in the dialog; the list never has it
+              whileOpen((current) => current.kind === 'INVITE_CLIENT', {
+                kind: 'INVITE_CLIENT',
+                invited: { email, invitationCode },
+              });
             }
           }}
         />

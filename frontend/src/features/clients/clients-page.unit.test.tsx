@@ -9,7 +9,7 @@ const client = (i: number, overrides: Partial<ClientDto> = {}): ClientDto => ({
   id: `c${i}`,
   email: `cliente${String(i).padStart(2, '0')}@example.it`,
   taxCode: null,
-  invitationCode: null,
+  invitedAt: Date.UTC(2025, 11, 20, 9),
   active: true,
   activationTime: Date.UTC(2026, 0, 1),
   lastAccessTime: null,
@@ -89,6 +89,42 @@ describe('the clients screen', () => {
     expect(calls).not.toContain('PUT /api/clients/c1/limits'); // only what changed is sent
     expect(sentBodies).toContainEqual({ call: 'POST /api/clients/c1/change-logo', body: { logoId: -1 } });
     await screen.findByText('Impostazioni aggiornate');
+  });
+
+  it('shows the invitation code once, in the invite dialog; the lists show only that the client is waiting', async () => {
+    const waiting = client(2, { active: false, activationTime: null, status: 'In attesa' });
+    const routes = adminRoutes([client(1), waiting]);
+    routes['POST /api/clients/invite'] = {
+      status: 200,
+      body: {
+        ...client(3, { active: false, activationTime: null, status: 'In attesa' }),
+        invitationCode: 'Kq7pXz4mRt',
+      },
+    };
+    await startRememberedApp(routes, '/clients');
+    const all = await screen.findByRole('table', { name: 'Tutti i clienti' });
+    const waitingRow = (await within(all).findByText('cliente02@example.it')).closest('tr')!;
+    expect(waitingRow).toHaveTextContent('In attesa del primo accesso (invitato il 20-12-2025)');
+    const activeRow = within(all).getByText('cliente01@example.it').closest('tr')!;
+    expect(activeRow).toHaveTextContent('Primo accesso eseguito');
+    expect(screen.queryByRole('columnheader', { name: /Password iniziale/ })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Invita cliente' }));
+    await userEvent.type(screen.getByLabelText('Email'), 'cliente03@example.it');
+    await userEvent.click(screen.getByRole('button', { name: 'Invia invito' }));
+    const shown = await screen.findByRole('dialog', { name: 'Invito inviato' });
+    expect(shown).toHaveTextContent('L’invito è stato inviato a cliente03@example.it');
+    expect(within(shown).getByText('Kq7pXz4mRt')).toBeInTheDocument();
+    expect(shown).toHaveTextContent('Il codice non sarà più mostrato');
+    await userEvent.click(within(shown).getByRole('button', { name: 'Fatto' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByText('Kq7pXz4mRt')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Clienti in attesa' }));
+    const list = await screen.findByRole('table', { name: 'Clienti in attesa' });
+    expect(within(list).getByText('cliente02@example.it').closest('tr')).toHaveTextContent(
+      'In attesa del primo accesso (invitato il 20-12-2025)',
+    );
   });
 
   it('a renewal answered after the dialog was closed does not open it again', async () => {

@@ -11,9 +11,40 @@ interface InviteDialogProps {
   busy?: boolean;
   onInvite: (body: { email: string; fixedTaxCode?: string }) => void;
   onClose: () => void;
+  /** the invitation just sent: its code is shown here, this once, and nowhere else afterwards */
+  invited?: { email: string; invitationCode: string } | null;
 }
 
-export function InviteDialog({ busy, onInvite, onClose }: InviteDialogProps) {
+export function InviteDialog({ busy, onInvite, onClose, invited }: InviteDialogProps) {
+  if (invited) return <InvitedNotice invited={invited} onClose={onClose} />;
+  return <InviteForm busy={busy} onInvite={onInvite} onClose={onClose} />;
+}
+
+function InvitedNotice({
+  invited,
+  onClose,
+}: {
+  invited: { email: string; invitationCode: string };
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog title={t('clients.invitedTitle')} onClose={onClose}>
+      <p>{t('clients.invitedTo', { email: invited.email })}</p>
+      <p className="invite-code">
+        <code>{invited.invitationCode}</code>
+      </p>
+      <p>{t('clients.invitedOnce')}</p>
+      <div className="dialog__actions">
+        <button type="button" className="button button--primary" onClick={onClose}>
+          {t('clients.invitedDone')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function InviteForm({ busy, onInvite, onClose }: Omit<InviteDialogProps, 'invited'>) {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [taxCode, setTaxCode] = useState('');

@@ -25,6 +25,12 @@ export async function restoreSession(dispatch: AppDispatch): Promise<void> {
   const outcome = await requestRefresh(refreshToken).catch(
     (): RefreshOutcome => ({ ok: false, code: null }), // offline: signed out, nothing to tell
   );
+  // a session the invitation code opened is never stored; if one were, it would open nothing: sign in
+  if (outcome.ok && outcome.tokens.passwordChangeRequired) {
+    storage.clearTokens();
+    dispatch(userResolved(null));
+    return;
+  }
   if (outcome.ok) {
     storage.setTokens(outcome.tokens.accessToken, outcome.tokens.refreshToken);
     storage.markLoggedInThisSession();

@@ -5,6 +5,8 @@ import {
   stateOf,
   streams,
   type Actor,
+  type ClientCommand,
+  type ClientDecisionState,
   type ClientEvent,
   type UserEvent,
 } from '@rna/domain';
@@ -24,6 +26,28 @@ export async function loadClientStream(deps: ApiDeps, clientId: string): Promise
   const { email } = stateOf(clientDecider, events);
   if (email === null) throw new DomainError('U001');
   return { version: currentVersion, email };
+}
+
+/**
+ * Decides a command on the client's stream (the domain's clientDecider: U001 for a client never
+ * invited or removed) and appends the events at the version it was decided on. `beforeAppend` checks
+ * what the stream cannot know (another stream's state) once the client is known to exist. Returns the
+ * state the decision was taken on.
+ */
+export async function decideOnClient(
+  deps: ApiDeps,
+  command: ClientCommand,
+  beforeAppend?: () => Promise<void>,
+): Promise<ClientDecisionState> {
+  const stream = streams.client(command.data.clientId);
+  const { currentVersion, events } = await deps.eventStore.readStream(stream);
+  const state = stateOf(clientDecider, events);
+  const decided = clientDecider.decide(command, state);
+  await beforeAppend?.();
+  if (decided.length > 0) {
+    await deps.eventStore.appendToStream(stream, decided, { expectedVersion: currentVersion });
+  }
+  return state;
 }
 
 export async function appendClientEvents(

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { AuthTokensDto, MyClientDto, UserDto } from '@rna/domain';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestApi, type TestApi } from '../testing/harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, CHOSEN_PASSWORD, startTestApi, type TestApi } from '../testing/harness';
 import { ensureFirstAdmin } from './first-admin';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -116,7 +116,7 @@ describe('authentication', () => {
   it('changes the own password after checking the current one', async () => {
     const email = 'cambio@example.it';
     const { code } = await api.inviteClient(email);
-    const tokens = await api.signIn(email, code);
+    const tokens = await api.firstSignIn(email, code);
     const wrong = await request(api.app)
       .put('/api/users/change-password')
       .set(bearer(tokens.accessToken))
@@ -125,7 +125,7 @@ describe('authentication', () => {
     await request(api.app)
       .put('/api/users/change-password')
       .set(bearer(tokens.accessToken))
-      .send({ password: code, newPassword: 'password-nuova' })
+      .send({ password: CHOSEN_PASSWORD, newPassword: 'password-nuova' })
       .expect(204);
     await api.signIn(email, 'password-nuova');
   });
@@ -133,7 +133,7 @@ describe('authentication', () => {
   it('shows a client its profile, and refuses sign-in with A002 once its access has ended', async () => {
     const email = 'profilo@example.it';
     const { id, code } = await api.inviteClient(email);
-    const tokens = await api.signIn(email, code);
+    const tokens = await api.firstSignIn(email, code);
     expect(tokens.user).toMatchObject({
       role: 'CLIENT',
       remainingSearches: 100,
@@ -148,7 +148,7 @@ describe('authentication', () => {
       .set(bearer(await api.adminToken()))
       .send({ availableYearlySearches: 100, remainingSearches: 100, endDate: '2026-03-09' })
       .expect(200);
-    const expired = await request(api.app).post('/api/auth/login').send({ email, password: code });
+    const expired = await request(api.app).post('/api/auth/login').send({ email, password: CHOSEN_PASSWORD });
     expect(expired.status).toBe(403);
     expect(expired.body.code).toBe('A002');
     const refresh = await request(api.app)

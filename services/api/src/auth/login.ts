@@ -1,11 +1,12 @@
 /**
  * Sign-in: A001 for any bad email/password pair (without saying which part), throttled per IP and
- * per account; A002 for a client whose access has ended. A client's first sign-in activates it.
+ * per account; A002 for a client whose access has ended. A client signed in with its invitation code
+ * gets a session that may only choose its own password (passwordChangeRequired; A004 elsewhere).
  */
-import { DomainError, isAccessExpired, streams } from '@rna/domain';
-import { ConcurrencyError } from '@rna/infra';
-import type { AuthTokensDto, ClientEvent } from '@rna/domain';
+import { DomainError, isAccessExpired, signInStep } from '@rna/domain';
+import type { AuthTokensDto } from '@rna/domain';
 import { credentials, normalizeEmail, type Credential } from '../accounts/credentials';
+import { recordSignIn } from '../accounts/first-password';
 import { decoyPasswordHash, verifyPassword } from '../accounts/passwords';
 import { clientsReadModel } from '../accounts/read-models';
 import { readYourWrites } from '../accounts/streams';
@@ -27,30 +28,6 @@ async function checkCredentials(deps: ApiDeps, email: string, password: string):
   const ok = await verifyPassword(credential?.passwordHash ?? (await decoyPasswordHash()), password);
   if (!credential || !ok || credential.status !== 'ready') throw new DomainError('A001');
   return credential;
-}
-
-async function recordClientAccess(deps: ApiDeps, credential: Credential): Promise<void> {
-  const at = deps.clock().toISOString();
-  const clientId = credential.userId;
-  const events: ClientEvent[] = [];
-  if (!credential.activated) events.push({ type: 'ClientActivated', data: { clientId, activatedAt: at } });
-  events.push({ type: 'ClientAccessed', data: { clientId, accessedAt: at } });
-  try {
-    await deps.eventStore.appendToStream(streams.client(clientId), events, {
-      expectedVersion: 'stream_exists',
-    });
-  } catch (error) {
-    if (error instanceof ConcurrencyError) throw new DomainError('A001');
-    throw error;
-  }
-  if (!credential.activated) {
-    const found = await credentials(deps).getWithRevision(credential.id);
-    if (found)
-      await credentials(deps).put(
-        { ...found.doc, activated: true, invitationCode: null },
-        { expectedRevision: found.revision },
-      );
-  }
 }
 
 export async function login(
@@ -91,17 +68,23 @@ export async function login(
     throw error;
   }
   await giveBack();
+  let step = signInStep({ activated: true });
   if (credential.role === 'CLIENT') {
     const client = await clientsReadModel(deps).get(credential.userId);
     if (!client) throw new DomainError('A001');
     if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
-    await recordClientAccess(deps, credential);
-    await readYourWrites(deps);
+    step = signInStep(credential);
+    // the invitation code records no access: the client has not chosen its password yet
+    if (step === 'signed-in') {
+      await recordSignIn(deps, credential.userId);
+      await readYourWrites(deps);
+    }
   }
-  return startSession(deps, {
+  const tokens = await startSession(deps, {
     userId: credential.userId,
     email,
     role: credential.role,
     tokenVersion: credential.tokenVersion ?? 0,
   });
+  return step === 'choose-password' ? { ...tokens, passwordChangeRequired: true } : tokens;
 }

@@ -7,6 +7,7 @@ import { DomainError } from '@rna/domain';
 import type { Collection, Doc } from '@rna/infra';
 import { credentials } from '../accounts/credentials';
 import { generateToken, hashPassword, sha256 } from '../accounts/passwords';
+import { recordFirstPassword } from '../accounts/first-password';
 import { appendUserEvents } from '../accounts/streams';
 import type { ApiDeps } from '../http/deps';
 import { reserveAttempt } from './attempts';
@@ -79,11 +80,15 @@ export async function resetPassword(deps: ApiDeps, code: string, newPassword: st
   if (record.expiresAt <= deps.clock().getTime()) throw new DomainError('U003');
   const found = await credentials(deps).getWithRevision(record.email);
   if (!found || found.doc.userId !== record.userId) throw new DomainError('U003');
+  // a client that never chose its password chooses it here: the invitation code stops working too
+  const first = found.doc.role === 'CLIENT' && !found.doc.activated;
+  if (first) await recordFirstPassword(deps, record.userId, { signedIn: false });
   await credentials(deps).put(
     {
       ...found.doc,
       passwordHash: await hashPassword(newPassword),
       invitationCode: null,
+      activated: true,
       // access tokens signed before the reset stop working too, not only the refresh tokens
       tokenVersion: (found.doc.tokenVersion ?? 0) + 1,
     },

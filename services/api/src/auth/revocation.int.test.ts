@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { AuthTokensDto } from '@rna/domain';
-import { startTestApi, type TestApi } from '../testing/harness';
+import { CHOSEN_PASSWORD, startTestApi, type TestApi } from '../testing/harness';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const DAY = 86_400_000;
@@ -22,15 +22,17 @@ describe('sessions end when they should', () => {
   it('a password change ends every other session of the user, and keeps the one that made it', async () => {
     const email = 'revoca@example.it';
     const { code } = await api.inviteClient(email);
-    const phone = await api.signIn(email, code);
-    const laptop = await api.signIn(email, code);
+    // the invitation code only opens the choice of a password: the sessions use the chosen one
+    await api.firstSignIn(email, code);
+    const phone = await api.signIn(email, CHOSEN_PASSWORD);
+    const laptop = await api.signIn(email, CHOSEN_PASSWORD);
     await me(phone).expect(200);
     await me(laptop).expect(200);
 
     await request(api.app)
       .put('/api/users/change-password')
       .set(bearer(laptop.accessToken))
-      .send({ password: code, newPassword: 'password-nuova-1' })
+      .send({ password: CHOSEN_PASSWORD, newPassword: 'password-nuova-1' })
       .expect(204);
 
     // the other session: neither its access token nor its refresh token works any more
@@ -40,7 +42,7 @@ describe('sessions end when they should', () => {
     const renewed = (await refresh(laptop).expect(200)).body as AuthTokensDto;
     await me(renewed).expect(200);
     // and the old password is gone
-    await request(api.app).post('/api/auth/login').send({ email, password: code }).expect(401);
+    await request(api.app).post('/api/auth/login').send({ email, password: CHOSEN_PASSWORD }).expect(401);
   });
 
   it('a password reset ends every session, access tokens included', async () => {

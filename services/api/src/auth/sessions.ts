@@ -141,10 +141,14 @@ export async function refreshSession(deps: ApiDeps, presented: string): Promise<
     if (!client) throw new DomainError('A001');
     if (isAccessExpired(client.endDate, deps.clock())) throw new DomainError('A002');
   }
-  return startSession(deps, principal, {
+  const tokens = await startSession(deps, principal, {
     id: record.familyId,
     startedAt: record.familyStartedAt ?? record.issuedAt,
   });
+  // still signed in with the invitation code: the new tokens open no more than the old ones
+  return principal.role === 'CLIENT' && !credential.activated
+    ? { ...tokens, passwordChangeRequired: true }
+    : tokens;
 }
 
 /** Logout: the presented token's family stops working. Unknown tokens are ignored. */

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { renewedEndDate, streams, type ClientDto } from '@rna/domain';
+import { renewedEndDate, streams, type ClientDto, type InvitedClientDto } from '@rna/domain';
 import { CREDENTIALS_COLLECTION, type Credential } from '../accounts/credentials';
 import { ADMIN_EMAIL, startTestApi, type TestApi } from '../testing/harness';
 import { INVITATION_GRACE_MS } from './invite';
@@ -20,34 +20,51 @@ describe('client administration', () => {
     request(api.app)[method](`/api${path}`).set('Authorization', `Bearer ${admin}`);
   const list = async () => (await asAdmin('get', '/clients').expect(200)).body as ClientDto[];
 
-  it('invites a client by mail in Italian; it waits with its invitation code until the first sign-in', async () => {
+  it('invites a client by mail in Italian; the code is given back once, never listed, and stops at the first sign-in', async () => {
     const res = await asAdmin('post', '/clients/invite')
       .send({ email: ' Nuovo.Cliente@Example.it ', fixedTaxCode: '01234567897' })
       .expect(200);
-    const client = res.body as ClientDto;
+    const client = res.body as InvitedClientDto;
     expect(client).toMatchObject({
       email: 'nuovo.cliente@example.it',
       taxCode: '01234567897',
       active: false,
       status: 'In attesa',
+      invitedAt: api.deps.clock().getTime(),
       activationTime: null,
       remainingSearches: 100,
     });
+    const code = client.invitationCode;
     const mail = await api.smtp.waitFor('nuovo.cliente@example.it');
     expect(mail.subject).toBe('Invito al Portale Aiuti di Stato');
     expect(mail.text).toContain('http://portale.test/');
-    expect(mail.text.split(/\r?\n/)).toContain(`Codice di invito: ${client.invitationCode}`);
+    expect(mail.text.split(/\r?\n/)).toContain(`Codice di invito: ${code}`);
+    expect(mail.text).toContain('Al primo accesso dovrà scegliere una nuova password');
+    // the administrator's list and the client's own answer never carry the code again
+    const listed = await asAdmin('get', '/clients').expect(200);
+    expect(listed.text).not.toContain(code);
+    expect(listed.text).not.toContain('invitationCode');
 
-    const tokens = await api.signIn('nuovo.cliente@example.it', client.invitationCode!);
+    // signing in with the code only opens the choice of a password: still waiting
+    const first = await api.signIn('nuovo.cliente@example.it', code);
+    expect(first.passwordChangeRequired).toBe(true);
+    expect((await list()).find((c) => c.id === client.id)).toMatchObject({
+      active: false,
+      lastAccessTime: null,
+    });
+
+    const tokens = await api.firstSignIn('nuovo.cliente@example.it', code, 'scelta-dal-cliente');
     expect(tokens.user.taxCode).toBe('01234567897');
+    expect(tokens.passwordChangeRequired).toBeUndefined();
     const after = (await list()).find((c) => c.id === client.id)!;
-    expect(after).toMatchObject({ active: true, status: 'Attivo', invitationCode: null });
+    expect(after).toMatchObject({ active: true, status: 'Attivo' });
     expect(after.activationTime).toBe(api.deps.clock().getTime());
     expect(after.lastAccessTime).toBe(api.deps.clock().getTime());
     const events = await api.deps.eventStore.readStream(streams.client(client.id));
     expect(events.events.map((e) => e.type)).toEqual(['ClientInvited', 'ClientActivated', 'ClientAccessed']);
     // No secret in any event.
-    expect(JSON.stringify(events.events)).not.toContain(client.invitationCode);
+    expect(JSON.stringify(events.events)).not.toContain(code);
+    expect(JSON.stringify(events.events)).not.toContain('scelta-dal-cliente');
   });
 
   it('refuses an email already in use (U002), the administrator’s included', async () => {
@@ -79,9 +96,9 @@ describe('client administration', () => {
     );
     await reserve('morto@example.it', 'ghost-1', INVITATION_GRACE_MS + 1_000);
     const invited = (await asAdmin('post', '/clients/invite').send({ email: 'morto@example.it' }).expect(200))
-      .body as ClientDto;
+      .body as InvitedClientDto;
     expect(invited).toMatchObject({ email: 'morto@example.it', status: 'In attesa' });
-    await api.signIn('morto@example.it', invited.invitationCode!);
+    await api.signIn('morto@example.it', invited.invitationCode);
 
     // one that died after the client was created, before it was marked ready: the client stands
     const created = await api.inviteClient('quasi@example.it');
@@ -237,14 +254,7 @@ describe('client administration', () => {
     const sheet = workbook.worksheets[0]!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
     expect(header).toEqual(
-      expect.arrayContaining([
-        'Email',
-        'Stato',
-        'Password iniziale',
-        'Scadenza',
-        'Ricerche rimanenti',
-        'Logo',
-      ]),
+      expect.arrayContaining(['Email', 'Stato', 'Data invito', 'Scadenza', 'Ricerche rimanenti', 'Logo']),
     );
     const clients = await list();
     expect(sheet.rowCount).toBe(clients.length + 1);

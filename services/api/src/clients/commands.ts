@@ -1,6 +1,5 @@
 /** Administration of an existing client: every change is an event on client-<id> or quota-<id>. */
 import {
-  clientDecider,
   DomainError,
   quotaDecider,
   romeDay,
@@ -8,38 +7,14 @@ import {
   stateOf,
   streams,
   type Actor,
-  type ClientCommand,
-  type ClientDecisionState,
   type QuotaCommand,
 } from '@rna/domain';
 import { ConcurrencyError } from '@rna/infra';
 import { credentials } from '../accounts/credentials';
 import { findLogo } from '../accounts/read-models';
-import { loadClientStream } from '../accounts/streams';
+import { decideOnClient, loadClientStream } from '../accounts/streams';
 import { revokeAllSessions } from '../auth/sessions';
 import type { ApiDeps } from '../http/deps';
-
-/**
- * Decides a command on the client's stream (the domain's clientDecider: U001 for a client never
- * invited or removed) and appends the events at the version it was decided on. `beforeAppend` checks
- * what the stream cannot know (another stream's state) once the client is known to exist. Returns the
- * state the decision was taken on.
- */
-async function decideOnClient(
-  deps: ApiDeps,
-  command: ClientCommand,
-  beforeAppend?: () => Promise<void>,
-): Promise<ClientDecisionState> {
-  const stream = streams.client(command.data.clientId);
-  const { currentVersion, events } = await deps.eventStore.readStream(stream);
-  const state = stateOf(clientDecider, events);
-  const decided = clientDecider.decide(command, state);
-  await beforeAppend?.();
-  if (decided.length > 0) {
-    await deps.eventStore.appendToStream(stream, decided, { expectedVersion: currentVersion });
-  }
-  return state;
-}
 
 export async function setFixedTaxCode(
   deps: ApiDeps,

@@ -8,7 +8,7 @@ const columns: { header: string; key: keyof ClientDto | 'logoName'; width: numbe
   { header: 'Email', key: 'email', width: 32 },
   { header: 'Stato', key: 'status', width: 12 },
   { header: 'Codice fiscale vincolato', key: 'taxCode', width: 20 },
-  { header: 'Password iniziale', key: 'invitationCode', width: 18 },
+  { header: 'Data invito', key: 'invitedAt', width: 18, date: true },
   { header: 'Attivo', key: 'active', width: 8 },
   { header: 'Data attivazione', key: 'activationTime', width: 18, date: true },
   { header: 'Ultimo accesso', key: 'lastAccessTime', width: 18, date: true },

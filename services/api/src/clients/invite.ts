@@ -52,12 +52,13 @@ export function invitationMailText(publicUrl: string, email: string, code: strin
     'è stato abilitato il suo accesso al Portale Aiuti di Stato, per consultare gli aiuti registrati',
     'nel Registro Nazionale degli Aiuti di Stato (RNA) per codice fiscale.',
     '',
-    `Per accedere apra ${publicUrl.replace(/\/$/, '')}/ e usi come password il codice di invito:`,
+    `Per il primo accesso apra ${publicUrl.replace(/\/$/, '')}/ e inserisca come password il codice di invito:`,
     '',
     `Email: ${email}`,
     `Codice di invito: ${code}`,
     '',
-    'Al primo accesso il suo profilo viene attivato; potrà poi cambiare la password dal menu del portale.',
+    'Al primo accesso dovrà scegliere una nuova password, che da quel momento userà al posto del codice:',
+    'il codice di invito vale solo per il primo accesso. Scelta la password, il suo profilo è attivo.',
     '',
   ].join('\n');
 }
@@ -66,7 +67,7 @@ export async function inviteClient(
   deps: ApiDeps,
   by: Actor,
   input: { email: string; fixedTaxCode: string | null },
-): Promise<string> {
+): Promise<{ clientId: string; invitationCode: string }> {
   const { email, fixedTaxCode } = input;
   const clientId = randomUUID();
   const code = generatePassword(10);
@@ -148,5 +149,6 @@ export async function inviteClient(
   const reserved = await accounts.getWithRevision(email);
   if (reserved)
     await accounts.put({ ...reserved.doc, status: 'ready' }, { expectedRevision: reserved.revision });
-  return clientId;
+  // given back to the administrator this once, with the answer to the invitation
+  return { clientId, invitationCode: code };
 }

@@ -1,10 +1,10 @@
 /** /clients: administration (ADMIN) and the client's own profile (/clients/me). */
 import { z } from 'zod';
-import { downloadFileName, isWellFormedTaxCode, normalizeTaxCode } from '@rna/domain';
+import { downloadFileName, isWellFormedTaxCode, normalizeTaxCode, type InvitedClientDto } from '@rna/domain';
 import { normalizeEmail } from '../accounts/credentials';
 import { readYourWrites } from '../accounts/streams';
 import { actorOf, defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
-import { clientSchema, myClientSchema } from '../http/schemas';
+import { clientSchema, invitedClientSchema, myClientSchema } from '../http/schemas';
 import { getClientDto, getMyClient, listClientDtos } from './client-dto';
 import {
   assignLogo,
@@ -84,15 +84,21 @@ export const clientsRoutes: AnyRoute[] = [
         fixedTaxCode: z.union([taxCode, z.literal(''), z.null()]).optional(),
       })
       .strict(),
-    responses: { 200: { description: 'The new client', schema: clientSchema } },
+    responses: {
+      200: {
+        description: 'The new client, with its invitation code (given back this once only)',
+        schema: invitedClientSchema,
+      },
+    },
     async handler(ctx) {
       const { deps, body } = ctx;
-      const id = await inviteClient(deps, actorOf(signedIn(ctx)), {
+      const { clientId, invitationCode } = await inviteClient(deps, actorOf(signedIn(ctx)), {
         email: normalizeEmail(body.email),
         fixedTaxCode: body.fixedTaxCode ? body.fixedTaxCode : null,
       });
       await readYourWrites(deps);
-      return reply.json(await getClientDto(deps, id));
+      const invited: InvitedClientDto = { ...(await getClientDto(deps, clientId)), invitationCode };
+      return reply.json(invited);
     },
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 /**
  * Who is calling, and may they call this route: 401 A001 without a valid token or account,
- * 403 P001 for the wrong role, 403 A002 for a CLIENT whose access ended (SPEC §6).
+ * 403 P001 for the wrong role, 403 A004 for a CLIENT still signed in with its invitation code (it
+ * must choose a password first), 403 A002 for a CLIENT whose access ended (SPEC §6).
  */
 import type { Request } from 'express';
 import { DomainError, isAccessExpired } from '@rna/domain';
@@ -29,6 +30,9 @@ export async function authenticate(route: AnyRoute, req: Request, deps: ApiDeps)
   // Signed before the last password change: that session has ended.
   if ((principal.tokenVersion ?? 0) !== (credential.tokenVersion ?? 0)) throw new DomainError('A001');
   if (route.access !== 'signed-in' && route.access !== principal.role) throw new DomainError('P001');
+  // the password is still the invitation code: nothing opens but the choice of a new one
+  if (principal.role === 'CLIENT' && !credential.activated && !route.allowBeforeFirstPassword)
+    throw new DomainError('A004');
   if (principal.role === 'CLIENT' && !route.allowExpiredClient) {
     const client = await clientsReadModel(deps).get(principal.userId);
     if (!client) throw new DomainError('A001');

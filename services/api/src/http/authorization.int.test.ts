@@ -1,9 +1,11 @@
 /**
- * Walks EVERY registered route as anonymous, CLIENT, expired CLIENT and ADMIN, and checks the
- * refusals match each route's declaration, a 5xx never counting as allowed. (The routes against the
+ * Walks EVERY registered route as anonymous, CLIENT, expired CLIENT, a CLIENT signed in with its
+ * invitation code (not yet its own password) and ADMIN, and checks the refusals match each route's
+ * declaration, a 5xx never counting as allowed. (The routes against the
  * spec's own permission table, written apart from the declarations: tools/src/security.) It checks the
  * refusals SPEC §6 asks for: 401 A001 without sign-in, 403 P001 for the wrong role, 403 A002 for an
- * expired client (except the reads that show it its own status). A route without a valid access
+ * expired client (except the reads that show it its own status), 403 A004 for a client that has not
+ * chosen its password (except that choice). A route without a valid access
  * declaration fails here.
  */
 import request from 'supertest';
@@ -11,14 +13,15 @@ import { apiRoutes } from '../app';
 import { startTestApi, type TestApi } from '../testing/harness';
 import { ACCESS_LEVELS, type Access, type AnyRoute } from './route';
 
-type Who = 'anonymous' | 'client' | 'expiredClient' | 'admin';
-type Expected = 'A001' | 'P001' | 'A002' | 'allowed';
+type Who = 'anonymous' | 'client' | 'expiredClient' | 'newClient' | 'admin';
+type Expected = 'A001' | 'P001' | 'A002' | 'A004' | 'allowed';
 
 export function expectedOutcome(route: AnyRoute, who: Who): Expected {
   if (route.access === 'anonymous') return 'allowed';
   if (who === 'anonymous') return 'A001';
   const role = who === 'admin' ? 'ADMIN' : 'CLIENT';
   if (route.access !== 'signed-in' && route.access !== role) return 'P001';
+  if (who === 'newClient' && !route.allowBeforeFirstPassword) return 'A004';
   if (who === 'expiredClient' && !route.allowExpiredClient) return 'A002';
   return 'allowed';
 }
@@ -62,9 +65,11 @@ describe('authorization of every route', () => {
     api = await startTestApi();
     tokens.admin = await api.adminToken();
     const active = await api.inviteClient('attivo@example.it');
-    tokens.client = (await api.signIn('attivo@example.it', active.code)).accessToken;
+    tokens.client = (await api.firstSignIn('attivo@example.it', active.code)).accessToken;
     const expiring = await api.inviteClient('scaduto@example.it');
-    tokens.expiredClient = (await api.signIn('scaduto@example.it', expiring.code)).accessToken;
+    tokens.expiredClient = (await api.firstSignIn('scaduto@example.it', expiring.code)).accessToken;
+    const invited = await api.inviteClient('invitato@example.it');
+    tokens.newClient = (await api.signIn('invitato@example.it', invited.code)).accessToken;
     // Its access ends in the past; the token it already holds is still a valid JWT.
     const res = await request(api.app)
       .put(`/api/clients/${expiring.id}/limits`)
@@ -97,7 +102,7 @@ describe('authorization of every route', () => {
     }
   });
 
-  it.each(['anonymous', 'client', 'expiredClient', 'admin'] as Who[])(
+  it.each(['anonymous', 'client', 'expiredClient', 'newClient', 'admin'] as Who[])(
     'as %s, refusals match the declarations',
     async (who) => {
       const mismatches: string[] = [];
@@ -114,7 +119,7 @@ describe('authorization of every route', () => {
             ? `server error ${res.status}`
             : res.status === 401
               ? 'A001'
-              : res.status === 403 && (code === 'P001' || code === 'A002')
+              : res.status === 403 && (code === 'P001' || code === 'A002' || code === 'A004')
                 ? code
                 : 'allowed';
         const expected = expectedOutcome(route, who);

@@ -67,6 +67,8 @@ function refusalsOf(route: AnyRoute): ErrorCode[] {
   if (route.access === 'ADMIN' || route.access === 'CLIENT') codes.push('P001');
   if (route.access !== 'anonymous' && route.access !== 'ADMIN' && !route.allowExpiredClient)
     codes.push('A002');
+  if (route.access !== 'anonymous' && route.access !== 'ADMIN' && !route.allowBeforeFirstPassword)
+    codes.push('A004');
   if (route.body || route.query || route.params || route.upload) codes.push('J001');
   return codes;
 }

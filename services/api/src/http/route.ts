@@ -80,6 +80,11 @@ export interface RouteDefinition<
    * show the client its own status allow it; everything else answers A002.
    */
   allowExpiredClient?: boolean;
+  /**
+   * Lets a CLIENT through that signed in with its invitation code and has not chosen its own
+   * password yet: only the choice of the password allows it; everything else answers A004.
+   */
+  allowBeforeFirstPassword?: boolean;
   summary: string;
   tag: string;
   params?: P;

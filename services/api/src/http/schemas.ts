@@ -20,6 +20,10 @@ export const authTokensSchema = z.object({
   accessToken: z.string(),
   refreshToken: z.string(),
   user: userSchema,
+  passwordChangeRequired: z
+    .literal(true)
+    .optional()
+    .describe('signed in with the invitation code: choose a password first, other routes answer A004'),
 });
 
 export const myClientSchema = z.object({
@@ -34,7 +38,7 @@ export const clientSchema = z.object({
   id: z.string(),
   email: z.string(),
   taxCode: z.string().nullable(),
-  invitationCode: z.string().nullable(),
+  invitedAt: z.number().int(),
   active: z.boolean(),
   activationTime: z.number().int().nullable(),
   lastAccessTime: z.number().int().nullable(),
@@ -46,6 +50,9 @@ export const clientSchema = z.object({
   logo: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   status: z.enum(['Scaduto', 'Attivo', 'In attesa']),
 });
+
+/** The invite's answer: the only time the invitation code is given back. */
+export const invitedClientSchema = clientSchema.extend({ invitationCode: z.string() });
 
 export const pdfConfigSchema = z.object({
   primaryColor: z.string(),

@@ -62,7 +62,7 @@ describe('dates in the workbooks: real dates, shown the Italian way', () => {
       email: 'cliente@example.it',
       status: 'Attivo',
       taxCode: null,
-      invitationCode: 'X',
+      invitedAt: Date.parse('2025-06-01T08:30:00Z'),
       active: true,
       activationTime: Date.parse('2025-06-10T08:30:00Z'),
       lastAccessTime: null,

@@ -13,6 +13,9 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, composeTestApi } from './compose';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD };
 
+/** The password an invited client chooses at its first sign-in, unless a test chooses another. */
+export const CHOSEN_PASSWORD = 'password-scelta-1';
+
 export interface TestApi {
   app: express.Express;
   deps: ApiDeps;
@@ -22,6 +25,11 @@ export interface TestApi {
   advance(ms: number): void;
   setNow(date: Date): void;
   signIn(email: string, password: string): Promise<AuthTokensDto>;
+  /**
+   * A client's first sign-in: with the invitation code, then the choice of its own password, and
+   * the session's tokens refreshed so they open every route. Answers those tokens.
+   */
+  firstSignIn(email: string, code: string, newPassword?: string): Promise<AuthTokensDto>;
   adminToken(): Promise<string>;
   /** Invites a client as the admin and reads the code from its mail. */
   inviteClient(email: string, fixedTaxCode?: string): Promise<{ id: string; code: string }>;
@@ -61,6 +69,20 @@ export async function startTestApi(
       throw new Error(`sign-in of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as AuthTokensDto;
   };
+  const firstSignIn = async (email: string, code: string, newPassword = CHOSEN_PASSWORD) => {
+    const first = await signIn(email, code);
+    if (!first.passwordChangeRequired) throw new Error(`${email} was not asked to choose a password`);
+    const chosen = await request(app)
+      .put('/api/users/change-password')
+      .set('Authorization', `Bearer ${first.accessToken}`)
+      .send({ password: code, newPassword });
+    if (chosen.status !== 204)
+      throw new Error(`password choice of ${email} failed: ${chosen.status} ${JSON.stringify(chosen.body)}`);
+    const refreshed = await request(app).post('/api/auth/refresh').send({ refreshToken: first.refreshToken });
+    if (refreshed.status !== 200)
+      throw new Error(`refresh of ${email} failed: ${refreshed.status} ${JSON.stringify(refreshed.body)}`);
+    return refreshed.body as AuthTokensDto;
+  };
   let adminAccess: string | null = null;
   const adminToken = async () => (adminAccess ??= (await signIn(ADMIN_EMAIL, ADMIN_PASSWORD)).accessToken);
 
@@ -78,6 +100,7 @@ export async function startTestApi(
       adminAccess = null;
     },
     signIn,
+    firstSignIn,
     adminToken,
     async inviteClient(email, fixedTaxCode) {
       const res = await request(app)

@@ -3,6 +3,8 @@ import type { SyncStatusDto } from '@rna/domain';
 import { until } from './ui';
 
 export interface ApiClient {
+  /** the portal's address, without /api */
+  baseUrl: string;
   token: string;
   call<T>(method: string, path: string, body?: unknown): Promise<T>;
 }
@@ -16,6 +18,7 @@ export async function signInByApi(baseUrl: string, email: string, password: stri
   if (!login.ok) throw new Error(`login of ${email} answered ${login.status}`);
   const { accessToken } = (await login.json()) as { accessToken: string };
   return {
+    baseUrl,
     token: accessToken,
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${baseUrl}/api${path}`, {
@@ -33,10 +36,14 @@ export async function signInByApi(baseUrl: string, email: string, password: stri
 export interface InvitedClient {
   id: string;
   email: string;
-  invitationCode: string;
+  /** the password the client chose at its first sign-in (the invitation code no longer signs in) */
+  password: string;
 }
 
-/** Invites a client as the admin and sets its allowance and flags. */
+/**
+ * Invites a client as the admin, sets its allowance and flags, and walks its first sign-in by API
+ * (the invitation code, then a password of its own): the journeys sign in with that password.
+ */
 export async function inviteClientByApi(
   admin: ApiClient,
   email: string,
@@ -58,7 +65,13 @@ export async function inviteClientByApi(
     await admin.call('PUT', `/clients/${invited.id}/enable-variation-alerts`, {
       enable: options.enableVariationAlerts,
     });
-  return { id: invited.id, email, invitationCode: invited.invitationCode };
+  const password = `scelta-${invited.invitationCode}`;
+  const firstSignIn = await signInByApi(admin.baseUrl, email, invited.invitationCode);
+  await firstSignIn.call('PUT', '/users/change-password', {
+    password: invited.invitationCode,
+    newPassword: password,
+  });
+  return { id: invited.id, email, password };
 }
 
 /** The administrator synchronises the generated archive by API and waits until every aid is searchable. */

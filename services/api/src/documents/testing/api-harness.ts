@@ -8,6 +8,8 @@ import type { AidRecord } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
 import type { Mailer, MailMessage } from '@rna/infra/mail';
+import { credentials } from '../../accounts/credentials';
+import { recordFirstPassword } from '../../accounts/first-password';
 import type { ApiDeps } from '../../http/deps';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, composeTestApi } from '../../testing/compose';
 
@@ -91,6 +93,14 @@ export async function startApiHarness(
         await asAdmin(request(app).put(`/api/clients/${id}/enable-variation-alerts`))
           .send({ enable: options.enableVariationAlerts })
           .expect(200);
+      // The invitation code opens only the choice of a password (the accounts tests walk it): here
+      // the client is left as if it had chosen the code as its password, without hashing it twice more.
+      await recordFirstPassword(deps, id, { signedIn: false });
+      const credential = await credentials(deps).getWithRevision(email);
+      await credentials(deps).put(
+        { ...credential!.doc, activated: true, invitationCode: null },
+        { expectedRevision: credential!.revision },
+      );
       const token = await login(email, invitationCode);
       await projections.caughtUp();
       return { id, email, token };

@@ -64,7 +64,7 @@ const results = (page: Page) => page.getByRole('heading', { name: `Risultati per
 
 describe('home once a search is saved', () => {
   it('saving the search and setting an alert are each confirmed by a notification', async () => {
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await expectSignedIn(client, invited.email);
     await onHome(client);
     await client.getByLabel('Codice fiscale', { exact: true }).fill(code);

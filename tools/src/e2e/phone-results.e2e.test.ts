@@ -43,7 +43,7 @@ beforeAll(async () => {
     enableVariationAlerts: true,
   });
   // four alerts: one more than a row of the wide layout holds
-  const own = await signInByApi(world.portal.url, invited.email, invited.invitationCode);
+  const own = await signInByApi(world.portal.url, invited.email, invited.password);
   for (const code of codes.slice(0, 4)) await own.call('POST', '/variation-alerts', { taxCodes: [code] });
   context = await newContext(world.browser, world.portal.url);
   client = await context.newPage();
@@ -170,7 +170,7 @@ async function searchHeaviest(page: Page): Promise<string> {
 
 describe('the results of a search on a phone (390 px)', () => {
   it('home: the last-update banner is whole, and the four alerts are in the page, not in a scroll box', async () => {
-    await signIn(client, invited.email, invited.invitationCode);
+    await signIn(client, invited.email, invited.password);
     await client.getByRole('heading', { name: 'Avvisi di variazione' }).waitFor();
     const problems: string[] = [];
     const banner = client.getByRole('note').filter({ hasText: 'Ultimo aggiornamento dei dati' });

@@ -110,4 +110,42 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
       expect(stored(file)).toBe(2);
     });
   });
+
+  it('holds a publisher back while the topic is too far ahead of its slowest running consumer', async () => {
+    await withLog({ maxBacklog: 30, trimConsumed: false }, async (log) => {
+      const seen: number[] = [];
+      let highest = 0;
+      // a slow index: 10 ms a batch of 5
+      const consumer = log.consume({
+        topic: 'aids',
+        groupId: 'index',
+        batchSize: 5,
+        handler: async (batch) => {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          await handlerOf(seen)(batch);
+        },
+      });
+      for (let i = 0; i < 40; i++) {
+        await log.publish('aids', [aid(2 * i), aid(2 * i + 1)]);
+        highest = Math.max(highest, log.backlog('aids'));
+      }
+      await consumer.caughtUp();
+      await consumer.stop();
+      expect(seen).toEqual(Array.from({ length: 80 }, (_, n) => n));
+      // never more than the bound plus one publish ahead of the index
+      expect(highest).toBeLessThanOrEqual(32);
+      expect(highest).toBeGreaterThan(20); // it did run ahead up to the bound: the wait was needed
+    });
+  });
+
+  it('does not hold a publisher back for a group whose consumer is not running', async () => {
+    await withLog({ maxBacklog: 5 }, async (log, file) => {
+      const consumer = log.consume({ topic: 'aids', groupId: 'index', handler: async () => undefined });
+      await consumer.caughtUp();
+      await consumer.stop(); // the group stays, its consumer gone (a projector that was stopped)
+      for (let i = 0; i < 20; i++) await log.publish('aids', [aid(i)]);
+      expect(stored(file)).toBe(20);
+      expect(log.backlog('aids')).toBe(0);
+    });
+  });
 });

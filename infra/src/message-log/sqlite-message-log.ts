@@ -44,6 +44,13 @@ export interface SqliteMessageLogOptions {
   trimConsumed?: boolean;
   /** Least time between two trims of a topic by this process (default 1 s). */
   trimIntervalMs?: number;
+  /**
+   * The most messages a topic holds ahead of its slowest live consumer before a publish waits
+   * (default 200,000, ~200 MB of aids): a sync parses faster than the index is written, and the log
+   * would otherwise hold most of the register at once (9 GB half-way through a whole-register sync).
+   * A group whose consumer is not running (no live lease) does not hold publishers back.
+   */
+  maxBacklog?: number;
   onHandlerError?: (info: {
     topic: string;
     groupId: string;
@@ -181,6 +188,9 @@ export class SqliteMessageLog implements MessageLog {
       slowestGroup: this.db.prepare<[string], { c: number | null }>(
         'SELECT MIN(committed) AS c FROM consumer_groups WHERE topic = ?',
       ),
+      slowestLiveGroup: this.db.prepare<[string, number], { c: number | null }>(
+        'SELECT MIN(committed) AS c FROM consumer_groups WHERE topic = ? AND lease_until >= ?',
+      ),
       floor: this.db.prepare<[string], { t: number }>(
         'SELECT trimmed_through AS t FROM topic_floors WHERE topic = ?',
       ),
@@ -231,8 +241,36 @@ export class SqliteMessageLog implements MessageLog {
         throw new TypeError(`Every message of ${topic} needs a string key`);
     }
     if (messages.length === 0) return;
+    await this.backlogBelowBound(topic);
     this.publishTransaction.immediate(topic, messages);
     for (const consumer of this.consumers) if (consumer.topic === topic) consumer.wake();
+  }
+
+  /** Messages of `topic` its slowest live consumer has not consumed yet (0 without a live consumer). */
+  backlog(topic: string): number {
+    const slowest = this.statements.slowestLiveGroup.get(topic, Date.now())?.c ?? null;
+    if (slowest === null) return 0;
+    const last = this.statements.lastOffset.get(topic)?.s ?? 0;
+    return Math.max(0, last - slowest);
+  }
+
+  /** Waits while the topic's backlog is over the bound (said every 30 s, so a stuck consumer shows). */
+  private async backlogBelowBound(topic: string): Promise<void> {
+    const bound = this.options.maxBacklog ?? 200_000;
+    let since: number | null = null;
+    let said = 0;
+    while (!this.closed && this.backlog(topic) > bound) {
+      since ??= Date.now();
+      if (Date.now() - since >= (said + 1) * 30_000) {
+        said += 1;
+        adapterLog.warn(
+          { topic, backlog: this.backlog(topic), bound, waitedMs: Date.now() - since },
+          'publishing waits for the consumers to catch up',
+        );
+      }
+      for (const consumer of this.consumers) if (consumer.topic === topic) consumer.wake();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   consume(options: ConsumeOptions): Consumer {

@@ -27,7 +27,10 @@ import { RecordRejectedError } from '../dead-letters';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 
 export interface ElasticsearchAidIndexOptions {
-  /** Either a node URL or a ready client (tests pass a client wired to @elastic/elasticsearch-mock). */
+  /**
+   * Either the cluster's node URLs (comma-separated: every node, so that the client goes on through
+   * the others while one restarts) or a ready client (tests pass one wired to @elastic/elasticsearch-mock).
+   */
   node?: string;
   client?: Client;
   /** Alias the portal reads and writes (default `rna-aids`). */
@@ -155,7 +158,8 @@ export class ElasticsearchAidIndex implements AidIndex {
     if (!options.client && !options.node)
       throw new Error('Elasticsearch aid index needs a node URL or a client');
     this.client =
-      options.client ?? new Client({ node: options.node!, maxRetries: 3, requestTimeout: 30_000 });
+      options.client ??
+      new Client({ nodes: elasticsearchNodes(options.node!), maxRetries: 3, requestTimeout: 30_000 });
     this.alias = options.concreteIndex ?? options.alias ?? 'rna-aids';
     if (options.concreteIndex) this.ready = Promise.resolve();
   }
@@ -478,6 +482,14 @@ export class ElasticsearchAidIndex implements AidIndex {
   async close(): Promise<void> {
     if (!this.options.client) await this.client.close();
   }
+}
+
+/** "http://a:9200, http://b:9200" → each node's URL. */
+export function elasticsearchNodes(urls: string): string[] {
+  return urls
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url.length > 0);
 }
 
 export function openElasticsearchAidIndex(options: ElasticsearchAidIndexOptions): ElasticsearchAidIndex {

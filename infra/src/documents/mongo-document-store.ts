@@ -223,12 +223,26 @@ export class MongoDocumentStore implements DocumentStore {
   }
 }
 
+/**
+ * How the store talks to a replica set: a write is acknowledged once a majority holds it (journaled),
+ * so a primary that fails over does not take it back; reads go to the primary and see only what a
+ * majority holds, so a compare-and-set reads the revision it writes against; a call that hangs on a
+ * socket fails after 30 s instead of holding its caller (a lease renewal) for ever.
+ */
+export function mongoConnectionOptions(dbName: string | undefined): mongoose.ConnectOptions {
+  return {
+    dbName,
+    serverSelectionTimeoutMS: 10_000,
+    socketTimeoutMS: 30_000,
+    writeConcern: { w: 'majority', journal: true },
+    readPreference: 'primary',
+    readConcern: { level: 'majority' },
+  };
+}
+
 /** Opens at once: mongoose buffers operations until the connection is up (and fails them after the timeout). */
 export function openMongoDocumentStore(options: MongoDocumentStoreOptions): MongoDocumentStore {
-  const connection = mongoose.createConnection(options.uri, {
-    dbName: options.dbName,
-    serverSelectionTimeoutMS: 10_000,
-  });
+  const connection = mongoose.createConnection(options.uri, mongoConnectionOptions(options.dbName));
   // Connection errors surface on the operations; an unhandled 'error' event must not crash the process.
   connection.on('error', () => undefined);
   return new MongoDocumentStore(connection, options.indexes ?? {});

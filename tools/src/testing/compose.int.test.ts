@@ -55,6 +55,32 @@ describe('docker-compose.yml', () => {
     expect(compose.services.api?.environment?.TRUST_PROXY).toBeDefined();
   });
 
+  it('never retries a charged call on a second replica', () => {
+    const conf = readFileSync(path.join(ROOT, 'infra', 'compose', 'nginx.conf'), 'utf8');
+    const blocks = [...conf.matchAll(/location ~ (\S+) \{([^}]*)\}/g)].map((m) => ({
+      pattern: new RegExp(m[1]!),
+      body: m[2]!,
+    }));
+    const noRetry = blocks.filter((block) => /proxy_next_upstream off;/.test(block.body));
+    const charged = [
+      '/api/documents',
+      '/api/documents/sheet',
+      '/api/documents/pdf',
+      '/api/de-minimis/headroom',
+    ];
+    for (const uri of [...charged, '/api/bulk-searches', '/api/bulk-searches/j1/sheet'])
+      expect({ uri, retried: !noRetry.some((block) => block.pattern.test(uri)) }).toEqual({
+        uri,
+        retried: false,
+      });
+    // the rest may go to the next replica when one is down
+    for (const uri of ['/api/health', '/api/auth/login', '/api/documents-like'])
+      expect({ uri, retried: !noRetry.some((block) => block.pattern.test(uri)) }).toEqual({
+        uri,
+        retried: true,
+      });
+  });
+
   it('gives the services without a port a heartbeat their health check reads', async () => {
     for (const name of ['sync', 'projector']) {
       const service = compose.services[name]!;

@@ -1,7 +1,9 @@
 /**
  * Blob store on MongoDB GridFS, through the document store's mongoose connection: API processes on
  * different hosts share the logos they upload. A blob written again is stored anew before the older
- * copies are deleted, so a reader meets either the old or the new bytes, never nothing.
+ * copies are deleted, so a reader meets either the old or the new bytes, never nothing; and a writer
+ * deletes only the copies older than its own, so two processes writing the same name at once (two API
+ * replicas starting) leave the newer copy, never none.
  */
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +11,19 @@ import mongoose, { type Connection } from 'mongoose';
 import { assertSafeBlobName, type BlobStore, type StoredBlob } from './port';
 
 type ObjectId = mongoose.mongo.ObjectId;
+
+/**
+ * The copies a writer may delete once its own is stored: those after it in the newest-first order every
+ * process sees alike. A copy written at the same time by another process and newer than ours stays
+ * (and that process deletes ours); a copy we cannot find (deleted meanwhile) lets us delete nothing.
+ */
+export function copiesOlderThan<C extends { _id: { equals(other: unknown): boolean } }>(
+  newestFirst: readonly C[],
+  own: unknown,
+): C[] {
+  const index = newestFirst.findIndex((copy) => copy._id.equals(own));
+  return index < 0 ? [] : newestFirst.slice(index + 1);
+}
 
 export class GridFsBlobStore implements BlobStore {
   constructor(
@@ -36,8 +51,8 @@ export class GridFsBlobStore implements BlobStore {
       upload.once('error', reject);
       upload.end(Buffer.from(bytes));
     });
-    for (const older of await this.copies(name))
-      if (!older._id.equals(upload.id)) await bucket.delete(older._id).catch(() => undefined);
+    for (const older of copiesOlderThan(await this.copies(name), upload.id))
+      await bucket.delete(older._id).catch(() => undefined);
   }
 
   async get(name: string): Promise<StoredBlob | null> {
@@ -72,8 +87,8 @@ export class GridFsBlobStore implements BlobStore {
     const bucket = await this.bucket();
     const upload = bucket.openUploadStream(name, { metadata: { contentType } });
     await pipeline(source, upload);
-    for (const older of await this.copies(name))
-      if (!older._id.equals(upload.id)) await bucket.delete(older._id).catch(() => undefined);
+    for (const older of copiesOlderThan(await this.copies(name), upload.id))
+      await bucket.delete(older._id).catch(() => undefined);
     return { bytes: upload.length };
   }
 

@@ -281,6 +281,7 @@ export class KafkaMessageLog implements MessageLog {
         this.consumers.delete(consumer);
       },
       caughtUp: () => consumer.caughtUp(),
+      running: () => consumer.running(),
     };
   }
 
@@ -470,30 +471,61 @@ class KafkaGroupConsumer {
     });
   }
 
+  /** Connected and consuming (kafkajs restarts a crashed consumer by itself, rejoining the group). */
+  private up = false;
+
+  running(): boolean {
+    return this.up && !this.stopping;
+  }
+
+  /**
+   * Starts the consumer, and keeps trying with back-off while the cluster cannot be reached (a
+   * projector started during a Kafka outage consumes once Kafka is back, instead of idling for ever).
+   */
   start(): void {
-    this.started = (async () => {
-      await this.ensureTopic();
-      await this.consumer.connect();
-      // Where the group stood before kafkajs may move it (see gapBeforeBatch); again after each
+    this.consumer.on(this.consumer.events.CRASH, () => (this.up = false));
+    this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
+      this.up = true;
+      // Where the group stood before kafkajs may move it (see gapBeforeBatch): again after each
       // rebalance, since another member may have gone on meanwhile.
       this.positions = this.readPositions();
-      await this.positions;
-      this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
-        this.positions = this.readPositions();
-      });
-      await this.consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
-      await this.consumer.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        eachBatch: (payload) => this.handleBatch(payload),
-      });
+    });
+    const retry = this.options.retry ?? defaultRetryPolicy;
+    this.started = (async () => {
+      for (let attempt = 1; !this.stopping; attempt++) {
+        try {
+          await this.startOnce();
+          return;
+        } catch (error) {
+          const retryInMs = backoffDelay(retry, attempt);
+          adapterLog.error(
+            {
+              topic: this.settings.topic,
+              groupId: this.settings.groupId,
+              attempt,
+              retryInMs,
+              error: errorMessage(error),
+            },
+            'consumer failed to start: trying again',
+          );
+          await this.consumer.disconnect().catch(() => undefined);
+          await sleep(retryInMs);
+        }
+      }
     })();
-    this.started.catch((error: unknown) =>
-      adapterLog.error(
-        { topic: this.settings.topic, groupId: this.settings.groupId, error: errorMessage(error) },
-        'consumer failed to start',
-      ),
-    );
+  }
+
+  private async startOnce(): Promise<void> {
+    await this.ensureTopic();
+    await this.consumer.connect();
+    this.positions = this.readPositions();
+    await this.positions;
+    await this.consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.handleBatch(payload),
+    });
   }
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {

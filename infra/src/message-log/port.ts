@@ -57,6 +57,12 @@ export interface Consumer {
   stop(): Promise<void>;
   /** Resolves once every message published before this call has been handled and committed. */
   caughtUp(): Promise<void>;
+  /**
+   * True while the consumer is connected to its log and consuming; false before it could start (a
+   * broker unreachable: it keeps trying), after it failed for good, and once stopped. Health checks
+   * read it: a process whose consumer is not running is not healthy.
+   */
+  running(): boolean;
 }
 
 export interface MessageLog {

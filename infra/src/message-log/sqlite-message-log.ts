@@ -396,6 +396,8 @@ interface LeasedBatch {
 class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
   private readonly loop: PollingLoop<LeasedBatch>;
   readonly topic: string;
+  private failed = false;
+  private stopRequested = false;
 
   constructor(
     private readonly log: SqliteMessageLog,
@@ -408,8 +410,10 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
       retry: settings.retry,
       onHandlerError: (attempt, retryInMs, error) =>
         settings.onHandlerError({ topic, groupId, attempt, retryInMs, error }),
-      onFailure: (error) =>
-        adapterLog.error({ topic, groupId, error: errorMessage(error) }, 'consumer stopped'),
+      onFailure: (error) => {
+        this.failed = true;
+        adapterLog.error({ topic, groupId, error: errorMessage(error) }, 'consumer stopped');
+      },
       onStopped: () => settings.onStopped(this),
     });
   }
@@ -428,7 +432,12 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
   }
 
   stop(): Promise<void> {
+    this.stopRequested = true;
     return this.loop.stop();
+  }
+
+  running(): boolean {
+    return !this.failed && !this.stopRequested;
   }
 
   next(): LeasedBatch | null {

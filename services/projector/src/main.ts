@@ -42,9 +42,12 @@ async function main(): Promise<void> {
     onDeadLetter,
     onGap: (gap) => logger.error({ gap }, 'aids lost before they were indexed: the index is incomplete'),
   });
-  const heartbeat = startHeartbeat(process.env.HEARTBEAT_FILE ?? null, () =>
-    stores.eventStore.readAll({ after: 0, maxCount: 1 }),
-  );
+  // healthy while the event store answers and the aids consumer runs (not while it keeps trying to
+  // reach a Kafka that is down: the orchestrator then sees it and can restart or alert)
+  const heartbeat = startHeartbeat(process.env.HEARTBEAT_FILE ?? null, async () => {
+    if (!aidIndex.running()) throw new Error('the aids consumer is not running');
+    await stores.eventStore.readAll({ after: 0, maxCount: 1 });
+  });
   logger.info(
     { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },
     'projector started',

@@ -193,12 +193,12 @@ describe('accounts in a real browser', () => {
     await settings.getByRole('button', { name: 'Salva' }).click();
     await expectMessage(admin, 'Le ricerche devono essere un numero intero maggiore o uguale a 0');
     await settings.getByLabel('Ricerche annuali rimanenti').fill(remainingBefore);
-    await settings.getByLabel('Data di rinnovo').fill('');
-    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await settings.getByLabel('Scadenza', { exact: true }).fill('');
+    await settings.getByLabel('Scadenza', { exact: true }).press('Tab');
     await settings.getByRole('button', { name: 'Salva' }).click();
-    await expectMessage(admin, 'La data di rinnovo è obbligatoria');
-    await settings.getByLabel('Data di rinnovo').fill('31-02-2030');
-    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await expectMessage(admin, 'La scadenza è obbligatoria');
+    await settings.getByLabel('Scadenza', { exact: true }).fill('31-02-2030');
+    await settings.getByLabel('Scadenza', { exact: true }).press('Tab');
     await expectMessage(admin, 'Data non valida');
     await captureScreen(admin, 'client-settings', world.accessibility);
     await admin.keyboard.press('Escape');

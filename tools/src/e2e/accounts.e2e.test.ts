@@ -238,7 +238,12 @@ describe('accounts in a real browser', () => {
     await pdf.getByLabel('Piè di pagina 1').fill('Studio Rossi – consulenza');
     await pdf.getByLabel('Piè di pagina 2').fill('Via Roma 1, Milano');
     await pdf.getByRole('button', { name: /Salva|Conferma/ }).click();
-    await expectMessage(admin, 'Il colore deve essere di 6 cifre esadecimali, con # iniziale facoltativo');
+    await expectMessage(admin, 'Colore non valido: usi il formato #RRGGBB');
+    // the preview shows the footer lines as the report will print them
+    await pdf
+      .getByRole('figure', { name: 'Anteprima del resoconto PDF' })
+      .getByText('Via Roma 1, Milano')
+      .waitFor();
     await captureScreen(admin, 'logo-pdf-properties', world.accessibility);
     await pdf.getByLabel('Colore principale').fill('#1f4e8c');
     await pdf.getByRole('button', { name: /Salva|Conferma/ }).click();

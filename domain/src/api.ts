@@ -343,6 +343,13 @@ export interface SyncRunDto {
   /** aids the run's imported files published, and how many of them the index has applied so far */
   published: number;
   indexed: number;
+  /**
+   * Once the run has ended: files imported, failed and skipped as unchanged (0 while it runs). A run
+   * that imported and failed nothing left the archive as it was.
+   */
+  succeeded: number;
+  failed: number;
+  skipped: number;
 }
 
 /** GET /sync/status */

@@ -24,8 +24,3 @@ export function formatDateInput(date: Date, withTime = false): string {
   const day = `${pad(date.getDate())}-${pad(date.getMonth() + 1)}-${date.getFullYear()}`;
   return withTime ? `${day} ${pad(date.getHours())}:${pad(date.getMinutes())}` : day;
 }
-
-/** The year dropdown: the current year and the next four. */
-export function yearOptions(now: Date = new Date()): number[] {
-  return Array.from({ length: 5 }, (_, i) => now.getFullYear() + i);
-}

@@ -1,50 +1,52 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { daysInMonth, formatDateInput, parseDateInput, yearOptions } from './date-input';
+import { formatDateInput, parseDateInput } from './date-input';
 
 interface DatePickerProps {
   label: string;
   value: Date | null;
-  onChange: (date: Date | null) => void;
+  /** the parsed date, or null when the text is empty or not a date (SPEC §5); `text` is what was typed */
+  onChange: (date: Date | null, text: string) => void;
   withTime?: boolean;
   required?: boolean;
 }
 
-/** Typed dd-mm-yyyy [hh:mm] plus day / month / year selectors that stay in sync with the text. */
+/**
+ * One typed dd-mm-yyyy [hh:mm] field. Text that is not a date stays as typed, marked invalid with its
+ * message, while the value given to the form is null: the user corrects it rather than retyping it.
+ */
 export function DatePicker({ label, value, onChange, withTime = false, required }: DatePickerProps) {
   const { t } = useTranslation();
   const id = useId();
   const [text, setText] = useState(value ? formatDateInput(value, withTime) : '');
   const [invalid, setInvalid] = useState(false);
+  /** true after this field itself gave null for text that is not a date: that null must not blank it */
+  const keepTyped = useRef(false);
 
   useEffect(() => {
+    if (value === null && keepTyped.current) return;
+    keepTyped.current = false;
     setText(value ? formatDateInput(value, withTime) : '');
+    setInvalid(false);
   }, [value, withTime]);
 
   const commitText = (next: string) => {
     setText(next);
     if (next.trim() === '') {
+      keepTyped.current = false;
       setInvalid(false);
-      onChange(null);
+      onChange(null, next);
       return;
     }
     const parsed = parseDateInput(next);
+    keepTyped.current = parsed === null;
     setInvalid(parsed === null);
-    // invalid text clears the date (SPEC §5)
-    onChange(parsed);
+    // invalid text clears the date (SPEC §5), not the text
+    onChange(parsed, next);
   };
 
-  const base = value ?? new Date(new Date().setHours(12, 0, 0, 0));
-  const setPart = (part: 'day' | 'month' | 'year', n: number) => {
-    const year = part === 'year' ? n : base.getFullYear();
-    const month = part === 'month' ? n : base.getMonth() + 1;
-    const day = Math.min(part === 'day' ? n : base.getDate(), daysInMonth(year, month));
-    setInvalid(false);
-    onChange(new Date(year, month - 1, day, base.getHours(), base.getMinutes()));
-  };
-  const years = yearOptions();
-  if (value && !years.includes(value.getFullYear())) years.unshift(value.getFullYear());
-
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
   return (
     <div className="field date-picker">
       <label htmlFor={id}>{label}</label>
@@ -52,55 +54,21 @@ export function DatePicker({ label, value, onChange, withTime = false, required 
         id={id}
         type="text"
         inputMode="numeric"
+        autoComplete="off"
         placeholder={withTime ? t('datePicker.placeholderTime') : t('datePicker.placeholder')}
         value={text}
         required={required}
         aria-invalid={invalid}
-        aria-describedby={invalid ? `${id}-error` : undefined}
+        aria-describedby={invalid ? `${hintId} ${errorId}` : hintId}
         onChange={(e) => setText(e.target.value)}
         onBlur={(e) => commitText(e.target.value)}
         onKeyDown={(e) => e.key === 'Enter' && commitText((e.target as HTMLInputElement).value)}
       />
-      <div className="date-picker__selects">
-        <select
-          aria-label={t('datePicker.day')}
-          value={value ? value.getDate() : ''}
-          onChange={(e) => setPart('day', Number(e.target.value))}
-        >
-          {!value && <option value="">--</option>}
-          {Array.from({ length: daysInMonth(base.getFullYear(), base.getMonth() + 1) }, (_, i) => (
-            <option key={i + 1} value={i + 1}>
-              {i + 1}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label={t('datePicker.month')}
-          value={value ? value.getMonth() + 1 : ''}
-          onChange={(e) => setPart('month', Number(e.target.value))}
-        >
-          {!value && <option value="">--</option>}
-          {Array.from({ length: 12 }, (_, i) => (
-            <option key={i + 1} value={i + 1}>
-              {String(i + 1).padStart(2, '0')}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label={t('datePicker.year')}
-          value={value ? value.getFullYear() : ''}
-          onChange={(e) => setPart('year', Number(e.target.value))}
-        >
-          {!value && <option value="">--</option>}
-          {years.map((year) => (
-            <option key={year} value={year}>
-              {year}
-            </option>
-          ))}
-        </select>
-      </div>
+      <span id={hintId} className="field__hint">
+        {withTime ? t('datePicker.formatTime') : t('datePicker.format')}
+      </span>
       {invalid && (
-        <p id={`${id}-error`} className="field__error" role="alert">
+        <p id={errorId} className="field__error" role="alert">
           {t('datePicker.invalid')}
         </p>
       )}

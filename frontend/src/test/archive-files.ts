@@ -31,6 +31,9 @@ export function runningStatus(files: ArchiveFileDto[]): SyncStatusDto {
       recordsRejected: 0,
       published: 0,
       indexed: 0,
+      succeeded: 0,
+      failed: 0,
+      skipped: 0,
     },
     indexing: false,
   };

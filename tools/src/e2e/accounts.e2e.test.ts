@@ -268,12 +268,12 @@ describe('accounts in a real browser', () => {
     await settings.getByRole('button', { name: 'Salva' }).click();
     await expectMessage(admin, 'Le ricerche devono essere un numero intero maggiore o uguale a 0');
     await settings.getByLabel('Ricerche annuali rimanenti').fill(remainingBefore);
-    await settings.getByLabel('Data di rinnovo').fill('');
-    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await settings.getByLabel('Scadenza', { exact: true }).fill('');
+    await settings.getByLabel('Scadenza', { exact: true }).press('Tab');
     await settings.getByRole('button', { name: 'Salva' }).click();
-    await expectMessage(admin, 'La data di rinnovo è obbligatoria');
-    await settings.getByLabel('Data di rinnovo').fill('31-02-2030');
-    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await expectMessage(admin, 'La scadenza è obbligatoria');
+    await settings.getByLabel('Scadenza', { exact: true }).fill('31-02-2030');
+    await settings.getByLabel('Scadenza', { exact: true }).press('Tab');
     await expectMessage(admin, 'Data non valida');
     await captureScreen(admin, 'client-settings', world.accessibility);
     await admin.keyboard.press('Escape');
@@ -313,7 +313,12 @@ describe('accounts in a real browser', () => {
     await pdf.getByLabel('Piè di pagina 1').fill('Studio Rossi – consulenza');
     await pdf.getByLabel('Piè di pagina 2').fill('Via Roma 1, Milano');
     await pdf.getByRole('button', { name: /Salva|Conferma/ }).click();
-    await expectMessage(admin, 'Il colore deve essere di 6 cifre esadecimali, con # iniziale facoltativo');
+    await expectMessage(admin, 'Colore non valido: usi il formato #RRGGBB');
+    // the preview shows the footer lines as the report will print them
+    await pdf
+      .getByRole('figure', { name: 'Anteprima del resoconto PDF' })
+      .getByText('Via Roma 1, Milano')
+      .waitFor();
     await captureScreen(admin, 'logo-pdf-properties', world.accessibility);
     await pdf.getByLabel('Colore principale').fill('#1f4e8c');
     await pdf.getByRole('button', { name: /Salva|Conferma/ }).click();

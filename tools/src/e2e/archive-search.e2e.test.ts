@@ -538,8 +538,8 @@ describe('archive sync and search in a real browser', () => {
     const typed = `${String(yesterday.getDate()).padStart(2, '0')}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${yesterday.getFullYear()}`;
     await admin.getByRole('button', { name: `Impostazioni di ${invited.email}` }).click();
     await settings.getByLabel('Ricerche annuali rimanenti').fill('5');
-    await settings.getByLabel('Data di rinnovo').fill(typed);
-    await settings.getByLabel('Data di rinnovo').press('Tab');
+    await settings.getByLabel('Scadenza', { exact: true }).fill(typed);
+    await settings.getByLabel('Scadenza', { exact: true }).press('Tab');
     await settings.getByRole('button', { name: 'Salva' }).click();
     await expectMessage(admin, 'Impostazioni aggiornate');
     await admin
@@ -567,9 +567,11 @@ describe('archive sync and search in a real browser', () => {
 
     // renewal: one more year
     await admin.getByRole('button', { name: `Impostazioni di ${invited.email}` }).click();
+    // (shown in the dialog first, saved with «Salva», which closes it)
     await settings.getByRole('button', { name: 'Rinnova di un anno' }).click();
+    await settings.getByRole('status').filter({ hasText: 'nuova scadenza' }).waitFor();
+    await settings.getByRole('button', { name: 'Salva' }).click();
     await expectMessage(admin, 'Impostazioni aggiornate');
-    await admin.keyboard.press('Escape');
     await settings.waitFor({ state: 'detached' });
     await admin
       .getByRole('row', { name: new RegExp(invited.email) })

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LOGO_ID, type ClientDto } from '@rna/domain';
+import { DEFAULT_LOGO_ID, renewedEndDate, type ClientDto } from '@rna/domain';
+import { formatDateInput, parseDateInput } from '../../components/date-input';
 import { DatePicker } from '../../components/date-picker';
 import { Dialog } from '../../components/dialog';
 import { DialogActions } from '../../components/dialog-actions';
@@ -27,8 +28,16 @@ interface ClientSettingsDialogProps {
   logos: { id: number; name: string }[];
   busy?: boolean;
   onSave: (settings: ClientSettings) => void;
-  onRenew: () => void;
   onClose: () => void;
+  /** the clock of the renewal preview; the browser's by default */
+  now?: () => number;
+}
+
+/** What the end date and the remaining searches were before "Rinnova di un anno", to take it back. */
+interface BeforeRenewal {
+  endDate: Date | null;
+  endDateText: string;
+  remaining: string;
 }
 
 export function ClientSettingsDialog({
@@ -36,13 +45,16 @@ export function ClientSettingsDialog({
   logos,
   busy,
   onSave,
-  onRenew,
   onClose,
+  now = Date.now,
 }: ClientSettingsDialogProps) {
   const { t } = useTranslation();
   const [yearly, setYearly] = useState(String(client.availableYearlySearches));
   const [remaining, setRemaining] = useState(String(client.remainingSearches));
   const [endDate, setEndDate] = useState<Date | null>(new Date(client.endDate));
+  const [endDateText, setEndDateText] = useState(formatDateInput(new Date(client.endDate)));
+  const [beforeRenewal, setBeforeRenewal] = useState<BeforeRenewal | null>(null);
+  const renewedText = formatDateInput(new Date(renewedEndDate(client.endDate, now())));
   const [taxCode, setTaxCode] = useState(client.taxCode ?? '');
   const [logoId, setLogoId] = useState<number>(client.logo?.id ?? DEFAULT_LOGO_ID);
   const [pdfEnabled, setPdfEnabled] = useState(client.pdfEnabled);
@@ -57,20 +69,44 @@ export function ClientSettingsDialog({
       setProblem('clients.searchesMin');
       return;
     }
-    if (!endDate) {
+    // the typed text decides, even if Enter sent the form before the field told its date
+    const typed = endDateText.trim() === '' ? null : (parseDateInput(endDateText) ?? 'invalid');
+    if (typed === null) {
       setProblem('clients.endDateRequired');
+      return;
+    }
+    if (typed === 'invalid') {
+      setProblem('clients.endDateInvalid');
       return;
     }
     setProblem(null);
     onSave({
       availableYearlySearches: yearlyN,
       remainingSearches: remainingN,
-      endDate: atNoon(endDate),
+      endDate: atNoon(typed),
       taxCode: normaliseTaxCode(taxCode),
       logoId,
       pdfEnabled,
       enableVariationAlerts: alerts,
     });
+  };
+
+  /** A renewal is a change of the form like any other: shown here, sent only by "Salva". */
+  const renew = () => {
+    const renewed = renewedEndDate(client.endDate, now());
+    setBeforeRenewal({ endDate, endDateText, remaining });
+    setEndDate(new Date(renewed));
+    setEndDateText(formatDateInput(new Date(renewed)));
+    // a renewal gives the full yearly allowance again, as the register of quotas does
+    setRemaining(yearly);
+  };
+  const undoRenewal = () => {
+    if (!beforeRenewal) return;
+    setEndDate(beforeRenewal.endDate);
+    // the field shows a date again, or nothing: not text it had refused
+    setEndDateText(beforeRenewal.endDate ? beforeRenewal.endDateText : '');
+    setRemaining(beforeRenewal.remaining);
+    setBeforeRenewal(null);
   };
 
   return (
@@ -101,18 +137,33 @@ export function ClientSettingsDialog({
             onChange={setRemaining}
           />
         </div>
-        <DatePicker label={t('clients.settingsEndDate')} value={endDate} onChange={setEndDate} required />
+        <DatePicker
+          label={t('clients.settingsEndDate')}
+          value={endDate}
+          onChange={(date, text) => {
+            setEndDate(date);
+            setEndDateText(text);
+            // another date typed over the renewal's replaces it
+            if (beforeRenewal && text.trim() !== renewedText) setBeforeRenewal(null);
+          }}
+          required
+        />
         <div className="renew">
           <span className="muted">{t('clients.currentEndDate', { date: formatDate(client.endDate) })}</span>
           <button
             type="button"
             className="button button--secondary button--small"
-            onClick={onRenew}
+            onClick={beforeRenewal ? undoRenewal : renew}
             disabled={busy}
           >
-            {t('clients.renew')}
+            {beforeRenewal ? t('clients.undoRenew') : t('clients.renew')}
           </button>
         </div>
+        {beforeRenewal && (
+          <p className="card info-note" role="status">
+            {t('clients.renewPreview', { date: renewedText, remaining })}
+          </p>
+        )}
         <div className="form-grid">
           <FormField
             id="settings-tax-code"

@@ -18,7 +18,6 @@ import {
   useExportClientsMutation,
   useGetClientsQuery,
   useInviteClientMutation,
-  useRenewClientMutation,
 } from './clients-api';
 import { InviteDialog } from './invite-dialog';
 import { useSaveClientSettings } from './use-save-client-settings';
@@ -47,7 +46,6 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
   const [exportClients, exporting] = useExportClientsMutation();
   const [invite, inviting] = useInviteClientMutation();
   const [remove, removing] = useDeleteClientMutation();
-  const [renew, renewing] = useRenewClientMutation();
 
   const all = clients.data ?? [];
   const failure = failureOf(clients);
@@ -180,19 +178,9 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
           key={dialog.client.endDate}
           client={dialog.client}
           logos={logos}
-          busy={saving || renewing.isLoading}
+          busy={saving}
           onClose={closeDialog}
           onSave={(settings) => void saveSettings(dialog.client, settings)}
-          onRenew={async () => {
-            const { id } = dialog.client;
-            const result = await renew(id);
-            if (result.error) fail(result.error);
-            else {
-              dispatch(showSuccess('clients.settingsUpdated'));
-              // the dialog shows the new dates, unless it was closed meanwhile: it never reopens
-              whileOpen(settingsOf(id), { kind: 'CLIENT_SETTINGS', client: result.data });
-            }
-          }}
         />
       )}
       {dialog.kind === 'DELETE_CLIENT_CONFIRM' && (

@@ -127,10 +127,10 @@ describe('the clients screen', () => {
     );
   });
 
-  it('a renewal answered after the dialog was closed does not open it again', async () => {
+  it('a renewal is saved with "Salva"; answered after the dialog was closed, it does not open it again', async () => {
     let answer: () => void = () => undefined;
     const routes = adminRoutes([client(1), client(2)]);
-    routes['POST /api/clients/c1/renew'] = {
+    routes['PUT /api/clients/c1/limits'] = {
       status: 200,
       body: client(1, { endDate: Date.UTC(2031, 0, 1, 11) }),
       after: new Promise<void>((resolve) => (answer = resolve)),
@@ -140,7 +140,13 @@ describe('the clients screen', () => {
       await screen.findByRole('button', { name: 'Impostazioni di cliente01@example.it' }),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Rinnova di un anno' }));
-    await waitFor(() => expect(calls).toContain('POST /api/clients/c1/renew'));
+    expect(calls).not.toContain('PUT /api/clients/c1/limits'); // nothing is sent before "Salva"
+    await userEvent.click(screen.getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(calls).toContain('PUT /api/clients/c1/limits'));
+    expect(sentBodies).toContainEqual({
+      call: 'PUT /api/clients/c1/limits',
+      body: { availableYearlySearches: 50, remainingSearches: 50, endDate: Date.UTC(2031, 0, 1, 11) },
+    });
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // meanwhile the administrator opens another client's settings

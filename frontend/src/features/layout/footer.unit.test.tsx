@@ -20,6 +20,38 @@ describe('footer', () => {
     expect(screen.getByRole('contentinfo')).toHaveTextContent('versione 2.1.0 · P.IVA 01234567897');
     expect(screen.getByRole('link', { name: 'Contatti' })).toHaveAttribute('href', 'mailto:aiuti@studio.it');
   });
+
+  it('tells an administrator which publisher details are missing and which settings give them', () => {
+    setRuntimeConfig({ version: '2.1.0' });
+    render(<Footer role="ADMIN" />);
+    const notice = screen.getByRole('note', { name: /Dati dell’editore mancanti/ });
+    expect(notice).toBeVisible();
+    expect(notice).toHaveTextContent('Partita IVA non configurata o non valida');
+    expect(notice).toHaveTextContent('VAT_NUMBER');
+    expect(notice).toHaveTextContent('Email di contatto non configurata o non valida');
+    expect(notice).toHaveTextContent('CONTACT_EMAIL');
+  });
+
+  it('names only what is missing, and nothing once both are configured', () => {
+    setRuntimeConfig({ version: '2.1.0', vatNumber: '01234567897' });
+    const { unmount } = render(<Footer role="ADMIN" />);
+    const notice = screen.getByRole('note');
+    expect(notice).toHaveTextContent('CONTACT_EMAIL');
+    expect(notice).not.toHaveTextContent('VAT_NUMBER');
+    unmount();
+
+    setRuntimeConfig({ version: '2.1.0', vatNumber: '01234567897', contactEmail: 'aiuti@studio.it' });
+    render(<Footer role="ADMIN" />);
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
+  it('shows a client nothing about the missing details', () => {
+    setRuntimeConfig({ version: '2.1.0' });
+    render(<Footer role="CLIENT" />);
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    expect(screen.queryByText(/VAT_NUMBER|CONTACT_EMAIL|non configurata/)).not.toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toHaveTextContent('versione 2.1.0');
+  });
 });
 
 describe('runtime configuration', () => {

@@ -44,7 +44,7 @@ export function SignedInLayout({ user }: { user: UserDto }) {
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
+      <Footer role={user.role} />
       <StatusToasts />
     </div>
   );

@@ -24,10 +24,13 @@ export interface PdfForm {
   subRenewUrl: string;
 }
 
+/**
+ * The colour first, with its own message whether missing or malformed (a wrong colour must not be called
+ * "required" because a footer is empty); then the two footers, which must not be empty (SPEC §5).
+ */
 export function pdfFormProblem(form: PdfForm): 'clients.colorFormat' | 'clients.pdfFieldsRequired' | null {
-  if (!form.primaryColor.trim() || !form.footer1.trim() || !form.footer2.trim())
-    return 'clients.pdfFieldsRequired';
   if (!isValidColor(form.primaryColor)) return 'clients.colorFormat';
+  if (!form.footer1.trim() || !form.footer2.trim()) return 'clients.pdfFieldsRequired';
   return null;
 }
 

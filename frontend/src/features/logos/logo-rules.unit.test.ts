@@ -5,10 +5,15 @@ describe('logo and PDF rules', () => {
     expect(['#1F4E8C', '1f4e8c'].every(isValidColor)).toBe(true);
     expect(['#1F4E8', 'blue', '#GGGGGG', '#1F4E8CC'].some(isValidColor)).toBe(false);
   });
-  it('needs colour and both footers, and flags a bad colour with clients.colorFormat', () => {
+  it('flags a missing or bad colour with clients.colorFormat first, then needs both footers', () => {
     const form = { primaryColor: 'zzz', footer1: 'a', footer2: 'b', subRenewUrl: '' };
     expect(pdfFormProblem(form)).toBe('clients.colorFormat');
-    expect(pdfFormProblem({ ...form, footer2: ' ' })).toBe('clients.pdfFieldsRequired');
+    // a wrong colour is named as such even when a footer is empty too
+    expect(pdfFormProblem({ ...form, footer2: ' ' })).toBe('clients.colorFormat');
+    expect(pdfFormProblem({ ...form, primaryColor: '' })).toBe('clients.colorFormat');
+    expect(pdfFormProblem({ ...form, primaryColor: '#000000', footer2: ' ' })).toBe(
+      'clients.pdfFieldsRequired',
+    );
     expect(pdfFormProblem({ ...form, primaryColor: '#000000' })).toBeNull();
     expect(pdfFormChanged(form, { ...form })).toBe(false);
     expect(pdfFormChanged(form, { ...form, footer1: 'c' })).toBe(true);

@@ -36,6 +36,18 @@ function ProgressCard({ file }: { file: ArchiveFileDto }) {
   );
 }
 
+const OUTCOME_SYMBOL: Record<'success' | 'error', string> = { success: '✓', error: '✕' };
+
+/** A card's outcome in words and a symbol, part of its name: the colour is not the only one to tell it. */
+function Outcome({ tone, labelKey }: { tone: 'success' | 'error'; labelKey: string }) {
+  const { t } = useTranslation();
+  return (
+    <span className="archive-file__outcome">
+      <span aria-hidden="true">{OUTCOME_SYMBOL[tone]}</span> {t(labelKey)}
+    </span>
+  );
+}
+
 /**
  * The archive list tab: one card per register file, selected by click. While a sync runs, files in an active
  * state show as progress cards instead; the others stay selectable cards (SPEC §4), coloured by their latest
@@ -68,14 +80,13 @@ export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: Ar
                 type="button"
                 className={cardClass(isSelected, tone)}
                 aria-pressed={isSelected}
-                // the outcome as a tooltip: the button's name stays the file name and date
-                title={rejected ?? (tone && outcome ? t(fileStatusView(outcome, 100).labelKey) : undefined)}
                 onClick={() => onToggle(file.name)}
               >
                 <span className="archive-file__name">{displayName(file.name)}</span>
                 <span className="archive-file__date">
                   {file.lastUpdate ? formatDateTime(file.lastUpdate) : t('sync.never')}
                 </span>
+                {tone && outcome && <Outcome tone={tone} labelKey={fileStatusView(outcome, 100).labelKey} />}
               </button>
               {rejected && (
                 <button

@@ -28,7 +28,7 @@ function Selectable() {
 describe('archive grid', () => {
   it('shows each file by name and last update, selected by click and highlighted', async () => {
     render(<Selectable />);
-    const march = screen.getByRole('button', { name: `2024_03 ${formatDateTime(UPDATED)}` });
+    const march = screen.getByRole('button', { name: `2024_03 ${formatDateTime(UPDATED)} Completato` });
     expect(screen.getByRole('button', { name: /2024_02_002/ })).toHaveTextContent('Mai');
     expect(march).toHaveAttribute('aria-pressed', 'false');
     await userEvent.click(march);
@@ -38,14 +38,20 @@ describe('archive grid', () => {
     expect(march).not.toHaveClass('archive-file--selected');
   });
 
-  it('colours cards by their latest outcome, green or red', () => {
+  it('colours cards by their latest outcome, green or red, and says it in words and a symbol too', () => {
     render(<Selectable />);
-    expect(screen.getByRole('button', { name: /2024_03/ })).toHaveClass('status--success');
-    expect(screen.getByRole('button', { name: /2024_02_002/ })).toHaveClass('status--error');
-    expect(screen.getByRole('button', { name: /2024_02 / })).not.toHaveClass(
-      'status--success',
-      'status--error',
-    );
+    const imported = screen.getByRole('button', { name: /2024_03/ });
+    const failed = screen.getByRole('button', { name: /2024_02_002/ });
+    const never = screen.getByRole('button', { name: /2024_02 / });
+    expect(imported).toHaveClass('status--success');
+    expect(failed).toHaveClass('status--error');
+    expect(never).not.toHaveClass('status--success', 'status--error');
+    // not by colour alone: the outcome is visible text with a symbol, and part of the card's name
+    expect(imported).toHaveTextContent('✓ Completato');
+    expect(imported).toHaveAccessibleName(/ Completato$/);
+    expect(failed).toHaveTextContent('✕ Errore');
+    expect(failed).toHaveAccessibleName('2024_02_002 Mai Errore');
+    expect(never).toHaveAccessibleName('2024_02 Mai');
   });
 
   it('while a sync runs, shows active files as progress cards with the download percentage', () => {
@@ -86,11 +92,11 @@ describe('archive grid', () => {
     );
 
     // the card keeps its name and date, and says "SUCCESS with 4 rejected" under it and as its tooltip
-    const card = screen.getByRole('button', { name: `2024_03 ${formatDateTime(UPDATED)}` });
-    expect(card).toHaveAttribute('title', 'Completato con 4 record scartati');
+    const card = screen.getByRole('button', { name: `2024_03 ${formatDateTime(UPDATED)} Completato` });
+    expect(card).toHaveTextContent('Completato');
     const link = screen.getByRole('button', { name: 'Completato con 4 record scartati' });
     // a file whose import rejected nothing says just "Completato"
-    expect(screen.getByRole('button', { name: /2024_02/ })).toHaveAttribute('title', 'Completato');
+    expect(screen.getByRole('button', { name: /2024_02/ })).toHaveTextContent('✓ Completato');
     expect(screen.getAllByText(/record scartat/)).toHaveLength(1);
 
     await userEvent.click(link);
@@ -144,7 +150,7 @@ describe('archive grid', () => {
     ]);
     const shown = [archiveFile('2024_03'), done, archiveFile('2024_02')];
     render(<ArchiveGrid files={shown} runFiles={runFiles} running selected={[]} onToggle={onToggle} />);
-    const card = screen.getByRole('button', { name: `2024_02_002 ${formatDateTime(UPDATED)}` });
+    const card = screen.getByRole('button', { name: `2024_02_002 ${formatDateTime(UPDATED)} Completato` });
     expect(card).toHaveClass('status--success');
     expect(card).not.toHaveTextContent('Mai');
     await userEvent.click(card);

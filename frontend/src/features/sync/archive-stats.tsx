@@ -9,8 +9,12 @@ import { useGetArchiveStatsQuery } from './sync-api';
 function RunProgress({ run, now }: { run: SyncRunDto; now: number }) {
   const { t } = useTranslation();
   const progress = syncRunProgress(run, now);
+  const known = progress.filesTotal > 0;
   const parts = [
-    t('sync.runProgressFiles', { done: progress.filesDone, total: progress.filesTotal }),
+    // before the run has listed its files there is nothing to count: "0 file su 0" said nothing
+    known
+      ? t('sync.runProgressFiles', { done: progress.filesDone, total: progress.filesTotal })
+      : t('sync.runListing'),
     ...(progress.aidsPerSecond !== null
       ? [t('sync.runProgressRate', { rate: formatInteger(Math.round(progress.aidsPerSecond)) })]
       : []),
@@ -21,7 +25,11 @@ function RunProgress({ run, now }: { run: SyncRunDto; now: number }) {
   return (
     <section className="card info-note" aria-label={t('sync.runProgressTitle')}>
       <h2 className="visually-hidden">{t('sync.runProgressTitle')}</h2>
-      <progress max={Math.max(1, progress.filesTotal)} value={progress.filesDone} aria-label={parts[0]} />
+      {known ? (
+        <progress max={progress.filesTotal} value={progress.filesDone} aria-label={parts[0]} />
+      ) : (
+        <progress aria-label={parts[0]} />
+      )}
       <p>{parts.join(' · ')}</p>
     </section>
   );

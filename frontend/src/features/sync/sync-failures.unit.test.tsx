@@ -53,7 +53,11 @@ describe('polling the sync status', () => {
     await screen.findByText(/Impossibile leggere lo stato della sincronizzazione/, undefined, WAIT);
     routes['GET /api/sync/status'] = {
       status: 200,
-      body: { running: false, run: { ...running.run!, status: 'SUCCESS', end: 2 }, indexing: false },
+      body: {
+        running: false,
+        run: { ...running.run!, status: 'SUCCESS', end: 2, succeeded: 2 },
+        indexing: false,
+      },
     };
     await screen.findByText('Sync completata', undefined, WAIT);
     expect(screen.queryByRole('button', { name: /Sincronizzazione in corso/ })).not.toBeInTheDocument();

@@ -85,7 +85,10 @@ export default function SyncPage() {
         {running ? (
           <button type="button" className="button button--primary" disabled aria-busy="true">
             <Spinner /> {t('sync.syncing')}
-            {status.data?.run && ` (${status.data.run.done}/${status.data.run.total})`}
+            {/* counts only once the run knows its files: "(0/0)" said nothing */}
+            {status.data?.run &&
+              status.data.run.total > 0 &&
+              ` (${status.data.run.done}/${status.data.run.total})`}
           </button>
         ) : selected.length > 0 ? (
           <button

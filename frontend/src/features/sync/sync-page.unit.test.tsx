@@ -60,7 +60,7 @@ describe('archive screen during a first sync', () => {
     routes['GET /api/sync/documents-update'] = { status: 200, body: [imported] };
     const card = await screen.findByRole(
       'button',
-      { name: `2024_02 ${formatDateTime(IMPORTED)}` },
+      { name: `2024_02 ${formatDateTime(IMPORTED)} Completato` },
       POLL_WAIT,
     );
     expect(card).toHaveClass('status--success');
@@ -73,12 +73,56 @@ describe('archive screen during a first sync', () => {
     const second = archiveFile('2024_01', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED + 1000 });
     routes['GET /api/sync/status'] = {
       status: 200,
-      body: { running: false, run: { ...runningStatus([imported, second]).run!, status: 'SUCCESS', end: 2 } },
+      body: {
+        running: false,
+        run: { ...runningStatus([imported, second]).run!, status: 'SUCCESS', end: 2, succeeded: 2 },
+      },
     };
     routes['GET /api/sync/documents-update'] = { status: 200, body: [imported, second] };
     await screen.findByText('Sync completata', undefined, POLL_WAIT);
-    await screen.findByRole('button', { name: `2024_01 ${formatDateTime(IMPORTED + 1000)}` });
+    await screen.findByRole('button', { name: `2024_01 ${formatDateTime(IMPORTED + 1000)} Completato` });
     expect(screen.queryByRole('button', { name: /Sincronizzazione in corso/ })).not.toBeInTheDocument();
+  }, 15_000);
+});
+
+describe('archive screen when nothing changed at the register', () => {
+  it('gives no "(0/0)" count and says the archive was already up to date instead of "Sync completata"', async () => {
+    const routes = firstSyncRoutes();
+    const unchanged = [
+      archiveFile('2024_02', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED }),
+      archiveFile('2024_01', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED }),
+    ];
+    // the run is requested and has not listed its files yet
+    const requested = runningStatus([]);
+    routes['GET /api/sync/status'] = {
+      status: 200,
+      body: { ...requested, run: { ...requested.run!, total: 0 } },
+    };
+    routes['GET /api/sync/documents-update'] = { status: 200, body: unchanged };
+    installFakeServer(routes);
+    render(
+      <Provider store={createStore()}>
+        <SyncPage />
+        <StatusToasts />
+      </Provider>,
+    );
+    const busy = await screen.findByRole('button', { name: /Sincronizzazione in corso/ });
+    expect(busy).not.toHaveTextContent('(0/0)');
+    expect(busy).toHaveTextContent(/^\s*Sincronizzazione in corso$/);
+    expect(screen.getByText('Lettura dell’elenco dei file del registro')).toBeInTheDocument();
+    expect(screen.queryByText('0 file su 0')).not.toBeInTheDocument();
+
+    // both files skipped as unchanged
+    routes['GET /api/sync/status'] = {
+      status: 200,
+      body: {
+        running: false,
+        indexing: false,
+        run: { ...runningStatus(unchanged).run!, status: 'SUCCESS', end: 2, done: 2, skipped: 2 },
+      },
+    };
+    await screen.findByText('Nessun file modificato: archivio già aggiornato', undefined, POLL_WAIT);
+    expect(screen.queryByText('Sync completata')).not.toBeInTheDocument();
   }, 15_000);
 });
 

@@ -1,9 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
+import type { SyncRunDto } from '@rna/domain';
 import { api } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { showSuccess } from '../../lib/session/status-slice';
 import { syncPollDelay } from './sync-poll';
 import { useGetSyncStatusQuery } from './sync-api';
+
+/**
+ * A run that ended well having imported nothing (every file unchanged, or none to look at): "Sync
+ * completata" after "(0/0)" would suggest work done, so the screen says the archive was already up to date.
+ */
+export function leftArchiveAsItWas(run: SyncRunDto | null | undefined): boolean {
+  return run?.status === 'SUCCESS' && run.succeeded === 0 && run.failed === 0;
+}
 
 /**
  * The run's status: one check on opening, then every second while a run (or the indexing after it)
@@ -41,7 +50,7 @@ export function useSyncTracking() {
     }
     if (wasRunning.current) {
       wasRunning.current = false;
-      dispatch(showSuccess('sync.completed'));
+      dispatch(showSuccess(leftArchiveAsItWas(status.data?.run) ? 'sync.nothingChanged' : 'sync.completed'));
       dispatch(
         api.util.invalidateTags(['ArchiveFile', 'ArchiveStats', 'SyncResult', 'LastUpdate', 'SearchResult']),
       );

@@ -95,10 +95,15 @@ describe('indexing of a finished run', () => {
       done: 3,
       total: 3,
       records: 240_025,
+      succeeded: 2,
+      failed: 0,
+      skipped: 1,
     });
     const imports = d.documents.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION);
     const status = await getSyncStatus(d);
     expect(status).toMatchObject({ running: false, indexing: true, run: { published: 240_025, indexed: 0 } });
+    // the tally the screen tells a run that changed nothing by
+    expect(status.run).toMatchObject({ succeeded: 2, failed: 0, skipped: 1 });
 
     await imports.put({
       id: 'r1:2024_02:b',

@@ -82,6 +82,9 @@ export async function startSync(deps: SyncHandlerDeps, actor: Actor, body: unkno
     recordsRejected: 0,
     published: 0,
     indexed: 0,
+    succeeded: 0,
+    failed: 0,
+    skipped: 0,
   };
 }
 

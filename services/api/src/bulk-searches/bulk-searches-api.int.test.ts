@@ -685,8 +685,16 @@ describe('Ricerca massiva over HTTP', () => {
         .getWorksheet('Riepilogo per impresa')!
         .getSheetValues()
         .slice(2) as unknown[][];
-      expect(summary.map((row) => row?.[1])).toEqual([BETA, NONE, ACME, 'Totale']);
-      expect(summary.at(-1)?.[3]).toBe(3);
+      // then a blank row and when the figures were taken
+      expect(summary.map((row) => row?.[1])).toEqual([
+        BETA,
+        NONE,
+        ACME,
+        'Totale',
+        undefined,
+        'Data generazione',
+      ]);
+      expect(summary.at(-3)?.[3]).toBe(3);
       const aids = workbook.getWorksheet('Aiuti')!.getSheetValues().slice(2) as unknown[][];
       expect(aids.map((row) => row?.[1])).toEqual([
         BETA,
@@ -743,7 +751,9 @@ describe('Ricerca massiva over HTTP', () => {
       expect(text).toContain('ACME S.R.L.');
       expect(text).toContain('BETA S.P.A.');
       expect(text).toContain('clienti marzo.xlsx');
-      expect(text).toContain('Pagina 1 di 2');
+      // four companies: the table starts under the summary, on the one page
+      expect(text).toContain('Riepilogo per impresa (4)');
+      expect(text).toContain('Pagina 1 di 1');
     });
 
     it('hides a job from another user (B007) and refuses the PDF without pdfEnabled (P001)', async () => {
@@ -835,8 +845,8 @@ describe('Ricerca massiva over HTTP', () => {
     const quota = await api.deps.eventStore.readStream(streams.quota(client.id));
     expect(quota.events.filter((e) => e.type === 'SearchPerformed')).toHaveLength(1);
     const workbook = await downloadWorkbook(client.token, jobId);
-    // header, one row per code, totals
-    expect(workbook.getWorksheet('Riepilogo per impresa')!.rowCount).toBe(codes.length + 2);
+    // header, one row per code, totals, a blank row and the generation date
+    expect(workbook.getWorksheet('Riepilogo per impresa')!.rowCount).toBe(codes.length + 4);
   });
 });
 

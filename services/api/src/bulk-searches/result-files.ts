@@ -21,8 +21,15 @@ import {
   type DataSource,
 } from '@rna/domain';
 import { formatEuroAmount } from '../reports/format';
-import { commitStreamed, DATE_FORMAT, dayCell, EURO_FORMAT } from '../reports/excel';
-import { footerOperators } from '../reports/pdf-report';
+import {
+  commitStreamed,
+  DATE_FORMAT,
+  DATE_TIME_FORMAT,
+  dayCell,
+  EURO_FORMAT,
+  romeDateTimeCell,
+} from '../reports/excel';
+import { footerOperators, setPortalMetadata } from '../reports/pdf-report';
 import {
   FONT_BOLD,
   FONT_REGULAR,
@@ -51,22 +58,40 @@ export const MAX_AID_ROWS = 1_048_574;
 const XLSX_TITLE = 'Ricerca massiva';
 const EXCEEDED_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE4E4' } };
 
+/**
+ * One name per figure, in the workbook's sheets and the PDF's table alike, as the report and the
+ * screen name it (docs/glossary.md: «De minimis residuo», «Beneficiario»).
+ */
+export const BULK_HEADERS = {
+  taxCode: 'Codice fiscale',
+  name: 'Beneficiario',
+  aids: 'Numero aiuti',
+  totalLast3Years: 'Importo (ultimi 3 anni)',
+  deMinimisUsed: 'De minimis utilizzato',
+  remainingNow: 'De minimis residuo',
+  remainingIn6Months: 'Residuo tra 6 mesi',
+  remainingIn12Months: 'Residuo tra 12 mesi',
+  exceeded: 'Massimale superato',
+  warnings: 'Avvisi',
+} as const satisfies Record<keyof BulkCompanySummary, string>;
+
+const euro = { numFmt: EURO_FORMAT };
 const SUMMARY_COLUMNS: Partial<ExcelJS.Column>[] = [
-  { header: 'Codice fiscale', key: 'taxCode', width: 20 },
-  { header: 'Beneficiario', key: 'name', width: 40 },
-  { header: 'Numero aiuti', key: 'aids', width: 14 },
-  { header: 'Totale ultimi 3 anni', key: 'totalLast3Years', width: 20, style: { numFmt: EURO_FORMAT } },
-  { header: 'De minimis utilizzato', key: 'deMinimisUsed', width: 20, style: { numFmt: EURO_FORMAT } },
-  { header: 'De minimis residuo oggi', key: 'remainingNow', width: 22, style: { numFmt: EURO_FORMAT } },
-  { header: 'Residuo tra 6 mesi', key: 'remainingIn6Months', width: 20, style: { numFmt: EURO_FORMAT } },
-  { header: 'Residuo tra 12 mesi', key: 'remainingIn12Months', width: 20, style: { numFmt: EURO_FORMAT } },
-  { header: 'Massimale superato', key: 'exceeded', width: 18 },
-  { header: 'Avvisi', key: 'warnings', width: 60 },
+  { header: BULK_HEADERS.taxCode, key: 'taxCode', width: 20 },
+  { header: BULK_HEADERS.name, key: 'name', width: 40 },
+  { header: BULK_HEADERS.aids, key: 'aids', width: 14 },
+  { header: BULK_HEADERS.totalLast3Years, key: 'totalLast3Years', width: 22, style: euro },
+  { header: BULK_HEADERS.deMinimisUsed, key: 'deMinimisUsed', width: 20, style: euro },
+  { header: BULK_HEADERS.remainingNow, key: 'remainingNow', width: 20, style: euro },
+  { header: BULK_HEADERS.remainingIn6Months, key: 'remainingIn6Months', width: 20, style: euro },
+  { header: BULK_HEADERS.remainingIn12Months, key: 'remainingIn12Months', width: 20, style: euro },
+  { header: BULK_HEADERS.exceeded, key: 'exceeded', width: 18 },
+  { header: BULK_HEADERS.warnings, key: 'warnings', width: 60 },
 ];
 
 const AID_COLUMNS: Partial<ExcelJS.Column>[] = [
-  { header: 'Codice fiscale', key: 'taxCode', width: 20 },
-  { header: 'Beneficiario', key: 'name', width: 40 },
+  { header: BULK_HEADERS.taxCode, key: 'taxCode', width: 20 },
+  { header: BULK_HEADERS.name, key: 'name', width: 40 },
   { header: 'Data concessione', key: 'day', width: 16, style: { numFmt: DATE_FORMAT } },
   { header: 'COR', key: 'cor', width: 14 },
   { header: 'CAR', key: 'car', width: 12 },
@@ -101,7 +126,7 @@ function writeGroupsSheet(sheet: ExcelJS.Worksheet, groups: readonly HeadroomDto
     { header: 'Impresa unica', key: 'name', width: 32 },
     { header: 'Imprese', key: 'members', width: 10 },
     { header: 'Codici fiscali', key: 'codes', width: 40 },
-    { header: 'Contati dal', key: 'since', width: 12 },
+    { header: 'Aiuti contati dal', key: 'since', width: 16, style: { numFmt: DATE_FORMAT } },
     {
       header: 'Generale + agricoltura + pesca utilizzato',
       key: 'usedAll',
@@ -231,6 +256,12 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
       });
       totalRow.font = { bold: true };
       commitStreamed(totalRow);
+      // when the figures were taken, as the report's summary says it: a date cell, Rome's wall clock
+      commitStreamed(summary.addRow({}));
+      const made = summary.addRow({ taxCode: 'Data generazione', name: romeDateTimeCell(generatedAt) });
+      made.getCell('name').numFmt = DATE_TIME_FORMAT;
+      made.getCell('name').alignment = { horizontal: 'left' };
+      commitStreamed(made);
       commitStreamed(summary);
       if (groups.length > 0) writeGroupsSheet(workbook.addWorksheet('Imprese uniche', frozen), groups);
       await workbook.commit();
@@ -243,15 +274,15 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
 
 const COMPANY_TABLE: TableLayout<BulkCompanySummary> = {
   columns: [
-    { header: 'Codice fiscale', align: 'left' },
-    { header: 'Beneficiario', align: 'left', weight: 0.55 },
-    { header: 'Aiuti', align: 'right' },
-    { header: 'Totale ultimi 3 anni', align: 'right' },
-    { header: 'De minimis utilizzato', align: 'right' },
-    { header: 'Residuo oggi', align: 'right' },
-    { header: 'Residuo tra 6 mesi', align: 'right' },
-    { header: 'Residuo tra 12 mesi', align: 'right' },
-    { header: 'Avvisi', align: 'left', weight: 0.45 },
+    { header: BULK_HEADERS.taxCode, align: 'left' },
+    { header: BULK_HEADERS.name, align: 'left', weight: 0.55 },
+    { header: BULK_HEADERS.aids, align: 'right' },
+    { header: BULK_HEADERS.totalLast3Years, align: 'right' },
+    { header: BULK_HEADERS.deMinimisUsed, align: 'right' },
+    { header: BULK_HEADERS.remainingNow, align: 'right' },
+    { header: BULK_HEADERS.remainingIn6Months, align: 'right' },
+    { header: BULK_HEADERS.remainingIn12Months, align: 'right' },
+    { header: BULK_HEADERS.warnings, align: 'left', weight: 0.45 },
   ],
   cells: (row) => [
     row.taxCode,
@@ -267,6 +298,10 @@ const COMPANY_TABLE: TableLayout<BulkCompanySummary> = {
   highlighted: (row) => row.exceeded,
 };
 
+export const BULK_PDF_TITLE = 'Ricerca massiva — riepilogo per impresa';
+const BULK_PDF_SUBJECT =
+  'Aiuti di Stato delle imprese di un elenco: de minimis utilizzato e residuo per impresa';
+
 /** The logo of a data: URL, when it is a PNG or a JPEG pdf-lib can embed. */
 async function embedLogo(doc: PDFDocument, dataUrl: string | null): Promise<PDFImage | null> {
   const match = dataUrl ? /^data:(image\/(?:png|jpeg));base64,(.*)$/s.exec(dataUrl) : null;
@@ -281,11 +316,19 @@ async function embedLogo(doc: PDFDocument, dataUrl: string | null): Promise<PDFI
   }
 }
 
-/** The branded PDF: a first page with the logo, the job's figures and the note, then the companies' table. */
+/**
+ * The branded PDF, in the report's design (pdf-template.ts): the title and the logo over a rule of
+ * the client's colour, the list's parameters, the figures as cards, the note, then the companies'
+ * table, starting on the same first page; the report's footers and numbering on every page.
+ */
 export async function bulkPdf(result: BulkResult, branding: ReportBranding): Promise<Buffer> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle('Ricerca massiva — riepilogo per impresa');
-  doc.setCreator('Portale Aiuti di Stato');
+  setPortalMetadata(doc, {
+    title: `${BULK_PDF_TITLE} – ${result.sourceName || 'elenco incollato'}`,
+    subject: BULK_PDF_SUBJECT,
+    organisation: branding.organisation,
+    madeAt: result.generatedAt,
+  });
   const context = doc.context;
   const fontDict = (baseFont: string) =>
     context.register(
@@ -295,7 +338,11 @@ export async function bulkPdf(result: BulkResult, branding: ReportBranding): Pro
   const regular = new PdfTextFont('Helvetica');
   const bold = new PdfTextFont('Helvetica-Bold');
   const colour = safeColour(branding.primaryColor);
+  const logo = await embedLogo(doc, branding.logoDataUrl);
+  const logoScale = logo ? Math.min(LOGO_MAX_WIDTH / logo.width, LOGO_MAX_HEIGHT / logo.height, 1) : 0;
+  const logoSize = logo ? { width: logo.width * logoScale, height: logo.height * logoScale } : null;
 
+  const summary = summaryOperators(result, regular, bold, colour, logoSize?.height ?? 0);
   const table =
     result.summaries.length > 0
       ? await ReportTable.paginated(
@@ -303,9 +350,12 @@ export async function bulkPdf(result: BulkResult, branding: ReportBranding): Pro
           colour,
           `Riepilogo per impresa (${formatInteger(result.summaries.length)})`,
           COMPANY_TABLE,
+          summary.bottom - SECTION_GAP,
         )
       : null;
-  const total = 1 + (table?.pageCount ?? 0);
+  // the table's first page is the summary's when it starts under it
+  const shared = table?.startsMidPage ? 1 : 0;
+  const total = 1 + (table?.pageCount ?? 0) - shared;
 
   const addPage = (operators: string) => {
     const page = doc.addPage([PAGE.width, PAGE.height]);
@@ -315,33 +365,54 @@ export async function bulkPdf(result: BulkResult, branding: ReportBranding): Pro
     return page;
   };
 
-  // first page: logo, title, the job's figures
   const first = addPage(
-    summaryOperators(result, regular, bold, colour) + footerOperators(regular, branding, 1, total),
+    summary.operators +
+      (shared ? table!.pageOperators(0) : '') +
+      footerOperators(regular, branding, 1, total),
   );
-  const logo = await embedLogo(doc, branding.logoDataUrl);
-  if (logo) {
-    const scale = Math.min(160 / logo.width, 50 / logo.height, 1);
+  if (logo && logoSize) {
     first.drawImage(logo, {
-      x: PAGE.left,
-      y: PAGE.height - PAGE.top - logo.height * scale,
-      width: logo.width * scale,
-      height: logo.height * scale,
+      x: PAGE.width - PAGE.right - logoSize.width,
+      y: PAGE.height - PAGE.top - logoSize.height,
+      ...logoSize,
     });
   }
-  for (let i = 0; i < (table?.pageCount ?? 0); i++) {
-    addPage(table!.pageOperators(i) + footerOperators(regular, branding, i + 2, total));
+  for (let i = shared; i < (table?.pageCount ?? 0); i++) {
+    addPage(table!.pageOperators(i) + footerOperators(regular, branding, i + 2 - shared, total));
   }
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 
+/** The report's sizes (pdf-template.ts' CSS pixels at 0.75 pt each). */
+const LOGO_MAX_WIDTH = 150;
+const LOGO_MAX_HEIGHT = 36;
+const TITLE_SIZE = 12;
+const HEADING_SIZE = 9;
+const TEXT_SIZE = 7.5;
+const TEXT_LINE = 9.4;
+const SECTION_GAP = 10.5;
+const RULE_WIDTH = 2.25;
+const CARD_GAP = 6;
+const CARD_PADDING = 4.5;
+const CARD_LABEL_SIZE = 6;
+const CARD_VALUE_SIZE = 9.75;
+const NOTE_SIZE = 6;
+const NOTE_LINE = 7.5;
+const GREY = '0.133 g';
+const LABEL_GREY = '0.333 g';
+
+/**
+ * The first page's summary, drawn as the report lays its own out: header (title left, logo right,
+ * coloured rule), "Parametri della ricerca", the figures as cards, the note. Returns the operators and
+ * the height on the page where the summary ends.
+ */
 function summaryOperators(
   result: BulkResult,
   regular: PdfTextFont,
   bold: PdfTextFont,
   colour: string,
-): string {
-  const lines: { text: string; font: 'regular' | 'bold'; size: number; gap?: number }[] = [];
+  logoHeight: number,
+): { operators: string; bottom: number } {
   const companies = result.summaries.length;
   let withAids = 0;
   let aids = 0;
@@ -351,43 +422,109 @@ function summaryOperators(
     aids += row.aids;
     if (row.exceeded) over += 1;
   }
-  lines.push({ text: 'Ricerca massiva — riepilogo per impresa', font: 'bold', size: 16, gap: 10 });
-  const facts: [string, string][] = [
+  const left = PAGE.left;
+  const right = PAGE.width - PAGE.right;
+  const width = right - left;
+  const rgb = rgbOperands(colour);
+  const text: string[] = [];
+  const graphics: string[] = [];
+  const n = (value: number) => value.toFixed(2);
+  const write = (font: PdfTextFont, name: string, size: number, x: number, y: number, value: string) =>
+    text.push(`/${name} ${size} Tf 1 0 0 1 ${n(x)} ${n(y)} Tm ${font.literal(value)} Tj`);
+  const heading = (y: number, value: string) => {
+    text.push(`${rgb} rg`);
+    write(bold, FONT_BOLD, HEADING_SIZE, left, y - HEADING_SIZE, bold.printable(value));
+    text.push(GREY);
+    return y - HEADING_SIZE - 4.5;
+  };
+
+  // header: the title beside the logo, centred on it, and the coloured rule under both
+  let y = PAGE.height - PAGE.top;
+  const headerHeight = Math.max(logoHeight, TITLE_SIZE * 1.2);
+  text.push(`${rgb} rg`);
+  write(
+    bold,
+    FONT_BOLD,
+    TITLE_SIZE,
+    left,
+    y - headerHeight / 2 - TITLE_SIZE * 0.35,
+    bold.printable(BULK_PDF_TITLE),
+  );
+  y -= headerHeight + 4.5;
+  graphics.push(`${rgb} rg ${n(left)} ${n(y - RULE_WIDTH)} ${n(width)} ${n(RULE_WIDTH)} re f`);
+  y -= RULE_WIDTH + SECTION_GAP;
+
+  // the list's parameters, as the report's "Parametri della ricerca"
+  y = heading(y, 'Parametri della ricerca');
+  const parameters: [string, string][] = [
     ['Elenco', result.sourceName || 'Elenco incollato'],
-    ['Generato il', formatItalianDateTime(result.generatedAt)],
-    ['Fonte dati', dataSourceLabel(result.dataSource)],
     ['Codici fiscali', formatInteger(companies)],
-    ['Imprese con almeno un aiuto', formatInteger(withAids)],
-    ['Aiuti trovati', formatInteger(aids)],
-    [
-      `Imprese oltre il massimale de minimis (${formatEuroAmount(DE_MINIMIS_CEILING_EURO, 0)})`,
-      formatInteger(over),
-    ],
+    ['Fonte dati', dataSourceLabel(result.dataSource)],
+    ['Data generazione', formatItalianDateTime(result.generatedAt)],
     ['Scaricabile per', `${BULK_RESULT_DAYS} giorni`],
   ];
-  for (const [label, value] of facts) lines.push({ text: `${label}: ${value}`, font: 'regular', size: 9 });
+  const labelWidth = Math.max(...parameters.map(([label]) => bold.width(label, TEXT_SIZE))) + 9;
+  for (const [label, value] of parameters) {
+    write(bold, FONT_BOLD, TEXT_SIZE, left, y - TEXT_SIZE, bold.printable(label));
+    const lines = wrapText(regular, regular.printable(value), TEXT_SIZE, width - labelWidth);
+    lines.forEach((line, i) =>
+      write(regular, FONT_REGULAR, TEXT_SIZE, left + labelWidth, y - TEXT_SIZE - i * TEXT_LINE, line),
+    );
+    y -= Math.max(1, lines.length) * TEXT_LINE;
+  }
+  y -= SECTION_GAP - 4.5;
+
+  // the figures, as the report's cards
+  y = heading(y, 'Totali');
+  const cards: [string, string][] = [
+    ['Imprese con almeno un aiuto', formatInteger(withAids)],
+    ['Aiuti trovati', formatInteger(aids)],
+    [`Oltre il massimale (${formatEuroAmount(DE_MINIMIS_CEILING_EURO, 0)})`, formatInteger(over)],
+    ['Senza aiuti', formatInteger(companies - withAids)],
+  ];
+  const cardWidth = (width - CARD_GAP * (cards.length - 1)) / cards.length;
+  const cardHeight = CARD_PADDING * 2 + CARD_LABEL_SIZE * 1.2 + 3 + CARD_VALUE_SIZE;
+  graphics.push(`${rgb} RG 0.75 w`);
+  cards.forEach(([label, value], i) => {
+    const x = left + i * (cardWidth + CARD_GAP);
+    graphics.push(`${n(x)} ${n(y - cardHeight)} ${n(cardWidth)} ${n(cardHeight)} re S`);
+    const caption = bold.printable(label.toUpperCase());
+    text.push(LABEL_GREY);
+    write(
+      regular,
+      FONT_REGULAR,
+      CARD_LABEL_SIZE,
+      x + CARD_PADDING,
+      y - CARD_PADDING - CARD_LABEL_SIZE,
+      caption,
+    );
+    text.push(GREY);
+    write(
+      bold,
+      FONT_BOLD,
+      CARD_VALUE_SIZE,
+      x + CARD_PADDING,
+      y - cardHeight + CARD_PADDING + 1,
+      bold.printable(value),
+    );
+  });
+  y -= cardHeight + SECTION_GAP;
+
+  // the note, with the report's coloured bar beside it
   const note =
     `${DE_MINIMIS_WINDOW_NOTE} I residui tra 6 e 12 mesi considerano solo l’uscita dalla finestra degli ` +
     'aiuti più vecchi, senza nuovi aiuti. Il dettaglio di ogni aiuto è nel file Excel della stessa ricerca.';
-  const width = PAGE.width - PAGE.left - PAGE.right;
-  const out: string[] = ['BT', `${rgbOperands(colour)} rg`];
-  let y = PAGE.height - PAGE.top - 70;
-  for (const line of lines) {
-    const font = line.font === 'bold' ? bold : regular;
-    out.push(`/${line.font === 'bold' ? FONT_BOLD : FONT_REGULAR} ${line.size} Tf`);
-    for (const piece of wrapText(font, font.printable(line.text), line.size, width)) {
-      out.push(`1 0 0 1 ${PAGE.left.toFixed(2)} ${y.toFixed(2)} Tm ${font.literal(piece)} Tj`);
-      y -= line.size * 1.4;
-    }
-    if (line.font === 'bold') out.push('0.133 g');
-    y -= line.gap ?? 0;
-  }
-  y -= 8;
-  out.push(`/${FONT_REGULAR} 7 Tf 0.333 g`);
-  for (const piece of wrapText(regular, regular.printable(note), 7, width)) {
-    out.push(`1 0 0 1 ${PAGE.left.toFixed(2)} ${y.toFixed(2)} Tm ${regular.literal(piece)} Tj`);
-    y -= 9;
-  }
-  out.push('ET');
-  return `${out.join('\n')}\n`;
+  const noteLines = wrapText(regular, regular.printable(note), NOTE_SIZE, width - 6.75);
+  text.push('0.267 g');
+  noteLines.forEach((line, i) =>
+    write(regular, FONT_REGULAR, NOTE_SIZE, left + 6.75, y - NOTE_SIZE - i * NOTE_LINE, line),
+  );
+  const noteHeight = noteLines.length * NOTE_LINE;
+  graphics.push(`${rgb} rg ${n(left)} ${n(y - noteHeight)} ${n(RULE_WIDTH)} ${n(noteHeight)} re f`);
+  y -= noteHeight;
+
+  return {
+    operators: `q\n${graphics.join('\n')}\nQ\nBT\n${text.join('\n')}\nET\n`,
+    bottom: y,
+  };
 }

@@ -4,6 +4,7 @@
  * charged and audited like a report PDF.
  */
 import pdfParse from 'pdf-parse';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import request from 'supertest';
 import { formatEuro, streams, type HeadroomDto, type UndertakingGroupDto } from '@rna/domain';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
@@ -193,6 +194,24 @@ describe('GET /api/de-minimis/declaration', () => {
     expect(text).toContain('Studio Verdi');
     expect(text).toContain('Tel. 02 7654321');
     expect(text).toMatch(/Pagina 1 di \d/);
+  });
+
+  it('has the portal’s document properties, like a report, and nothing of Chromium’s', async () => {
+    const client = await api.client({ remainingSearches: 5, pdfEnabled: true });
+    const response = await declaration(`taxCodes=${ACME}&date=2025-06-30&regime=SIEG`, client.token).expect(
+      200,
+    );
+    const bytes = response.body as Buffer;
+    const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+    expect(pdf.getTitle()).toBe(`Dichiarazione sostitutiva relativa agli aiuti «de minimis» – ${ACME}`);
+    expect(pdf.getSubject()).toContain('DPR 445/2000');
+    expect(pdf.getCreator()).toBe('Portale Aiuti di Stato');
+    expect(pdf.getProducer()).toBe('Portale Aiuti di Stato');
+    expect(pdf.getAuthor()).toBeTruthy();
+    expect(pdf.catalog.lookup(PDFName.of('Lang'), PDFString).decodeText()).toBe('it-IT');
+    // made when the portal made it (its clock), to the second a PDF date holds
+    expect(pdf.getCreationDate()?.getTime()).toBe(Math.floor(api.deps.clock().getTime() / 1000) * 1000);
+    expect(bytes.toString('latin1')).not.toMatch(/HeadlessChrome|Skia/);
   });
 
   it('for a group names its members and lists every member’s aids, with the group’s figures', async () => {

@@ -10,12 +10,15 @@ import { performLookUp } from '../documents/search';
 import { defineRoute, reply, signedIn, type AnyRoute } from '../http/route';
 import { reportBranding } from '../reports/branding';
 import { renderingPdf } from '../reports/pdf-failures';
+import { withPortalMetadata } from '../reports/pdf-report';
 import { pdfFooterTemplate } from '../reports/pdf-template';
 import { archiveExtent, issueReport } from '../reports/verification/issue';
 import { declarationFacts } from './declaration';
-import { declarationHtml } from './declaration-html';
+import { DECLARATION_TITLE, declarationHtml } from './declaration-html';
 
 export const DECLARATION_FILE = 'dichiarazione-de-minimis.pdf';
+const DECLARATION_SUBJECT =
+  'Dichiarazione sostitutiva (DPR 445/2000) degli aiuti de minimis di un’impresa unica per una concessione prevista';
 
 export const declarationsRoutes: AnyRoute[] = [
   defineRoute({
@@ -47,15 +50,25 @@ export const declarationsRoutes: AnyRoute[] = [
         (declared) => declared.aids.length,
         stamp,
       );
+      const generatedAt = ctx.deps.clock();
       const html = declarationHtml({
         ...facts,
         branding,
-        generatedAt: ctx.deps.clock(),
+        generatedAt,
         verification,
         archive: await archiveExtent(ctx.deps),
       });
-      const bytes = await renderingPdf(ctx.deps, 'De minimis declaration', () =>
-        renderer.render(html, { footerTemplate: pdfFooterTemplate(branding, verification) }),
+      const bytes = await renderingPdf(ctx.deps, 'De minimis declaration', async () =>
+        // the portal's document properties, as on a report, not Chromium's
+        withPortalMetadata(
+          await renderer.render(html, { footerTemplate: pdfFooterTemplate(branding, verification) }),
+          {
+            title: `${DECLARATION_TITLE} – ${facts.group?.name ?? asked.taxCodes.join(', ')}`,
+            subject: DECLARATION_SUBJECT,
+            organisation: branding.organisation,
+            madeAt: generatedAt,
+          },
+        ),
       );
       return reply.file({ contentType: 'application/pdf', fileName: DECLARATION_FILE, bytes });
     },

@@ -55,15 +55,47 @@ describe('report.pdf: Chromium summary joined with drawn table pages', () => {
       expect(text).toContain('Studio Rossi & Associati');
       expect(text).toContain('Via Roma 1, Milano');
     });
-    // the summary comes first, from Chromium, then the table
+    // the summary comes first, from Chromium, then the table, starting on the same page
     expect(pages[0]).toContain('1.234.567,89 €');
     expect(pages[0]).toContain('2023/2831');
     expect(pages[0]).toContain('https://example.com/rinnovo');
-    expect(pages[1]).toContain('Documenti (4000)');
+    expect(pages[0]).toContain('Documenti (4000)');
     const seen = pages.join('\n').match(/Impresa \d{5} S\.p\.A\./g) ?? [];
     expect(seen).toHaveLength(count);
     expect(new Set(seen).size).toBe(count);
     expect(seen[count - 1]).toBe('Impresa 03999 S.p.A.');
+  });
+
+  it('goes on from the summary to the table on the first page, leaving no page half empty', async () => {
+    const input = aReportInput(Array.from({ length: 40 }, (_, i) => aReportRow(i)));
+    const report = await preparePdfReport(input, renderer);
+    const pdf = await collect(report);
+    expectExactCrossReferences(pdf);
+    const pages = await pageTexts(pdf);
+    expect(pages).toHaveLength(report.pageCount);
+    expect(pages[0]).toContain('Parametri della ricerca');
+    expect(pages[0]).toContain('Documenti (40)');
+    expect(pages[0]).toContain('Beneficiario 0 (01234567897)');
+    // 40 rows: the rest of the first page and one more page, not a page for the summary alone
+    expect(report.pageCount).toBe(2);
+    // the mark of the summary's end is no link of the document
+    expect(pdf.toString('latin1')).not.toContain('fine-del-riepilogo');
+    pages.forEach((text, i) => expect(text).toContain(`Pagina ${i + 1} di 2`));
+  });
+
+  it('says which years the totals cover, from the search’s parameters', async () => {
+    const firstPage = async (last3Years: boolean) => {
+      const input = aReportInput([aReportRow(1)]);
+      input.result = { ...input.result, last3Years };
+      return (await pageTexts(await collect(await preparePdfReport(input, renderer))))[0]!;
+    };
+    const everyYear = await firstPage(false);
+    expect(everyYear).toContain(
+      'Totali degli ultimi 3 anni (l’elenco dei documenti comprende tutti gli anni trovati)',
+    );
+    const filtered = await firstPage(true);
+    expect(filtered).toContain('Totali (ultimi 3 anni)');
+    expect(filtered).not.toContain('tutti gli anni');
   });
 
   it('says there is no document, on a single numbered page, when the search found none', async () => {

@@ -13,14 +13,16 @@ import {
   PDFArray,
   PDFDict,
   PDFDocument,
+  PDFHexString,
   PDFName,
   PDFNumber,
   PDFPageLeaf,
   PDFRef,
+  PDFString,
   type PDFObject,
 } from 'pdf-lib';
 import { PdfRenderError, type PdfRenderer } from '@rna/infra/pdf';
-import { pdfSummaryHtml } from './pdf-template';
+import { pdfSummaryHtml, SUMMARY_END_URL } from './pdf-template';
 import { FONT_BOLD, FONT_REGULAR, PAGE, ReportTable } from './pdf-table';
 import { PdfTextFont, wrapText } from './pdf-text';
 import {
@@ -89,16 +91,6 @@ export async function preparePdfReport(input: ReportInput, renderer: PdfRenderer
   // An empty footer template gives the summary the same margins as the drawn pages; the footer
   // itself is drawn later, when the total page count is known.
   const summaryBytes = renderer.render(pdfSummaryHtml(input), { footerTemplate: '<span></span>' });
-  // Handled below, after the table is paginated while Chromium works (in its own processes).
-  summaryBytes.catch(() => undefined);
-  const table =
-    rows.length > 0
-      ? await ReportTable.paginated(
-          rows,
-          safeColour(input.branding.primaryColor),
-          `Documenti (${rows.length})`,
-        )
-      : null;
   let summary: PDFDocument;
   try {
     summary = await PDFDocument.load(await summaryBytes, { updateMetadata: false });
@@ -106,10 +98,55 @@ export async function preparePdfReport(input: ReportInput, renderer: PdfRenderer
     if (error instanceof PdfRenderError) throw error;
     throw new PdfRenderError('The summary PDF could not be read', { cause: error });
   }
+  // the table goes on under the summary, on its last page, rather than leaving the rest of it blank
+  const summaryEnd = takeSummaryEnd(summary);
+  const table =
+    rows.length > 0
+      ? await ReportTable.paginated(
+          rows,
+          safeColour(input.branding.primaryColor),
+          `Documenti (${rows.length})`,
+          undefined,
+          summaryEnd === null ? undefined : summaryEnd - TABLE_GAP,
+        )
+      : null;
   // before joinedReport reserves the object numbers of the table pages: a new Info dictionary
   // takes the next one
-  setPortalMetadata(summary, reportTitle(input), input.branding.organisation, input.generatedAt);
+  setPortalMetadata(summary, {
+    title: reportTitle(input),
+    subject: REPORT_SUBJECT,
+    organisation: input.branding.organisation,
+    madeAt: input.generatedAt,
+  });
   return joinedReport(summary, table, input.branding, input.verification);
+}
+
+/** Space between the end of the summary and the table's title (an h2's top margin, 14 CSS px). */
+const TABLE_GAP = 10.5;
+
+/**
+ * Where the summary ends on its last page (a height in points), read from the link Chromium writes
+ * for the summary's end mark, which is then removed; null when there is no such mark.
+ */
+export function takeSummaryEnd(summary: PDFDocument): number | null {
+  const page = summary.getPages().at(-1);
+  const annots = page?.node.Annots();
+  if (!page || !annots) return null;
+  let end: number | null = null;
+  for (let i = annots.size() - 1; i >= 0; i--) {
+    const annot = annots.lookupMaybe(i, PDFDict);
+    const uri = annot
+      ?.lookupMaybe(PDFName.of('A'), PDFDict)
+      ?.lookupMaybe(PDFName.of('URI'), PDFString, PDFHexString);
+    if (!annot || uri?.decodeText() !== SUMMARY_END_URL) continue;
+    const rect = annot.lookup(PDFName.of('Rect'), PDFArray).asRectangle();
+    end = end === null ? rect.y : Math.min(end, rect.y);
+    const ref = annots.get(i);
+    annots.remove(i);
+    if (ref instanceof PDFRef) summary.context.delete(ref);
+  }
+  if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
+  return end;
 }
 
 export const PORTAL_NAME = 'Portale Aiuti di Stato';
@@ -120,18 +157,43 @@ export function reportTitle(input: ReportInput): string {
   return codes ? `Resoconto degli aiuti di Stato – ${codes}` : 'Resoconto degli aiuti di Stato';
 }
 
+export const REPORT_SUBJECT = 'Aiuti di Stato registrati nel Registro Nazionale degli Aiuti di Stato';
+
+export interface PortalDocument {
+  title: string;
+  /** what the document is about, as a PDF reader's properties show it */
+  subject: string;
+  /** the organisation of the client's brand ('' for none: the portal) */
+  organisation: string;
+  madeAt: Date;
+}
+
 /**
- * The document properties a PDF reader shows: Chromium's are "HeadlessChrome" and "Skia/PDF",
- * and no title. The portal made the document, for the organisation of the client's brand.
+ * The document properties a PDF reader shows, the same on every PDF of the portal: Chromium's are
+ * "HeadlessChrome" and "Skia/PDF", and no title. The portal made the document, for the organisation
+ * of the client's brand.
  */
-export function setPortalMetadata(pdf: PDFDocument, title: string, organisation: string, madeAt: Date): void {
-  pdf.setTitle(title);
-  pdf.setAuthor(organisation || PORTAL_NAME);
+export function setPortalMetadata(pdf: PDFDocument, document: PortalDocument): void {
+  pdf.setTitle(document.title, { showInWindowTitleBar: true });
+  pdf.setSubject(document.subject);
+  pdf.setAuthor(document.organisation || PORTAL_NAME);
   pdf.setCreator(PORTAL_NAME);
   pdf.setProducer(PORTAL_NAME);
   pdf.setLanguage('it-IT');
-  pdf.setCreationDate(madeAt);
-  pdf.setModificationDate(madeAt);
+  pdf.setCreationDate(document.madeAt);
+  pdf.setModificationDate(document.madeAt);
+}
+
+/** A PDF Chromium rendered, with the portal's document properties instead of Chromium's. */
+export async function withPortalMetadata(pdf: Buffer, document: PortalDocument): Promise<Buffer> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  } catch (error) {
+    throw new PdfRenderError('The rendered PDF could not be read', { cause: error });
+  }
+  setPortalMetadata(doc, document);
+  return Buffer.from(await doc.save({ updateFieldAppearances: false }));
 }
 
 function joinedReport(
@@ -143,7 +205,9 @@ function joinedReport(
   const context = summary.context;
   const footerFont = table?.regular ?? new PdfTextFont('Helvetica');
   const summaryPages = summary.getPages();
-  const tablePages = table?.pageCount ?? 0;
+  // the table's first page is the summary's last one when it starts under the summary
+  const shared = table?.startsMidPage ? 1 : 0;
+  const tablePages = (table?.pageCount ?? 0) - shared;
   const total = summaryPages.length + tablePages;
 
   const fontDict = (baseFont: string) =>
@@ -162,6 +226,10 @@ function joinedReport(
       ),
     );
     leaf.setFontDictionary(PDFName.of(FONT_REGULAR), fonts.regular);
+    if (table && shared && i === summaryPages.length - 1) {
+      leaf.addContentStream(context.register(context.flateStream(table.pageOperators(0))));
+      leaf.setFontDictionary(PDFName.of(FONT_BOLD), fonts.bold);
+    }
   });
 
   // A new root holds Chromium's page tree, then the table pages, whose numbers are reserved now.
@@ -199,7 +267,7 @@ function joinedReport(
         const contents: Promise<Buffer>[] = [];
         for (let i = first; i < last; i++) {
           const operators =
-            table.pageOperators(i) +
+            table.pageOperators(i + shared) +
             footerOperators(table.regular, branding, summaryPages.length + i + 1, total, verification);
           contents.push(deflate(Buffer.from(operators, 'latin1')));
         }

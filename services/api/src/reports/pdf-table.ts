@@ -114,19 +114,23 @@ export class ReportTable<Row = AidRowDto> {
   /** Lines of a cell beyond what an empty page holds are cut, so that every row fits a page. */
   private readonly maxLines: number;
 
-  /** The table of `rows`, paginated a slice at a time so that a large report does not hold the event loop. */
+  /**
+   * The table of `rows`, paginated a slice at a time so that a large report does not hold the event
+   * loop. With `startAt` (a height on the page, in points) its first page is the rest of a page
+   * already begun (the summary's last one), when the title, the header and the first row fit there;
+   * otherwise, or without it, the table starts on a page of its own.
+   */
   static async paginated<Row = AidRowDto>(
     rows: readonly Row[],
     colour: string,
     title: string,
     layout?: TableLayout<Row>,
+    startAt?: number,
   ): Promise<ReportTable<Row>> {
-    const table = new ReportTable<Row>(
-      rows,
-      colour,
-      title,
-      layout ?? (AID_TABLE as unknown as TableLayout<Row>),
-    );
+    const make = (top?: number) =>
+      new ReportTable<Row>(rows, colour, title, layout ?? (AID_TABLE as unknown as TableLayout<Row>), top);
+    let table = make(startAt);
+    if (table.startsMidPage && !table.firstRowFits()) table = make();
     await table.paginate();
     return table;
   }
@@ -141,7 +145,10 @@ export class ReportTable<Row = AidRowDto> {
     private readonly colour: string,
     private readonly title: string,
     private readonly layout: TableLayout<Row>,
+    startAt?: number,
   ) {
+    this.firstTop =
+      startAt === undefined ? PAGE.height - PAGE.top : Math.min(startAt, PAGE.height - PAGE.top);
     this.columns = layout.columns;
     this.measured = this.columns.flatMap((c, i) => (c.weight === undefined && c.align === 'left' ? [i] : []));
     this.amounts = this.columns.flatMap((c, i) => (c.weight === undefined && c.align === 'right' ? [i] : []));
@@ -151,8 +158,22 @@ export class ReportTable<Row = AidRowDto> {
     );
     this.headerHeight =
       Math.max(...this.headerLines.map((lines) => lines.length)) * LINE_HEIGHT + 2 * PADDING;
-    const firstPageRoom = this.roomOn(0);
-    this.maxLines = Math.max(1, Math.floor((firstPageRoom - 2 * PADDING) / LINE_HEIGHT));
+    // as on a first page of its own: a row cut to fit a shorter one would lose text
+    const pageRoom = PAGE.height - PAGE.top - PAGE.bottom - this.headerHeight - TITLE_SIZE - TITLE_GAP;
+    this.maxLines = Math.max(1, Math.floor((pageRoom - 2 * PADDING) / LINE_HEIGHT));
+  }
+
+  /** Where the first page's title is drawn from (the top margin, or below what the page already holds). */
+  private readonly firstTop: number;
+
+  /** Its first page is the rest of a page already begun, not a page of its own. */
+  get startsMidPage(): boolean {
+    return this.firstTop < PAGE.height - PAGE.top;
+  }
+
+  private firstRowFits(): boolean {
+    const first = this.rows[0];
+    return first === undefined || this.rowHeight(this.rowLines(first)) <= this.roomOn(0);
   }
 
   get pageCount(): number {
@@ -169,7 +190,7 @@ export class ReportTable<Row = AidRowDto> {
     const [from, to] = this.rowsOf(page);
     const graphics: string[] = [];
     const text: string[] = [];
-    let top = PAGE.height - PAGE.top;
+    let top = page === 0 ? this.firstTop : PAGE.height - PAGE.top;
     if (page === 0) {
       text.push(
         `/${FONT_BOLD} ${TITLE_SIZE} Tf ${rgbOperands(this.colour)} rg`,
@@ -235,8 +256,8 @@ export class ReportTable<Row = AidRowDto> {
 
   /** Height for rows on a page, below its header (and the title on the first page). */
   private roomOn(page: number): number {
-    const usable = PAGE.height - PAGE.top - PAGE.bottom - this.headerHeight;
-    return page === 0 ? usable - TITLE_SIZE - TITLE_GAP : usable;
+    if (page === 0) return this.firstTop - PAGE.bottom - this.headerHeight - TITLE_SIZE - TITLE_GAP;
+    return PAGE.height - PAGE.top - PAGE.bottom - this.headerHeight;
   }
 
   private async paginate(): Promise<void> {

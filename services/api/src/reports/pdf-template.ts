@@ -17,6 +17,7 @@ import {
   remainingLabel,
   allowanceChartTitle,
   searchedCodesLine,
+  totalsHeading,
   verificationLine,
   yesNo,
   type ReportBranding,
@@ -178,7 +179,7 @@ function reportParts(input: ReportInput): ReportParts {
 </header>
 <h2>Parametri della ricerca</h2>
 <dl class="params">${parameters.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
-<h2>Totali (ultimi 3 anni)</h2>
+<h2>${escapeHtml(totalsHeading(result))}</h2>
 <div class="cards">${cards
     .map(
       ([k, v]) =>
@@ -225,12 +226,21 @@ ${renew}
 }
 
 /**
+ * The link that marks where the summary ends: Chromium writes it as a link annotation whose
+ * rectangle says where on the last page the summary stops, so that the drawn table can go on right
+ * under it (pdf-report.ts reads it, then removes it). Never a real address (.invalid).
+ */
+export const SUMMARY_END_URL = 'https://fine-del-riepilogo.invalid/';
+
+/**
  * The pages Chromium renders for report.pdf: logo, parameters, totals, chart, note and renewal link.
- * The table follows on pages drawn by pdf-report.ts; a search without rows says so here.
+ * The table follows, drawn by pdf-report.ts under the summary's end mark; a search without rows says
+ * so here.
  */
 export function pdfSummaryHtml(input: ReportInput): string {
   const { head, renew } = reportParts(input);
   const empty = input.result.rows.length === 0 ? '<h2>Documenti (0)</h2><p>Nessun documento trovato</p>' : '';
   return `${head}${renew}${empty}
+<a href="${SUMMARY_END_URL}" aria-hidden="true" tabindex="-1" style="display:block;height:1px"></a>
 </body></html>`;
 }

@@ -96,6 +96,18 @@ export function remainingLabel(result: SearchResultDto): string {
   return owner ? `De minimis residuo di ${owner} (il più basso)` : 'De minimis residuo';
 }
 
+/**
+ * The heading of the four totals, from the search's parameters. The totals count the aids granted
+ * in the last 3 years whatever the filter (SPEC: "only documents whose grant date is within the last
+ * 3 years count"); without the filter the list below them holds every year found, and the heading
+ * says so, so that a reader does not take the totals for the list's.
+ */
+export function totalsHeading(result: Pick<SearchResultDto, 'last3Years'>): string {
+  return result.last3Years
+    ? 'Totali (ultimi 3 anni)'
+    : 'Totali degli ultimi 3 anni (l’elenco dei documenti comprende tutti gli anni trovati)';
+}
+
 /** The chart's heading, naming the company it is when several unrelated companies were searched. */
 export function allowanceChartTitle(result: SearchResultDto, ceiling: string): string {
   const owner = allowanceOwner(result);

@@ -1,3 +1,4 @@
+import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH } from '../lib/domain-rules';
 import { problemAttributes, validateNewPassword, type FieldProblem } from '../lib/validation';
 import { FormField } from './form-field';
@@ -12,6 +13,22 @@ export const EMPTY_PASSWORD_PAIR: PasswordPairValue = { password: '', confirm: '
 /** Both required, at least 8 characters, and equal (else C001): the rule reset and change password share. */
 export const passwordPairProblem = (pair: PasswordPairValue): FieldProblem | null =>
   validateNewPassword(pair.password, pair.confirm);
+
+/**
+ * The state of a form whose only fields are a new password and its confirmation (reset, first
+ * sign-in): `submit` checks the pair and hands the password on only when it passes.
+ */
+export function usePasswordPairForm(onValid: (password: string) => void) {
+  const [pair, setPair] = useState<PasswordPairValue>(EMPTY_PASSWORD_PAIR);
+  const [problem, setProblem] = useState<FieldProblem | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = passwordPairProblem(pair);
+    setProblem(found);
+    if (!found) onValid(pair.password);
+  };
+  return { pair, setPair, problem, submit };
+}
 
 interface PasswordPairProps {
   ids: PasswordPairValue;

@@ -1,12 +1,6 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ProblemText } from '../../components/problem-text';
-import {
-  EMPTY_PASSWORD_PAIR,
-  PasswordPair,
-  passwordPairProblem,
-  type PasswordPairValue,
-} from '../../components/password-pair';
+import { PasswordPair, usePasswordPairForm } from '../../components/password-pair';
 import type { FieldProblem } from '../../lib/validation';
 
 interface FirstPasswordFormProps {
@@ -20,15 +14,7 @@ interface FirstPasswordFormProps {
 /** A client signed in with its invitation code chooses the password it will use from now on. */
 export function FirstPasswordForm({ onSubmit, onCancel, busy, serverProblem }: FirstPasswordFormProps) {
   const { t } = useTranslation();
-  const [pair, setPair] = useState<PasswordPairValue>(EMPTY_PASSWORD_PAIR);
-  const [problem, setProblem] = useState<FieldProblem | null>(null);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = passwordPairProblem(pair);
-    setProblem(found);
-    if (!found) onSubmit(pair.password);
-  };
+  const { pair, setPair, problem, submit } = usePasswordPairForm(onSubmit);
 
   return (
     <form className="auth-form" onSubmit={submit} noValidate>

@@ -1,13 +1,7 @@
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ProblemText } from '../../components/problem-text';
-import {
-  EMPTY_PASSWORD_PAIR,
-  PasswordPair,
-  passwordPairProblem,
-  type PasswordPairValue,
-} from '../../components/password-pair';
+import { PasswordPair, usePasswordPairForm } from '../../components/password-pair';
 import type { FieldProblem } from '../../lib/validation';
 
 interface ResetFormProps {
@@ -19,15 +13,7 @@ interface ResetFormProps {
 
 export function ResetForm({ onSubmit, busy, serverProblem, done }: ResetFormProps) {
   const { t } = useTranslation();
-  const [pair, setPair] = useState<PasswordPairValue>(EMPTY_PASSWORD_PAIR);
-  const [problem, setProblem] = useState<FieldProblem | null>(null);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = passwordPairProblem(pair);
-    setProblem(found);
-    if (!found) onSubmit(pair.password);
-  };
+  const { pair, setPair, problem, submit } = usePasswordPairForm(onSubmit);
 
   return (
     <form className="auth-form" onSubmit={submit} noValidate>

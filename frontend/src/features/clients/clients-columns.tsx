@@ -66,6 +66,14 @@ export function useClientColumns({
         sortValue: (c) => c.endDate,
       },
       {
+        key: 'searches',
+        header: t('columns.searches'),
+        // what is left of the year's allowance, beside the allowance itself
+        render: (c) =>
+          t('clients.searchesLeft', { remaining: c.remainingSearches, yearly: c.availableYearlySearches }),
+        sortValue: (c) => c.remainingSearches,
+      },
+      {
         key: 'logo',
         header: t('columns.logo'),
         render: (c) => c.logo?.name ?? '—',
@@ -86,7 +94,7 @@ export function useClientColumns({
             </button>
             <button
               type="button"
-              className="button button--danger button--small"
+              className="button button--danger-quiet button--small"
               aria-label={t('clients.deleteClient', { email: c.email })}
               onClick={() => onDelete(c)}
             >
@@ -100,18 +108,18 @@ export function useClientColumns({
   );
   const waitingColumns = useMemo<Column<ClientDto>[]>(
     () => [
-      { key: 'id', header: t('columns.id'), render: (c) => c.id, sortValue: (c) => c.id },
-      {
-        key: 'status',
-        header: t('columns.status'),
-        render: (c) => <StatusBadge client={c} />,
-        sortValue: (c) => clientStatusLabel(c),
-      },
+      // who is waiting leads the row: the e-mail the invitation went to, not an internal id
       {
         key: 'email',
         header: t('columns.email'),
         render: (c) => c.email,
         sortValue: (c) => c.email.toLowerCase(),
+      },
+      {
+        key: 'status',
+        header: t('columns.status'),
+        render: (c) => <StatusBadge client={c} />,
+        sortValue: (c) => clientStatusLabel(c),
       },
       invitationColumn,
     ],

@@ -49,7 +49,9 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
 
   const all = clients.data ?? [];
   const failure = failureOf(clients);
-  const countOrDash = (n: number) => (failure ? t('common.unavailable') : n);
+  // while the list loads there is no count yet: a dash, never a "0" that reads as no clients
+  const loading = clients.isLoading;
+  const countOrDash = (n: number) => (failure ? t('common.unavailable') : loading ? '—' : n);
   const waiting = waitingClients(all);
   const closeDialog = () => setDialog({ kind: 'NONE' });
   /**
@@ -87,7 +89,9 @@ export function ClientsPage({ logos, logosTab }: ClientsPageProps) {
           value={
             failure
               ? t('common.unavailable')
-              : t('clients.ofTotal', { waiting: waiting.length, total: all.length })
+              : loading
+                ? '—'
+                : t('clients.ofTotal', { waiting: waiting.length, total: all.length })
           }
         />
       </div>

@@ -45,6 +45,38 @@ beforeEach(() => {
 });
 
 describe('the clients screen', () => {
+  it('counts nothing while the list loads, then shows each client’s searches left of the year’s; the waiting tab leads with the e-mail', async () => {
+    let answer: () => void = () => undefined;
+    const routes = adminRoutes([
+      client(1, { remainingSearches: 4 }),
+      client(2, { id: 'f3b2c1d0-uuid', active: false, activationTime: null, status: 'In attesa' }),
+    ]);
+    routes['GET /api/clients'] = {
+      ...routes['GET /api/clients']!,
+      after: new Promise<void>((resolve) => (answer = resolve)),
+    };
+    await startRememberedApp(routes, '/clients');
+    await screen.findByRole('table', { name: 'Tutti i clienti' });
+    // loading: a dash on both cards, never "0" clients or "0 / 0" waiting
+    expect(screen.queryByText('0 / 0')).not.toBeInTheDocument();
+    expect(screen.getAllByText('—').length).toBeGreaterThanOrEqual(2);
+    answer();
+    const all = screen.getByRole('table', { name: 'Tutti i clienti' });
+    const row = (await within(all).findByText('cliente01@example.it')).closest('tr')!;
+    expect(within(all).getByRole('columnheader', { name: /Ricerche rimaste \/ annue/ })).toBeInTheDocument();
+    expect(row).toHaveTextContent('4 / 50');
+    expect(screen.getByText('1 / 2')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Clienti in attesa' }));
+    const list = await screen.findByRole('table', { name: 'Clienti in attesa' });
+    const headers = within(list)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent ?? '');
+    expect(headers[0]).toMatch(/^Email/);
+    expect(headers.some((header) => /^ID/.test(header))).toBe(false);
+    expect(list).not.toHaveTextContent('f3b2c1d0-uuid');
+  });
+
   it('says the list failed, with the spec’s text and a retry, instead of an empty list', async () => {
     const routes = adminRoutes([]);
     routes['GET /api/clients'] = { status: 500, body: { code: 'G001', message: 'x' } };

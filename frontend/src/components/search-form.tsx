@@ -14,6 +14,8 @@ interface SearchFormProps {
   fixedTaxCode?: string | null;
   onSearch: (query: SearchQuery) => void;
   busy?: boolean;
+  /** a client whose searches are counted: told before a multiple search what it may cost */
+  metered?: boolean;
 }
 
 const SHOWN_MALFORMED = 5;
@@ -23,7 +25,7 @@ const SHOWN_MALFORMED = 5;
  * list becomes chips; codes whose check digit is wrong are marked and need a second confirmation
  * before the search (and its charge) goes out.
  */
-export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchFormProps) {
+export function SearchForm({ initial, fixedTaxCode, onSearch, busy, metered }: SearchFormProps) {
   const { t } = useTranslation();
   const id = useId();
   const initialCodes = fixedTaxCode ? [fixedTaxCode] : (initial?.taxCodes ?? []).filter(Boolean);
@@ -216,6 +218,11 @@ export function SearchForm({ initial, fixedTaxCode, onSearch, busy }: SearchForm
           </div>
         )}
       </div>
+      {metered && multiple && codesToSearch().length > 1 && (
+        <p className="search-form__cost" role="note">
+          {t('search.costNotice', { count: codesToSearch().length })}
+        </p>
+      )}
       <div className="search-form__options">
         <label className="checkbox">
           <input

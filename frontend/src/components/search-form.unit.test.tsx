@@ -152,4 +152,21 @@ describe('SearchForm', () => {
       documentsUrl({ taxCodes: ['A1234567890', 'B1234567890'], deMinimis: true, last3Years: false }),
     ).toBe('/documents?taxCode=A1234567890%2CB1234567890&deMinimis=true&last3Years=false');
   });
+
+  it('tells a client before a multiple search what it may cost, and an administrator nothing', async () => {
+    const { unmount } = render(<SearchForm metered onSearch={jest.fn()} />);
+    await userEvent.click(screen.getByLabelText('Ricerca multipla'));
+    const box = screen.getByLabelText('Codici fiscali');
+    await userEvent.type(box, '01234567897 ');
+    expect(screen.queryByRole('note')).not.toBeInTheDocument(); // one code: one search, as always
+    await userEvent.type(box, '12345678903 00000000000 ');
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'Questa ricerca di 3 codici conta fino a 3 ricerche: un codice già cercato oggi non si conta di nuovo.',
+    );
+    unmount();
+    render(<SearchForm onSearch={jest.fn()} />);
+    await userEvent.click(screen.getByLabelText('Ricerca multipla'));
+    await userEvent.type(screen.getByLabelText('Codici fiscali'), '01234567897 12345678903 ');
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
 });

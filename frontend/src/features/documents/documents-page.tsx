@@ -64,6 +64,7 @@ export default function DocumentsPage() {
         key={params.toString()}
         initial={query ?? undefined}
         fixedTaxCode={user.taxCode}
+        metered={user.role === 'CLIENT'}
         busy={result.isFetching}
         // the same codes searched again still come from the group
         onSearch={(next) =>

@@ -82,7 +82,11 @@ export default function HomePage({ notices }: { notices?: ReactNode }) {
           </Link>
         </section>
       )}
-      <SearchForm fixedTaxCode={user.taxCode} onSearch={(query) => navigate(documentsUrl(query))} />
+      <SearchForm
+        fixedTaxCode={user.taxCode}
+        metered={user.role === 'CLIENT'}
+        onSearch={(query) => navigate(documentsUrl(query))}
+      />
       {canUseVariationAlerts(user) && (
         <VariationAlertsList
           alerts={alerts.data ?? []}

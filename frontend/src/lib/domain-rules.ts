@@ -87,3 +87,12 @@ export { formatInteger } from '@rna/domain';
 
 /** The Italian name of a downloaded file, with the codes and today's date (aiuti-<codice>-2026-11-25.xlsx). */
 export { downloadFileName };
+
+/**
+ * How the remaining-searches badge looks: none left and a tenth or less of the year's allowance
+ * (five at least) must not look like a full allowance.
+ */
+export function remainingSearchesTone(remaining: number, yearly: number): 'empty' | 'low' | 'normal' {
+  if (remaining <= 0) return 'empty';
+  return remaining <= Math.max(5, Math.ceil(yearly / 10)) ? 'low' : 'normal';
+}

@@ -6,6 +6,7 @@ import {
   isoDayOf,
   isTaxCodeWellFormed,
   normaliseTaxCode,
+  remainingSearchesTone,
 } from './domain-rules';
 
 describe('pure rules used by the screens', () => {
@@ -36,5 +37,17 @@ describe('pure rules used by the screens', () => {
     expect(isTaxCodeWellFormed('0123456789')).toBe(false);
     expect(isTaxCodeWellFormed('01234567890')).toBe(true);
     expect(isTaxCodeWellFormed('<script>1234567')).toBe(false);
+  });
+});
+
+describe('the remaining-searches badge', () => {
+  it('looks different with none left, with a tenth or less left, and with more', () => {
+    expect(remainingSearchesTone(0, 100)).toBe('empty');
+    expect(remainingSearchesTone(10, 100)).toBe('low');
+    expect(remainingSearchesTone(11, 100)).toBe('normal');
+    expect(remainingSearchesTone(100, 100)).toBe('normal');
+    // a small allowance: five left is already few
+    expect(remainingSearchesTone(5, 20)).toBe('low');
+    expect(remainingSearchesTone(6, 20)).toBe('normal');
   });
 });

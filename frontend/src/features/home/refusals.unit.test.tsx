@@ -54,6 +54,8 @@ describe('a refusal on the way from home to a search', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(EXHAUSTED));
     await settle();
     expect(count(calls, documentsCall([CODE]))).toBe(1);
+    // the badge says none are left, in words and in its look, not like a full allowance
+    expect(screen.getByText(/^Ricerche esaurite: 0 \//)).toHaveClass('nav-bar__badge--empty');
   });
 });
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import type { UserDto } from '@rna/domain';
 import { Dropdown } from '../../components/dropdown';
-import { formatDate } from '../../lib/domain-rules';
+import { formatDate, remainingSearchesTone } from '../../lib/domain-rules';
 import { useAppDispatch } from '../../lib/hooks';
 import { imageUrl } from '../../lib/runtime-config';
 import { logout } from '../../lib/session/session-actions';
@@ -36,9 +36,14 @@ export function NavBar({ user }: { user: UserDto }) {
   const isClient = user.role === 'CLIENT';
   const { data: me } = useGetMyClientQuery(undefined, { skip: !isClient });
 
+  const tone =
+    isClient && me ? remainingSearchesTone(me.remainingSearches, me.availableYearlySearches) : null;
   const remaining =
     isClient && me
-      ? t('nav.remaining', { remaining: me.remainingSearches, total: me.availableYearlySearches })
+      ? t(tone === 'empty' ? 'nav.remainingNone' : 'nav.remaining', {
+          remaining: me.remainingSearches,
+          total: me.availableYearlySearches,
+        })
       : null;
   const endDate = isClient && me ? t('nav.endDate', { date: formatDate(me.endDate) }) : null;
   const signOut = () => {
@@ -78,7 +83,7 @@ export function NavBar({ user }: { user: UserDto }) {
         ) : (
           <nav className="nav-bar__menu" aria-label={t('nav.label')}>
             {remaining && (
-              <span className="nav-bar__badge" title={t('nav.remainingTitle')}>
+              <span className={`nav-bar__badge nav-bar__badge--${tone}`} title={t('nav.remainingTitle')}>
                 {remaining}
               </span>
             )}

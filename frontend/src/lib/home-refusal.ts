@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@rna/domain';
+import type { SearchQuery } from '../components/search-form';
 
 /**
  * Refusals after which searching again cannot help (no searches left, subscription expired): the
@@ -11,6 +12,20 @@ export const isHomeRefusal = (code: ErrorCode | null): boolean => code !== null 
 /** The router state the home page is reached with after a refusal. */
 export interface HomeRefusalState {
   refusal: ErrorCode;
+  /** the search refused, put back in the search box: the codes typed are not lost */
+  query?: SearchQuery;
+}
+
+/** The search that was refused, when the state carries one. */
+export function refusedQueryOf(state: unknown): SearchQuery | null {
+  if (refusalOf(state) === null) return null;
+  const query = (state as { query?: unknown }).query as Partial<SearchQuery> | undefined;
+  if (!query || !Array.isArray(query.taxCodes)) return null;
+  return {
+    taxCodes: query.taxCodes.filter((code): code is string => typeof code === 'string'),
+    deMinimis: query.deMinimis === true,
+    last3Years: query.last3Years === true,
+  };
 }
 
 export function refusalOf(state: unknown): ErrorCode | null {

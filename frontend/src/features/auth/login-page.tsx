@@ -6,7 +6,7 @@ import { requestRefresh, type RefreshOutcome } from '../../lib/session/refresh';
 import { completeLogin } from '../../lib/session/session-actions';
 import { selectSignedOutBecause } from '../../lib/session/user-slice';
 import type { FieldProblem } from '../../lib/validation';
-import { AdminContact } from './admin-contact';
+import { AdminContact } from '../../components/admin-contact';
 import { useChooseFirstPasswordMutation, useLoginMutation } from './auth-api';
 import { FirstPasswordForm } from './first-password-form';
 import { LoginForm } from './login-form';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { errorCodeOf } from '../../lib/errors';
-import { AdminContact } from './admin-contact';
+import { AdminContact } from '../../components/admin-contact';
 import { useResetPasswordMutation } from './auth-api';
 import { ResetForm } from './reset-form';
 

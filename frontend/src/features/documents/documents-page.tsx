@@ -49,10 +49,10 @@ export default function DocumentsPage() {
   useEffect(() => {
     if (errorCode && isHomeRefusal(errorCode)) {
       // searching again cannot help: the home page says why, and this page leaves no history entry
-      const state: HomeRefusalState = { refusal: errorCode };
+      const state: HomeRefusalState = { refusal: errorCode, ...(query ? { query } : {}) };
       navigate('/', { replace: true, state });
     }
-  }, [errorCode, navigate]);
+  }, [errorCode, navigate, query]);
 
   if (!user) return null;
   const hasTaxCodeParam = params.has('taxCode') || Boolean(user.taxCode);

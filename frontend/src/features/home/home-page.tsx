@@ -5,7 +5,8 @@ import { documentsUrl, SearchForm } from '../../components/search-form';
 import { failureOf } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { errorCodeOf } from '../../lib/errors';
-import { refusalOf } from '../../lib/home-refusal';
+import { refusalOf, refusedQueryOf } from '../../lib/home-refusal';
+import { AdminContact } from '../../components/admin-contact';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks';
 import { showError, showSuccess } from '../../lib/session/status-slice';
 import {
@@ -29,6 +30,7 @@ export default function HomePage({ notices }: { notices?: ReactNode }) {
   const [removeAlert] = useRemoveVariationAlertMutation();
   const location = useLocation();
   const refusal = refusalOf(location.state);
+  const refusedQuery = refusedQueryOf(location.state);
   // a fixed code or saved search opens only as the visit's first screen (SPEC §2 "on load"), and
   // never right after a refusal (it would bounce); later, the saved search is offered, not forced
   const mayRedirect = !useAppSelector(selectHomeRedirectUsed) && refusal === null;
@@ -63,6 +65,7 @@ export default function HomePage({ notices }: { notices?: ReactNode }) {
       {refusal && (
         <div className="error-panel card" role="alert">
           <p>{t(`errors.${refusal}`)}</p>
+          <AdminContact />
         </div>
       )}
       {resume && (
@@ -83,6 +86,7 @@ export default function HomePage({ notices }: { notices?: ReactNode }) {
         </section>
       )}
       <SearchForm
+        initial={refusedQuery ?? undefined}
         fixedTaxCode={user.taxCode}
         metered={user.role === 'CLIENT'}
         onSearch={(query) => navigate(documentsUrl(query))}

@@ -45,6 +45,9 @@ describe('a refusal on the way from home to a search', () => {
     expect(count(calls, documentsCall([CODE]))).toBe(1);
     expect(screen.getByRole('heading', { name: /Ricerca aiuti/ })).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent(message);
+    // who to turn to, and the code refused still in the box
+    expect(screen.getByRole('alert')).toHaveTextContent('si rivolga all’amministratore del portale');
+    expect(screen.getByLabelText('Codice fiscale')).toHaveValue(CODE);
   });
 
   it('with a fixed tax code and no searches left: one request, the reason on the home page', async () => {

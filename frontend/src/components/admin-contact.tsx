@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { getRuntimeConfig } from '../../lib/runtime-config';
+import { getRuntimeConfig } from '../lib/runtime-config';
 
 /**
  * Whom to turn to when the screen cannot go on by itself (an ended subscription, a dead reset link):

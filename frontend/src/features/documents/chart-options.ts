@@ -13,6 +13,8 @@ export interface ChartLabels {
   description: string;
   /** the amounts' range for screen readers, from the lowest and highest amount already formatted */
   range?: (from: string, to: string) => string;
+  /** the ceiling's line, as the PDF draws it ("Massimale 300.000 €") */
+  ceiling?: string;
 }
 
 /**
@@ -75,6 +77,17 @@ export function buildChartOptions(
       title: { text: labels.axis },
       ...(rangeDescription ? { accessibility: { rangeDescription } } : {}),
       labels: { formatter: (ctx) => formatEuro(Number(ctx.value)).replace(',00', '') },
+      // the allowance's ceiling drawn across every month: a month above it is seen at once
+      plotLines: [
+        {
+          value: DE_MINIMIS_CEILING,
+          color: '#b42318',
+          width: 2,
+          dashStyle: 'Dash',
+          zIndex: 5,
+          ...(labels.ceiling ? { label: { text: labels.ceiling, align: 'right' as const } } : {}),
+        },
+      ],
     },
     tooltip: {
       shared: true,

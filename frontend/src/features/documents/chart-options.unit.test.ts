@@ -67,3 +67,23 @@ describe('what a screen reader hears of the amounts', () => {
     );
   });
 });
+
+describe('the ceiling on the chart', () => {
+  it('is a line at 300.000 € with its label, as the PDF draws it', () => {
+    const options = buildChartOptions([{ month: '11/26', total: 1_000, remaining: 299_000 }], false, {
+      title: 'De minimis',
+      used: 'Utilizzato',
+      remaining: 'Residuo',
+      axis: 'Euro',
+      description: 'Grafico',
+      ceiling: 'Massimale 300.000,00 €',
+    });
+    const yAxis = options.yAxis as { plotLines?: { value: number; label?: { text: string } }[] };
+    expect(yAxis.plotLines).toEqual([
+      expect.objectContaining({
+        value: 300_000,
+        label: expect.objectContaining({ text: 'Massimale 300.000,00 €' }),
+      }),
+    ]);
+  });
+});

@@ -5,7 +5,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeMinimisPointDto } from '@rna/domain';
 import i18n from '../../i18n';
-import { formatEuro } from '../../lib/domain-rules';
+import { DE_MINIMIS_CEILING, formatEuro } from '../../lib/domain-rules';
 import { NARROW_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { buildChartOptions, chartLang } from './chart-options';
 
@@ -35,6 +35,7 @@ export default function DeMinimisChart({
         axis: t('documents.chartAxis'),
         description: t('documents.chartDescription'),
         range: (from, to) => t('documents.chartRange', { from, to }),
+        ceiling: t('documents.chartCeiling', { ceiling: formatEuro(DE_MINIMIS_CEILING) }),
       }),
     [points, narrow, t, title],
   );

@@ -517,12 +517,12 @@ describe('archive sync and search in a real browser', () => {
     await client.getByLabel('Ultimi 3 anni').check();
     await searchOne(client, fresh);
     await waitForResults(client, [fresh]);
-    await client.getByText('Ricerche: 0 / 20').waitFor();
+    await client.getByText('Ricerche esaurite: 0 / 20').waitFor();
     // the same company without the filter costs nothing: it was looked up today
     await client.getByLabel('Ultimi 3 anni').uncheck();
     await client.getByRole('button', { name: 'Avvia ricerca' }).click();
     await waitForResults(client, [fresh]);
-    await client.getByText('Ricerche: 0 / 20').waitFor();
+    await client.getByText('Ricerche esaurite: 0 / 20').waitFor();
     // a company not looked up today is refused
     await searchOne(client, fresher);
     await expectMessage(client, 'Ricerche disponibili esaurite, contatti l’amministratore');

@@ -99,7 +99,8 @@ function expectedCards(aids: readonly TruthRecord[], searched: readonly string[]
     documents: formatInteger(aids.length),
     total: formatEuroCents(sum(aids)),
     deMinimis: formatEuroCents(deMinimis),
-    remaining: formatEuroCents(remaining.cents),
+    // over the ceiling, the card says so in words after the amount
+    remaining: formatEuroCents(remaining.cents) + (remaining.cents < 0 ? ' massimale superato' : ''),
     remainingLabel: remaining.label,
   };
 }

@@ -122,7 +122,15 @@ export default function DocumentsPage() {
                       ? t('documents.statRemainingOf', { company: allowanceOf })
                       : t('documents.statRemaining')
                   }
-                  value={formatEuro(result.data.stats.remainingDeMinimis)}
+                  value={
+                    <>
+                      {formatEuro(result.data.stats.remainingDeMinimis)}
+                      {/* over the ceiling is said in words, not by the minus sign and the colour alone */}
+                      {result.data.stats.remainingDeMinimis < 0 && (
+                        <span className="stat-card__note"> {t('documents.perCodeExceeded')}</span>
+                      )}
+                    </>
+                  }
                   tone={result.data.stats.remainingDeMinimis < 0 ? 'danger' : undefined}
                 />
               </div>

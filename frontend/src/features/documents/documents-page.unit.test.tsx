@@ -60,10 +60,23 @@ describe('a search of several companies', () => {
       name: 'De minimis residuo di Mario Rossi (il più basso)',
     });
     expect(card).toHaveTextContent('40.000,00 €');
+    expect(card).not.toHaveTextContent('massimale superato');
     expect(
       screen.getByText(/vale per ciascuna impresa: le imprese cercate insieme non si sommano/),
     ).toHaveTextContent('quelli di Mario Rossi');
     expect(await screen.findByRole('figure', { name: /di Mario Rossi \(36 mesi\)/ })).toBeInTheDocument();
+  });
+
+  it('says in words on the remaining card that the ceiling is exceeded, not by the minus sign alone', async () => {
+    const user = clientUser('c1', 'cliente@example.it');
+    const result = searchResult([ALFA], [aidRow(ALFA, 'ALFA SRL', 'Bando uno', '1000')]);
+    result.stats = { ...result.stats, remainingDeMinimis: -749_362.6 };
+    await startRememberedApp(
+      { ...signedInRoutes(user), [documentsCall([ALFA])]: { status: 200, body: result } },
+      `/documents?taxCode=${ALFA}&deMinimis=false&last3Years=false`,
+    );
+    const card = await screen.findByRole('region', { name: /^De minimis residuo/ });
+    expect(card).toHaveTextContent('-749.362,60 € massimale superato');
   });
 
   it('shows neither for one company', async () => {

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { startHeartbeat } from '@rna/infra/config';
+import { until } from '../e2e/harness/ui';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -103,25 +104,16 @@ describe('docker-compose.yml', () => {
     );
     try {
       // several beats were due while the stores did not answer (counted, not slept through): none written
-      await until(() => probesWhileDown >= 5);
+      await until(async () => probesWhileDown >= 5, 'five probes while the stores are down');
       expect(() => statSync(file)).toThrow();
       storesAnswer = true;
-      await until(() => existsSync(file));
+      await until(async () => existsSync(file), 'the first beat');
       // and it goes on beating: the file is written again
       const firstBeat = statSync(file).mtimeMs;
-      await until(() => statSync(file).mtimeMs > firstBeat);
+      await until(async () => statSync(file).mtimeMs > firstBeat, 'a later beat');
     } finally {
       heartbeat.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
 });
-
-/** A condition waited for, with a deadline generous enough for a machine with both cores busy. */
-async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

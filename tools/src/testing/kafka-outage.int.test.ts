@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import { openKafkaMessageLog } from '@rna/infra/engines';
+import { until } from '../e2e/harness/ui';
 import { kcatAvailable, startKafkaMock, type KafkaMock } from './kafka-mock';
 
 jest.setTimeout(120_000);
@@ -82,14 +83,14 @@ async function gate(): Promise<{
         await publisher.publish('aids', [{ key: 'A', value: 1 }]);
         // several attempts refused while the cluster is down (counted at the door): not running,
         // nothing consumed
-        await until(() => door.refused() >= 4);
+        await until(async () => door.refused() >= 4, 'four refused connections', 60_000);
         expect(consumer.running()).toBe(false);
         expect(seen).toEqual([]);
         // the cluster is back: the consumer starts by itself and consumes what was published
         door.open(mock.brokers[0]!);
-        await until(() => consumer.running());
+        await until(async () => consumer.running(), 'the consumer running', 60_000);
         await publisher.publish('aids', [{ key: 'B', value: 2 }]);
-        await until(() => seen.length === 2);
+        await until(async () => seen.length === 2, 'both messages consumed', 60_000);
         expect(seen).toEqual(['A', 'B']);
       } finally {
         await consumer.stop();
@@ -101,11 +102,3 @@ async function gate(): Promise<{
     });
   },
 );
-
-async function until(done: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -78,6 +78,35 @@ describe('the quota decider (quota-<clientId>)', () => {
       .then([{ type: 'SearchRefused', data: { ...request('01234567897'), clientId: 'c1', at: late, by: client, code: 'A002' } }]); // prettier-ignore
   });
 
+  it('records an allowance as the administrator gave it', () => {
+    const data = { clientId: 'c1', availableYearlySearches: 40, remainingSearches: 12, endDate, at: '2026-02-01T09:00:00.000Z', by: admin }; // prettier-ignore
+    spec
+      .given([granted(3)])
+      .when({ type: 'GrantAllowance', data })
+      .then([{ type: 'SearchAllowanceGranted', data }]);
+  });
+
+  it('records a free report (its codes looked up today) as the download alone, with its verification stamp', () => {
+    const morning = '2026-03-10T08:00:00.000Z';
+    const at = '2026-03-10T10:00:00.000Z';
+    const command = lookUp(at, 'pdf', '01234567897');
+    spec
+      .given([granted(10), performed(morning, 1, '01234567897')])
+      .when({ ...command, data: { ...command.data, report: { code: 'RNA-7Q2K', organisation: 'Studio Rossi' } } })
+      .then([
+        { type: 'ReportDownloaded', data: { ...request('01234567897'), clientId: 'c1', at, by: client, kind: 'pdf', reportCode: 'RNA-7Q2K', organisation: 'Studio Rossi' } },
+      ]); // prettier-ignore
+  });
+
+  it('names the bulk job a charged look-up belongs to', () => {
+    const at = '2026-03-10T10:00:00.000Z';
+    const command = lookUp(at, 'search', '01234567897');
+    spec
+      .given([granted(10)])
+      .when({ ...command, data: { ...command.data, bulkJobId: 'job-1' } })
+      .then([{ type: 'SearchPerformed', data: { ...request('01234567897'), clientId: 'c1', at, by: client, dataSource: 'ARCHIVE', resultCount: 4, cost: 1, bulkJobId: 'job-1' } }]); // prettier-ignore
+  });
+
   it('renews a year from the later of today and the end date, with the full yearly allowance again', () => {
     const at = '2026-06-01T10:00:00.000Z';
     spec

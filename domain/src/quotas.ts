@@ -191,9 +191,9 @@ export const quotaDecider: Decider<QuotaCommand, QuotaEvent, QuotaState> = {
         ];
       }
       case 'ChargeLookUp': {
-        const { clientId, by, at, request, purpose } = command.data;
-        const decide = purpose === 'search' ? decideSearch : decideReportDownload;
-        const decision = decide(state, request, Date.parse(at));
+        const { clientId, by, at, request } = command.data;
+        // a report is decided as its search (decideReportDownload)
+        const decision = decideSearch(state, request, Date.parse(at));
         if (!decision.ok) {
           return [{ type: 'SearchRefused', data: { ...request, clientId, at, by, code: decision.code } }];
         }

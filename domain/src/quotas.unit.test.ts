@@ -258,3 +258,61 @@ describe('report downloads', () => {
     expect(decideSearch(state, twoCodes, new Date('2025-03-11T16:00:00Z'))).toEqual({ ok: true, cost: 2 });
   });
 });
+
+describe('what the day remembers', () => {
+  const one = (...taxCodes: string[]): SearchRequest => ({ taxCodes, deMinimis: false, last3Years: false });
+
+  it('adds a second search of the same day to the first: both companies are free for the rest of the day', () => {
+    const state = quotaStateOf([
+      granted(50),
+      performed(one('01234567897'), '2025-03-10T08:00:00Z', 1),
+      performed(one('RSSMRA85T10A562S', '01234567897'), '2025-03-10T09:00:00Z', 1),
+    ]);
+    expect(state.lookedUpToday).toEqual({ day: '2025-03-10', codes: ['01234567897', 'RSSMRA85T10A562S'] });
+    expect(
+      decideSearch(state, one('RSSMRA85T10A562S', '01234567897'), new Date('2025-03-10T18:00:00Z')),
+    ).toEqual({
+      ok: true,
+      cost: 0,
+    });
+  });
+
+  it('a late event of an earlier day does not make today’s companies cost again', () => {
+    const state = quotaStateOf([
+      granted(50),
+      performed(one('01234567897'), '2025-03-11T08:00:00Z', 1),
+      performed(one('98765432109'), '2025-03-10T20:00:00Z', 1),
+    ]);
+    expect(state.lookedUpToday).toEqual({ day: '2025-03-11', codes: ['01234567897'] });
+    expect(decideSearch(state, one('01234567897'), new Date('2025-03-11T10:00:00Z'))).toEqual({
+      ok: true,
+      cost: 0,
+    });
+  });
+
+  it('an unreadable timestamp still charges but neither forgets nor frees anything', () => {
+    const before = quotaStateOf([granted(50), performed(one('01234567897'), '2025-03-10T08:00:00Z', 1)]);
+    const after = evolveQuota(before, performed(one('98765432109'), 'not a date', 1));
+    expect(after.remainingSearches).toBe(before.remainingSearches - 1);
+    expect(after.lookedUpToday).toEqual({ day: '2025-03-10', codes: ['01234567897'] });
+  });
+
+  it('a refund gives the searches back', () => {
+    const state = quotaStateOf([
+      granted(10),
+      performed(one('01234567897', '98765432109'), '2025-03-10T08:00:00Z', 2),
+      {
+        type: 'SearchRefunded',
+        data: {
+          clientId: 'c1',
+          at: '2025-03-10T08:05:00Z',
+          by: admin,
+          cost: 2,
+          bulkJobId: 'j1',
+          reason: 'B008',
+        },
+      },
+    ]);
+    expect(state.remainingSearches).toBe(10);
+  });
+});

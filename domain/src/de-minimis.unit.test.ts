@@ -1,4 +1,5 @@
 import {
+  allowanceFigures,
   DE_MINIMIS_CEILING_EURO,
   deMinimisRemaining,
   deMinimisSeries,
@@ -155,9 +156,70 @@ describe('one summary per searched company', () => {
     ]);
   });
 
+  it('names a company by its first row that has a name', () => {
+    const unnamedFirst = [
+      of('01234567897', '', deMinimis('2025-01-10', 1_000)),
+      of('01234567897', '   ', deMinimis('2025-02-10', 1_000)),
+      ...alfa,
+    ];
+    const [summary] = summariesByCode(['01234567897'], unnamedFirst, unnamedFirst, now);
+    expect(summary?.name).toBe('ALFA SRL');
+  });
+
   it('counts only the shown aids in the totals, and every aid in the allowance', () => {
     const shown = alfa.filter((row) => !row.isDeMinimis);
     const [summary] = summariesByCode(['01234567897'], shown, alfa, now);
     expect(summary).toMatchObject({ totalDocuments: 1, totalImport: 1_000, remainingDeMinimis: 100_000 });
+  });
+});
+
+describe('the cards and chart of a search of several companies', () => {
+  const of = (code: string, name: string, row: DeMinimisRow): BeneficiaryRow => ({
+    ...row,
+    codiceFiscaleBeneficiario: code,
+    denominazioneBeneficiario: name,
+  });
+  const alfa = [of('01234567897', 'ALFA SRL', deMinimis('2025-05-31', 200_000))];
+  const beta = [
+    of('RSSMRA80A01H501U', '', deMinimis('2024-02-01', 150_000)),
+    of('RSSMRA80A01H501U', 'Mario Rossi', deMinimis('2024-03-01', 100_000)),
+  ];
+  const every = [...alfa, ...beta];
+
+  it('never adds unrelated companies up: they show the company with the least left, named', () => {
+    const figures = allowanceFigures(['01234567897', 'rssmra80a01h501u'], every, now, false);
+    expect(figures.remainingDeMinimis).toBe(50_000);
+    expect(figures.deMinimisOf).toEqual({ taxCode: 'RSSMRA80A01H501U', name: 'Mario Rossi' });
+    expect(figures.deMinimisSeries[0]).toEqual({ month: '06/25', total: 250_000, remaining: 50_000 });
+  });
+
+  it('on a tie, the company searched first', () => {
+    const twin = [of('02345678902', 'GAMMA SPA', deMinimis('2025-04-30', 200_000))];
+    const figures = allowanceFigures(['02345678902', '01234567897'], [...alfa, ...twin], now, false);
+    expect(figures.deMinimisOf).toEqual({ taxCode: '02345678902', name: 'GAMMA SPA' });
+    const company = (code: string) => allowanceFigures([code, '02345678902'], [...alfa, ...twin], now, false);
+    expect(company('01234567897').deMinimisOf?.taxCode).toBe('01234567897');
+  });
+
+  it('a company without aids is the one shown only when no company has used any', () => {
+    const none = allowanceFigures(['02345678902', '01234567897'], alfa, now, false);
+    expect(none.deMinimisOf?.taxCode).toBe('01234567897');
+    const nobody = allowanceFigures(['02345678902', '03456789013'], [], now, false);
+    expect(nobody).toMatchObject({
+      remainingDeMinimis: DE_MINIMIS_CEILING_EURO,
+      deMinimisOf: { taxCode: '02345678902', name: '' },
+    });
+  });
+
+  it('a group counted as one undertaking adds its companies up, and names nobody', () => {
+    const figures = allowanceFigures(['01234567897', 'RSSMRA80A01H501U'], every, now, true);
+    expect(figures.remainingDeMinimis).toBe(-150_000);
+    expect(figures.deMinimisOf).toBeNull();
+    expect(figures.deMinimisSeries[0]).toEqual({ month: '06/25', total: 450_000, remaining: -150_000 });
+  });
+
+  it('one company is its own figures, unnamed (the heading names it)', () => {
+    const figures = allowanceFigures(['01234567897'], alfa, now, false);
+    expect(figures).toMatchObject({ remainingDeMinimis: 100_000, deMinimisOf: null });
   });
 });

@@ -212,8 +212,8 @@ export function deMinimisHeadroom(
   )) {
     if (unknownRegulation) unknownRegulationAids += 1;
     used[aidRegime] += aid.elementoDiAiutoCents;
-    const company = perCode.get(aid.taxCode);
-    if (company) company.used[aidRegime] += aid.elementoDiAiutoCents;
+    // headroomWindowAids yields the members' aids only
+    perCode.get(aid.taxCode)!.used[aidRegime] += aid.elementoDiAiutoCents;
     if (limited) {
       const day = releaseDay(aid.dataConcessione);
       releases.set(day, (releases.get(day) ?? 0) + aid.elementoDiAiutoCents);

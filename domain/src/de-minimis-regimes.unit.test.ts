@@ -41,6 +41,10 @@ describe('the regime of an aid, from its regulation', () => {
     ['CE2832/23', '', 'SIEG'],
     ['', 'Regolamento (UE) 2023 / 2832 SIEG', 'SIEG'],
     ['CE360/12', '', 'SIEG'],
+    ['', 'Regolamento (UE) n. 2023/ 2831', 'GENERAL'],
+    ['', 'Reg. UE 1407 /2013', 'GENERAL'],
+    ['', 'Regolamento (UE) 2014/717 pesca', 'FISHERIES'],
+    ['', 'Reg. 13/1408', 'AGRICULTURE'],
   ])('%s %s → %s', (cod, des, regime) => {
     expect(regimeOfRegulation(cod, des)).toEqual({ regime, unknownRegulation: false });
   });
@@ -53,6 +57,10 @@ describe('the regime of an aid, from its regulation', () => {
     expect(regimeOfRegulation('', '')).toEqual({ regime: 'GENERAL', unknownRegulation: true });
     // a number that only looks like one (12831/23) is not 2831/23
     expect(regimeOfRegulation('12831/23').unknownRegulation).toBe(true);
+    // the right number of another year is another regulation, in either order
+    for (const text of ['1407/2099', '1407/99', '2099/1407', '99/1407', 'CE1408/23']) {
+      expect(regimeOfRegulation(text)).toEqual({ regime: 'GENERAL', unknownRegulation: true });
+    }
   });
 });
 
@@ -93,8 +101,9 @@ describe('the window of a planned grant', () => {
       expect.objectContaining({ code: 'D001' }),
     );
     expect(deMinimisHeadroom([A], [], '2024-01-01', 'GENERAL').headroom).toBe('300000.00');
+    // the answer names the date it could not read
     expect(() => deMinimisHeadroom([A], [], '2025-02-29', 'GENERAL')).toThrow(
-      expect.objectContaining({ code: 'J001' }),
+      expect.objectContaining({ code: 'J001', message: expect.stringContaining('"2025-02-29"') }),
     );
     expect(() => deMinimisHeadroom([A], [], '2025-06-30', 'EDILIZIA' as 'GENERAL')).toThrow(
       expect.objectContaining({ code: 'D002' }),
@@ -148,6 +157,10 @@ describe('each regime’s limits', () => {
     ]);
   });
 
+  it('AGRICULTURE: 50,000 from 16-12-2024 itself', () => {
+    expect(limits('AGRICULTURE', '2024-12-16').limits[0]?.slice(0, 2)).toEqual(['AGRICULTURE', '50000.00']);
+  });
+
   it('FISHERIES: its own 40,000, F+A ≤ 40,000 and G+A+F ≤ 300,000', () => {
     expect(limits('FISHERIES')).toEqual({
       headroom: '10000.00',
@@ -185,6 +198,7 @@ describe('a single undertaking of several companies', () => {
     const result = deMinimisHeadroom([A, B], aids, '2025-06-30', 'GENERAL');
     // then 270,000 count against one 300,000 ceiling: 30,000 left
     expect(result.headroom).toBe('30000.00');
+    expect(result).toMatchObject({ taxCodes: [A, B], date: '2025-06-30', regime: 'GENERAL' });
     expect(result.perCompany).toEqual([
       {
         taxCode: A,
@@ -208,6 +222,21 @@ describe('a single undertaking of several companies', () => {
     const result = deMinimisHeadroom([A], [aid('2025-01-10', 5_000, 'XX99/99')], '2025-06-30', 'GENERAL');
     expect(result.unknownRegulationAids).toBe(1);
     expect(result.usedByRegime.GENERAL).toBe('5000.00');
+  });
+
+  it('lists releases day by day in date order, whatever the order of the aids, and none of 0 €', () => {
+    const aids = [
+      aid('2025-02-01', 7_000, 'CE2831/23'),
+      aid('2024-03-01', 0, 'CE2831/23'),
+      aid('2024-05-01', 3_000, 'CE2831/23'),
+      aid('2025-02-01', 1_000, 'CE1407/13'),
+      aid('2024-05-02', 2_000, 'CE2831/23'),
+    ];
+    expect(deMinimisHeadroom([A], aids, '2025-06-30', 'GENERAL').releases).toEqual([
+      { date: '2027-05-01', amount: '3000.00' },
+      { date: '2027-05-02', amount: '2000.00' },
+      { date: '2028-02-01', amount: '8000.00' },
+    ]);
   });
 
   it('lists releases only of the regimes the planned aid is limited by', () => {

@@ -14,7 +14,8 @@ export function tryParseDecimalCents(text: string): number | null {
   if (trimmed === '') return 0;
   const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(trimmed);
   if (!match) return null;
-  const [, sign = '', whole = '', fraction = ''] = match;
+  // the sign and the whole part always match (maybe empty); the fraction only after a dot
+  const [sign, whole, fraction = ''] = [match[1]!, match[2]!, match[3]];
   if (whole === '' && fraction === '') return null;
   const padded = fraction.padEnd(3, '0');
   let cents = Number(whole || '0') * 100 + Number(padded.slice(0, 2));
@@ -35,8 +36,8 @@ export function parseDecimalCents(text: string): number {
  * cents, or null when it is not an amount. Dots group thousands, the comma starts decimals.
  */
 export function tryParseItalianEuroCents(text: string): number | null {
+  // empty text is refused by the pattern (it wants a digit), unlike the register's empty amount
   const compact = text.replace(/€|\s|\u00a0/g, '');
-  if (compact === '') return null;
   if (!/^[+-]?\d{1,3}(\.\d{3})*(,\d*)?$|^[+-]?\d+(,\d*)?$/.test(compact)) return null;
   return tryParseDecimalCents(compact.replace(/\./g, '').replace(',', '.'));
 }

@@ -16,6 +16,8 @@ describe('register decimals to cents', () => {
     expect(parseDecimalCents(' 0.07 ')).toBe(7);
     expect(parseDecimalCents('.5')).toBe(50);
     expect(parseDecimalCents('-3.10')).toBe(-310);
+    // a negative zero is zero (it would print as "-0,00")
+    expect(Object.is(parseDecimalCents('-0.00'), 0)).toBe(true);
     // 0.29 * 100 is 28.999999999999996 in floating point: parsing must not go through it
     expect(parseDecimalCents('0.29')).toBe(29);
     expect(parseDecimalCents('1151.57')).toBe(115_157);
@@ -39,6 +41,12 @@ describe('register decimals to cents', () => {
     }
     expect(() => parseDecimalCents('n.d.')).toThrow(expect.objectContaining({ code: 'J001' }));
     expect(() => parseDecimalCents('n.d.')).toThrow(/n\.d\./);
+    // a register amount too large to be exact in cents is refused, not rounded
+    expect(tryParseDecimalCents('99999999999999999.00')).toBeNull();
+    // a long garbage text is quoted in part, so an error never carries a whole file line
+    const long = `x${'9'.repeat(500)}`;
+    expect(() => parseDecimalCents(long)).toThrow(`"${long.slice(0, 40)}"`);
+    expect(() => parseDecimalCents(long)).not.toThrow(long.slice(0, 41));
   });
 });
 
@@ -49,6 +57,11 @@ describe('Italian euro text to cents (live look-up)', () => {
     expect(tryParseItalianEuroCents('1234,5')).toBe(123_450);
     expect(tryParseItalianEuroCents('-5.000,00 €')).toBe(-500_000);
     expect(tryParseItalianEuroCents('€\u00a07')).toBe(700);
+    expect(tryParseItalianEuroCents('1.234')).toBe(123_400);
+    expect(tryParseItalianEuroCents('€ 1.234.567,89')).toBe(123_456_789);
+    expect(tryParseItalianEuroCents('1234')).toBe(123_400);
+    expect(tryParseItalianEuroCents('1234,56')).toBe(123_456);
+    expect(tryParseItalianEuroCents('-1234,5')).toBe(-123_450);
   });
 
   it('refuses malformed grouping and empty text', () => {

@@ -1,4 +1,5 @@
 import {
+  assertOnlyFixedTaxCode,
   assertWellFormedTaxCode,
   checkTaxCode,
   parseTaxCodeList,
@@ -89,6 +90,9 @@ describe('partita IVA check digit', () => {
 describe('codice fiscale check letter', () => {
   it('matches the well-known example and others', () => {
     expect(codiceFiscaleCheckLetter('RSSMRA85T10A562')).toBe('S');
+    // a 9 in an even position (the year's second digit) counts 9, computed with the official tables
+    expect(isValidCodiceFiscale('VRDLGU59A01H501T')).toBe(true);
+    expect(isValidCodiceFiscale('BNCGNN69B49F205Z')).toBe(true);
     expect(isValidCodiceFiscale('RSSMRA85T10A562S')).toBe(true);
     expect(isValidCodiceFiscale('VRDGPP80A41H501Y')).toBe(true); // a woman: day 01 + 40
     expect(isValidCodiceFiscale('BNCLRA92M55F205P')).toBe(true);
@@ -149,6 +153,11 @@ describe('a pasted list of tax codes', () => {
     });
     expect(parseTaxCodeList('Partita IVA beneficiario\tNote\n01234567897\tx').codes).toEqual(['01234567897']);
     expect(parseTaxCodeList('Cod.fiscale.impresa\n01234567897').malformed).toEqual(['Cod.fiscale.impresa']);
+    // a piece that is no code is named as written, without the blanks around it
+    expect(parseTaxCodeList('01234567897;  pippo  ;12345678903')).toEqual({
+      codes: ['01234567897', '12345678903'],
+      malformed: ['pippo'],
+    });
   });
 
   it('lists the pieces that are no tax code instead of running them together', () => {
@@ -158,5 +167,23 @@ describe('a pasted list of tax codes', () => {
     });
     expect(parseTaxCodeList('01234567897 x12')).toEqual({ codes: ['01234567897'], malformed: ['x12'] });
     expect(parseTaxCodeList(' \n ,;')).toEqual({ codes: [], malformed: [] });
+  });
+});
+
+describe('a user with a fixed tax code', () => {
+  it('may look up only that code (P001 for any other), written in any case and spacing', () => {
+    expect(() => assertOnlyFixedTaxCode('01234567897', ['01234567897', ' 0123 4567 897 '])).not.toThrow();
+    expect(() => assertOnlyFixedTaxCode('rssmra85t10a562s', ['RSSMRA85T10A562S'])).not.toThrow();
+    expect(() => assertOnlyFixedTaxCode('01234567897', ['01234567897', '12345678903'])).toThrow(
+      expect.objectContaining({ code: 'P001' }),
+    );
+    expect(() => assertOnlyFixedTaxCode('01234567897', ['12345678903'])).toThrow(
+      expect.objectContaining({ code: 'P001' }),
+    );
+  });
+
+  it('is no limit for users without one', () => {
+    expect(() => assertOnlyFixedTaxCode(null, ['01234567897', '12345678903'])).not.toThrow();
+    expect(() => assertOnlyFixedTaxCode('', ['12345678903'])).not.toThrow();
   });
 });

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { parseAidStream } from '@rna/infra/register';
 import { generateArchive } from './generate';
 import { seededRandom } from './random';
-import { isValidCodiceFiscale, isValidPartitaIva, randomCodiceFiscale, randomPartitaIva } from './tax-codes';
+import { isValidCodiceFiscale, isValidPartitaIva } from '@rna/domain';
+import { randomCodiceFiscale, randomPartitaIva } from './tax-codes';
 
 let dir: string;
 beforeEach(async () => {

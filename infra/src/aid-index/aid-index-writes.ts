@@ -4,7 +4,10 @@
  * main thread keeps parsing, publishing and answering while the index is written.
  *
  * Rows are compact (compact-aid-rows.ts): the texts that repeat across aids live once in `texts`,
- * each import (source file + import id) once in `imports`, and a row holds their ids.
+ * each import (source file + import id) once in `imports`, and a row holds their ids. A project
+ * title is kept in its row until it is seen a second time (most are one aid's own: a dictionary
+ * entry would cost a random look-up and two random inserts per aid, the index writer's bottleneck on a
+ * whole register).
  */
 import {
   assertStorableAid,
@@ -43,11 +46,22 @@ CREATE TABLE IF NOT EXISTS aid_rows (
   cup TEXT,
   aid_cents INTEGER NOT NULL,
   nominal_cents INTEGER NOT NULL,
-  raw_tax_code TEXT
+  raw_tax_code TEXT,
+  project TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date);
 CREATE INDEX IF NOT EXISTS aid_rows_by_import ON aid_rows (import_ref);
 `;
+
+/** project_ref of a row that keeps its project title in its own `project` column. */
+export const INLINE_PROJECT = 0;
+
+/** Index files written before titles could be kept in the row get the column (NULL in old rows). */
+export function addInlineProjectColumn(db: SqliteDatabase): void {
+  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('aid_rows')").all();
+  if (!columns.some((column) => column.name === 'project'))
+    db.exec('ALTER TABLE aid_rows ADD COLUMN project TEXT');
+}
 
 /** The domain's rule: procedure code 1 or the description 'De Minimis' (stored with the aid for the filter). */
 export function isDeMinimis(record: Pick<AidRecord, 'codProcedimento' | 'desProcedimento'>): boolean {
@@ -95,6 +109,7 @@ interface StoredRow {
   aid_cents: number;
   nominal_cents: number;
   raw_tax_code: string | null;
+  project: string | null;
 }
 
 type RowColumns = [
@@ -110,11 +125,13 @@ type RowColumns = [
   aidCents: number,
   nominalCents: number,
   rawTaxCode: string | null,
+  /** the title itself when projectRef is INLINE_PROJECT */
+  project: string | null,
 ];
 
 function rowColumns(
   row: AidRowValues,
-  refs: { importRef: number; measure: number; beneficiary: number; project: number },
+  refs: { importRef: number; measure: number; beneficiary: number; project: ProjectColumns },
   deMinimis: number,
 ): RowColumns {
   return [
@@ -124,24 +141,33 @@ function rowColumns(
     refs.importRef,
     refs.measure,
     refs.beneficiary,
-    refs.project,
+    refs.project.ref,
     row.cor,
     row.cup,
     row.aidCents,
     row.nominalCents,
     row.rawTaxCode,
+    refs.project.inline,
   ];
 }
 
-/** Same aid content: every stored value equal except the import that wrote it. */
-function sameContent(stored: StoredRow, columns: RowColumns): boolean {
+/**
+ * Same aid content: every stored value equal except the import that wrote it; the project title
+ * compared as text (`storedProject`, `project`: its JSON), however each copy keeps it.
+ */
+function sameContent(
+  stored: StoredRow,
+  columns: RowColumns,
+  storedProject: string,
+  project: string,
+): boolean {
   return (
+    storedProject === project &&
     stored.tax_code === columns[0] &&
     stored.grant_date === columns[1] &&
     stored.de_minimis === columns[2] &&
     stored.measure_ref === columns[4] &&
     stored.beneficiary_ref === columns[5] &&
-    stored.project_ref === columns[6] &&
     stored.cor === columns[7] &&
     stored.cup === columns[8] &&
     stored.aid_cents === columns[9] &&
@@ -150,12 +176,20 @@ function sameContent(stored: StoredRow, columns: RowColumns): boolean {
   );
 }
 
+/** Where a row keeps its project title: a dictionary id, or INLINE_PROJECT and the title. */
+interface ProjectColumns {
+  ref: number;
+  inline: string | null;
+}
+
 /**
  * Text ↔ id of the `texts` and `imports` dictionaries, memoized. Entries are never deleted nor
  * changed, so a memo stays true on every connection; forget() after a rolled-back write.
  */
 export class AidDictionaries {
   private readonly textIds = new RecentMemo<string, number>(100_000);
+  /** project titles met once lately, kept in their row: a second meeting puts them in `texts` */
+  private readonly projectsSeenOnce = new RecentMemo<string, true>(100_000);
   private readonly importRefs = new RecentMemo<string, number>(5_000);
   private readonly importsByRef = new RecentMemo<number, { sourceFile: string; importId: string }>(5_000);
   private readonly statements;
@@ -166,6 +200,7 @@ export class AidDictionaries {
         .prepare<[number, string], number>('SELECT id FROM texts WHERE key = ? AND text = ?')
         .pluck(),
       insertText: db.prepare<[number, string]>('INSERT INTO texts (key, text) VALUES (?, ?)'),
+      textOf: db.prepare<[number], string>('SELECT text FROM texts WHERE id = ?').pluck(),
       findImport: db
         .prepare<[string, string], number>('SELECT id FROM imports WHERE source_file = ? AND import_id = ?')
         .pluck(),
@@ -192,6 +227,25 @@ export class AidDictionaries {
       this.textIds.set(text, id);
     }
     return id;
+  }
+
+  /**
+   * A project title (`json`: its JSON) kept in its row the first time it is met, and in the
+   * dictionary from the second on: most titles are one aid's own, some repeat across a measure.
+   */
+  project(json: string, title: string | null): ProjectColumns {
+    if (this.textIds.get(json) === undefined && this.projectsSeenOnce.get(json) === undefined) {
+      this.projectsSeenOnce.set(json, true);
+      return { ref: INLINE_PROJECT, inline: title };
+    }
+    return { ref: this.textId(json), inline: null };
+  }
+
+  /** The project title's JSON as a stored row keeps it. */
+  storedProject(row: { project_ref: number; project: string | null }): string {
+    return row.project_ref === INLINE_PROJECT
+      ? JSON.stringify(row.project)
+      : (this.statements.textOf.get(row.project_ref) ?? 'null');
   }
 
   importRef(sourceFile: string, importId: string): number {
@@ -222,6 +276,7 @@ export class AidDictionaries {
 
   forget(): void {
     this.textIds.clear();
+    this.projectsSeenOnce.clear();
     this.importRefs.clear();
     this.importsByRef.clear();
   }
@@ -233,17 +288,17 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
   const statements = {
     existing: db.prepare<[string], StoredRow>(
       `SELECT tax_code, grant_date, de_minimis, import_ref, measure_ref, beneficiary_ref, project_ref,
-        cor, cup, aid_cents, nominal_cents, raw_tax_code FROM aid_rows WHERE id = ?`,
+        cor, cup, aid_cents, nominal_cents, raw_tax_code, project FROM aid_rows WHERE id = ?`,
     ),
     insertNew: db.prepare<[string, ...RowColumns]>(
       `INSERT INTO aid_rows (id, tax_code, grant_date, de_minimis, import_ref, measure_ref, beneficiary_ref,
-        project_ref, cor, cup, aid_cents, nominal_cents, raw_tax_code)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+        project_ref, cor, cup, aid_cents, nominal_cents, raw_tax_code, project)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     ),
     update: db.prepare<[...RowColumns, string]>(
       `UPDATE aid_rows SET tax_code = ?, grant_date = ?, de_minimis = ?, import_ref = ?, measure_ref = ?,
         beneficiary_ref = ?, project_ref = ?, cor = ?, cup = ?, aid_cents = ?, nominal_cents = ?,
-        raw_tax_code = ? WHERE id = ?`,
+        raw_tax_code = ?, project = ? WHERE id = ?`,
     ),
     updateImport: db.prepare<[number, string]>('UPDATE aid_rows SET import_ref = ? WHERE id = ?'),
     withdraw: db.prepare<[string], { tax_code: string }>(
@@ -268,7 +323,7 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
           importRef: dictionaries.importRef(parts.sourceFile, parts.importId),
           measure: dictionaries.textId(parts.measure),
           beneficiary: dictionaries.textId(parts.beneficiary),
-          project: dictionaries.textId(parts.project),
+          project: dictionaries.project(parts.project, record.titoloProgetto ?? null),
         },
         isDeMinimis(record) ? 1 : 0,
       );
@@ -281,7 +336,7 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
       if (!previous) continue;
       // a late message of an import a newer one replaced (import-order.ts): the newer copy stays
       if (isOlderImport(record.importId, dictionaries.importOf(previous.import_ref).importId)) continue;
-      if (sameContent(previous, columns)) {
+      if (sameContent(previous, columns, dictionaries.storedProject(previous), parts.project)) {
         // Same aid seen again by a later import: remember the import, but it is not a change.
         if (previous.import_ref !== columns[3]) statements.updateImport.run(columns[3], row.id);
         continue;

@@ -115,6 +115,76 @@ describe('SQLite aid index on disk', () => {
       await again.close();
     }));
 
+  it('keeps a project title in its row until it repeats, then once in the dictionary; both read back whole', () =>
+    withDir(async (dir) => {
+      const file = path.join(dir, 'aids.db');
+      const index = openSqliteAidIndex(file);
+      const own = (i: number) =>
+        sampleAid({ idComponenteAiuto: String(i), titoloProgetto: `Progetto proprio ${i}` });
+      const shared = (i: number) =>
+        sampleAid({ idComponenteAiuto: String(i), titoloProgetto: 'Voucher digitale' });
+      const untitled = sampleAid({ idComponenteAiuto: '99', titoloProgetto: undefined });
+      const aids = [own(1), shared(2), own(3), shared(4), shared(5), untitled];
+      await index.upsert(aids);
+      for (const aid of aids) expect(await index.get(aid.idComponenteAiuto)).toEqual(aid);
+      expect('titoloProgetto' in (await index.get('99'))!).toBe(false);
+      await index.close();
+      const db = new Database(file, { readonly: true });
+      const texts = db.prepare('SELECT text FROM texts').pluck().all() as string[];
+      db.close();
+      expect(texts.filter((text) => text.includes('Progetto proprio'))).toEqual([]);
+      expect(texts.filter((text) => text === '"Voucher digitale"')).toHaveLength(1);
+    }));
+
+  it('reads an index written with every title in the dictionary, and a re-import of it changes nothing', () =>
+    withDir(async (dir) => {
+      const file = path.join(dir, 'aids.db');
+      const aids = Array.from({ length: 20 }, (_, i) =>
+        sampleAid({ idComponenteAiuto: String(i), titoloProgetto: `Progetto ${i % 4}` }),
+      );
+      // the layout before titles could stay in their row: no project column, a dictionary id for each
+      const db = new Database(file);
+      db.exec(AID_INDEX_SCHEMA.replace(/,\s*project TEXT/, ''));
+      const textId = (text: string): number =>
+        (db.prepare('SELECT id FROM texts WHERE text = ?').pluck().get(text) as number | undefined) ??
+        Number(
+          db.prepare('INSERT INTO texts (key, text) VALUES (?, ?)').run(textKey(text), text).lastInsertRowid,
+        );
+      const importRef = Number(
+        db.prepare("INSERT INTO imports (source_file, import_id) VALUES ('2024_03_001', 'import-1')").run()
+          .lastInsertRowid,
+      );
+      for (const aid of aids) {
+        const { row, measure, beneficiary, project } = splitAid(aid);
+        db.prepare(
+          `INSERT INTO aid_rows (id, tax_code, grant_date, de_minimis, import_ref, measure_ref, beneficiary_ref,
+            project_ref, cor, cup, aid_cents, nominal_cents, raw_tax_code) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          row.id,
+          row.taxCode,
+          row.grantDate,
+          importRef,
+          textId(measure),
+          textId(beneficiary),
+          textId(project),
+          row.cor,
+          row.cup,
+          row.aidCents,
+          row.nominalCents,
+          row.rawTaxCode,
+        );
+      }
+      db.close();
+      const index = openSqliteAidIndex(file);
+      for (const aid of aids) expect(await index.get(aid.idComponenteAiuto)).toEqual(aid);
+      // the same aids again are no change (no variation alert), a changed title is one
+      expect(await index.upsert(aids)).toEqual({ changed: 0, changedTaxCodes: [] });
+      const retitled = { ...aids[7]!, titoloProgetto: 'Progetto rinominato' };
+      expect((await index.upsert([retitled])).changed).toBe(1);
+      expect(await index.get('7')).toEqual(retitled);
+      await index.close();
+    }));
+
   it('tells apart two texts that share a dictionary key', () =>
     withDir(async (dir) => {
       const file = path.join(dir, 'aids.db');

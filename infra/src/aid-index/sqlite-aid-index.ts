@@ -15,7 +15,9 @@ import { openSqliteFile } from '../embedded/sqlite';
 import { workerScript } from '../embedded/worker-script';
 import {
   AID_INDEX_SCHEMA,
+  addInlineProjectColumn,
   aidIndexWrites,
+  INLINE_PROJECT,
   tuneForBulkWrites,
   validate,
   type AidIndexWrites,
@@ -46,16 +48,21 @@ interface FoundRow {
   import_id: string;
   measure: string;
   beneficiary: string;
-  project: string;
+  project_ref: number;
+  /** the title, when the row keeps it (project_ref = INLINE_PROJECT) */
+  project_inline: string | null;
+  /** the title's JSON from the dictionary, otherwise */
+  project_text: string | null;
 }
 
 const FOUND_COLUMNS = `a.id, a.tax_code, a.raw_tax_code, a.grant_date, a.cor, a.cup, a.aid_cents, a.nominal_cents,
-  i.source_file, i.import_id, m.text AS measure, b.text AS beneficiary, p.text AS project`;
+  i.source_file, i.import_id, m.text AS measure, b.text AS beneficiary,
+  a.project_ref, a.project AS project_inline, p.text AS project_text`;
 const FOUND_FROM = `aid_rows a
   JOIN imports i ON i.id = a.import_ref
   JOIN texts m ON m.id = a.measure_ref
   JOIN texts b ON b.id = a.beneficiary_ref
-  JOIN texts p ON p.id = a.project_ref`;
+  LEFT JOIN texts p ON p.id = a.project_ref`;
 
 /** The index's order: newest grant day first, then the longer id, then the greater id (ids are numeric text). */
 function newestFirstRow(a: FoundRow, b: FoundRow): number {
@@ -86,6 +93,7 @@ function readStatements(db: SqliteDatabase) {
 
 function connect(file: string): Connection {
   const db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
+  addInlineProjectColumn(db);
   tuneForBulkWrites(db);
   const writes = aidIndexWrites(db);
   migrateJsonRows(db, writes);
@@ -340,7 +348,8 @@ function toRecord(row: FoundRow): AidRecord {
     },
     measure: row.measure,
     beneficiary: row.beneficiary,
-    project: row.project,
+    project:
+      row.project_ref === INLINE_PROJECT ? JSON.stringify(row.project_inline) : (row.project_text ?? 'null'),
     sourceFile: row.source_file,
     importId: row.import_id,
   });

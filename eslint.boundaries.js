@@ -31,6 +31,13 @@ const boundaries = [
     ),
   })),
   {
+    files: ['services/standalone/src/**/*.ts'],
+    rules: restrict(
+      ['tools'],
+      'The portal composes the services; the tooling (mirror, generator, benches) is not shipped in it',
+    ),
+  },
+  {
     files: ['frontend/src/**/*.{ts,tsx}'],
     rules: restrict(
       ['infra', 'read-models', ...SERVICES],

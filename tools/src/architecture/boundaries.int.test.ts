@@ -28,14 +28,16 @@ function fixtures(): Fixture[] {
     });
 }
 
+let linter: ESLint | null = null;
+
 async function restrictedImports(code: string, filePath: string): Promise<string[]> {
   // The repository's own flat config, loaded with require: jest's sandbox cannot run ESLint's dynamic import.
-  const eslint = new ESLint({
+  const eslint = (linter ??= new ESLint({
     cwd: ROOT,
     overrideConfigFile: true,
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the config is CommonJS, loaded as such
     overrideConfig: require(path.join(ROOT, 'eslint.config.js')) as ESLint.Options['overrideConfig'],
-  });
+  }));
   const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, filePath) });
   return (result?.messages ?? [])
     .filter((message) => message.ruleId === 'no-restricted-imports')
@@ -84,4 +86,46 @@ describe('architecture boundaries as lint rules', () => {
     },
     30_000,
   );
+});
+
+/**
+ * ARCHITECTURE.md's layers, written out here rather than read from the rules: for each folder, the
+ * workspaces it may import. Every other workspace must be refused there, so a rule that loses one of
+ * its targets (or gains one) fails this test, not only the fixture above it.
+ */
+const WORKSPACES = ['domain', 'infra', 'read-models', 'api', 'sync', 'projector', 'standalone', 'tools'];
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'domain/src/x.ts': ['domain'],
+  'infra/src/x.ts': ['domain', 'infra'],
+  'read-models/src/x.ts': ['domain', 'infra', 'read-models'],
+  'services/api/src/x.ts': ['domain', 'infra', 'read-models', 'api'],
+  'services/sync/src/x.ts': ['domain', 'infra', 'read-models', 'sync'],
+  'services/projector/src/x.ts': ['domain', 'infra', 'read-models', 'projector'],
+  // the composition root of the embedded default: every service, never the tooling
+  'services/standalone/src/x.ts': [
+    'domain',
+    'infra',
+    'read-models',
+    'api',
+    'sync',
+    'projector',
+    'standalone',
+  ],
+  'frontend/src/x.tsx': ['domain'],
+  'tools/src/x.ts': WORKSPACES,
+};
+
+describe('every layer against every workspace', () => {
+  const pairs = Object.entries(MAY_IMPORT).flatMap(([file, allowed]) =>
+    WORKSPACES.map((target) => [file, target, allowed.includes(target)] as const),
+  );
+
+  it.each(pairs)('%s importing @rna/%s: allowed %s', async (file, target, allowed) => {
+    const problems = await restrictedImports(
+      `import * as layer from '@rna/${target}';\nexport { layer };\n`,
+      file,
+    );
+    if (allowed) expect(problems).toEqual([]);
+    else expect(problems).toEqual([expect.stringMatching(/ARCHITECTURE\.md/)]);
+  });
 });

@@ -105,12 +105,13 @@ function measure(
   };
 }
 
-/** Generates the files once per size (kept under .bench/, which git ignores). */
-async function prepareFiles(
+/** Generates the files once per size (kept under .bench/, which git ignores, unless `root` says). */
+export async function prepareFiles(
   aids: number,
+  root = '.bench',
 ): Promise<{ dir: string; xmlBytes: number; zipBytes: number; components: number; files: string[] }> {
   // v2: the manifest also counts the components written (completeness check).
-  const dir = path.resolve('.bench', `ingestion-${aids}-v2`);
+  const dir = path.resolve(root, `ingestion-${aids}-v2`);
   const manifest = path.join(dir, 'manifest.json');
   if (!existsSync(manifest)) {
     await rm(dir, { recursive: true, force: true });
@@ -224,7 +225,7 @@ async function endToEnd(dir: string, xmlBytes: number, parserThreads: number): P
   }
 }
 
-type SampleRequest =
+export type SampleRequest =
   | { kind: 'parse'; files: string[]; xmlBytes: number }
   | { kind: 'e2e'; dir: string; xmlBytes: number; threads: number };
 
@@ -251,13 +252,20 @@ async function sampleInChild(request: SampleRequest): Promise<IngestionMeasure> 
   return JSON.parse(last) as IngestionMeasure;
 }
 
-async function runSample(request: SampleRequest): Promise<IngestionMeasure> {
+export async function runSample(request: SampleRequest): Promise<IngestionMeasure> {
   // The process carries the code `npm start` runs (API, reports, every engine's client), so the
   // peak RSS measured is the standalone portal's during a sync, not a slimmer process's.
   await import('@rna/standalone');
   return request.kind === 'parse'
     ? parseOnly(request.files, request.xmlBytes)
     : endToEnd(request.dir, request.xmlBytes, request.threads);
+}
+
+/** The samples that did not parse (or index) every record the files hold, said for the table. */
+export function incompleteSamples(samples: readonly IngestionMeasure[], expected: number): string[] {
+  return samples
+    .filter((m) => m.records !== expected)
+    .map((m) => `${m.label}: ${m.records} of ${expected} records`);
 }
 
 const medianSample = (samples: IngestionMeasure[]): IngestionMeasure =>
@@ -275,9 +283,7 @@ export async function runIngestionBench(
     () => sampleInChild({ kind: 'e2e', dir: prepared.dir, xmlBytes: prepared.xmlBytes, threads }),
   ]);
   const every = [...parseRuns!, ...oneRuns!, ...allRuns!];
-  const incomplete = every
-    .filter((m) => m.records !== prepared.components)
-    .map((m) => `${m.label}: ${m.records} of ${prepared.components} records`);
+  const incomplete = incompleteSamples(every, prepared.components);
   const parse = medianSample(parseRuns!);
   const one = medianSample(oneRuns!);
   const all = medianSample(allRuns!);

@@ -75,7 +75,7 @@ function romeText(ms: number): string {
 }
 
 /** The server's clock moves on between the client's actions, so each has its own minute. */
-async function later(minutes: number): Promise<void> {
+function later(minutes: number): void {
   world.advanceServerClock(minutes * 60_000);
 }
 
@@ -92,20 +92,20 @@ beforeAll(async () => {
     const own = await signInByApi(world.portal.url, invited.email, invited.password);
     return own.call('GET', `/documents?taxCodes=${codes.join(',')}`);
   };
-  await later(17);
+  later(17);
   await search(known.slice(0, 1));
-  await later(23);
+  later(23);
   await search(known.slice(1, 4));
-  await later(31);
+  later(31);
   await search(many);
-  await later(29);
+  later(29);
   const again = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
   await again.call('PUT', `/clients/${invited.id}/limits`, {
     availableYearlySearches: 40,
     remainingSearches: 1,
     endDate: Date.now() + 200 * 86_400_000,
   });
-  await later(13);
+  later(13);
   await expect(search([partitaIva(101), partitaIva(102)])).rejects.toThrow(/U004/);
   const audit = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
   truth = await audit.call<AuditHistoryDto>('GET', `/audit/clients/${invited.id}/history?order=desc`);

@@ -225,7 +225,9 @@ describe('accounts in a real browser', () => {
     await client.getByText(/^Ricerche: \d+ \/ \d+$/).waitFor();
     await captureScreen(client, 'home-client', world.accessibility);
 
-    await client.getByRole('button', { name: 'Cambia password' }).click();
+    // the account menu, opened by the address in the navigation bar
+    await client.getByRole('button', { name: CLIENT_EMAIL }).click();
+    await client.getByRole('menuitem', { name: 'Cambia password' }).click();
     const change = dialog(client, 'Cambia password');
     await change.getByRole('button', { name: 'Salva' }).click();
     await expectMessage(client, 'Compili tutti i campi password');

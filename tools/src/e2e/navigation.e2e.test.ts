@@ -3,16 +3,19 @@
  * variation alert, each confirmed by a notification; the logo and the «Ricerca» item then open home
  * (not the saved results), which offers the saved search and lists the alert by its company's name,
  * with what it watches, since when and to which address; the alert's link opens that company's search.
+ * An administrator's navigation bar holds on one line at 1280 px, and opens as a menu at 390 px.
  * One portal, steps in order.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import {
   ADMIN,
   aidsOf,
   captureScreen,
+  DESKTOP,
   describeViolations,
   expectSignedIn,
   inviteClientByApi,
+  MOBILE,
   newContext,
   signIn,
   signInByApi,
@@ -126,6 +129,47 @@ describe('home once a search is saved', () => {
     await results(client).waitFor();
     await client.getByRole('link', { name: /Portale Aiuti di Stato/ }).click();
     await onHome(client);
+  });
+
+  it('at 1280 px an administrator’s navigation bar is one line: brand, every item, e-mail and buttons', async () => {
+    const adminContext = await newContext(world.browser, world.portal.url);
+    const admin = await adminContext.newPage();
+    await admin.setViewportSize(DESKTOP);
+    await signIn(admin, ADMIN.email, ADMIN.password);
+    await expectSignedIn(admin, ADMIN.email);
+    const menu = admin.getByRole('navigation', { name: 'Menu principale' });
+    for (const name of ['Gestione clienti', 'Archivio', 'Registro delle attività'])
+      await menu.getByRole('link', { name, exact: true }).waitFor();
+    const items: { name: string; locator: Locator }[] = [
+      { name: 'brand', locator: admin.getByRole('link', { name: /Portale Aiuti di Stato/ }) },
+      ...(await menu.locator(':scope > *').all()).map((locator, i) => ({ name: `item ${i + 1}`, locator })),
+    ];
+    const boxes = await Promise.all(
+      items.map(async ({ name, locator }) => {
+        const box = await locator.boundingBox();
+        if (!box) throw new Error(`${name} is not laid out`);
+        return { name: `${name} «${((await locator.textContent()) ?? '').trim()}»`, ...box };
+      }),
+    );
+    expect(boxes.length).toBe(9); // brand, six links, the account menu, «Esci»
+    // one line: a horizontal line crosses every item (items of different heights are centred on it)
+    const lowestTop = Math.max(...boxes.map((box) => box.y));
+    const below = boxes.filter((box) => box.y + box.height <= lowestTop + 0.5).map((box) => box.name);
+    expect(below).toEqual([]);
+    // ...and none runs past the window's right edge
+    const past = boxes.filter((box) => box.x + box.width > DESKTOP.width + 0.5).map((box) => box.name);
+    expect(past).toEqual([]);
+    await captureScreen(admin, 'nav-admin-desktop', world.accessibility);
+
+    // at 390 px the same items are a menu, which opens the audit screen
+    await admin.setViewportSize(MOBILE);
+    await admin.getByRole('button', { name: 'Apri il menu' }).click();
+    await admin.getByRole('menuitem', { name: 'Registro delle attività' }).click();
+    await admin.getByRole('heading', { name: 'Registro delle attività' }).waitFor();
+    expect(
+      await admin.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+    ).toBeLessThanOrEqual(0);
+    await adminContext.close();
   });
 
   it('has no serious or critical accessibility violation on the screens seen', () => {

@@ -138,7 +138,7 @@ describe('the audit screen', () => {
     await userEvent.type(screen.getByLabelText('Dal'), '05-03-2026{Enter}');
     await userEvent.type(screen.getByLabelText('Al (stato a questa data)'), '03-03-2026{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'La data «Dal» è successiva alla data «Al»: correggi l’intervallo per vedere la cronologia.',
+      'La data «Dal» è successiva alla data «Al»: corregga l’intervallo per vedere la cronologia.',
     );
     expect(screen.getByRole('button', { name: 'Esporta Excel' })).toBeDisabled();
     expect(screen.queryByRole('table', { name: 'Cronologia' })).toBeNull();

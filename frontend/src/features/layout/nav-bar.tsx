@@ -111,10 +111,19 @@ export function NavBar({ user }: { user: UserDto }) {
                 </NavLink>
               </>
             )}
-            <span className="nav-bar__email">{user.email}</span>
-            <button type="button" className="button button--ghost" onClick={() => setPasswordOpen(true)}>
-              {t('nav.changePassword')}
-            </button>
+            {/* the account: its address opens what concerns it, so that an administrator's six items fit one line */}
+            <Dropdown
+              className="nav-bar__account"
+              align="right"
+              label={
+                <span className="nav-bar__email" title={user.email}>
+                  {user.email}
+                </span>
+              }
+              items={[
+                { key: 'password', label: t('nav.changePassword'), onSelect: () => setPasswordOpen(true) },
+              ]}
+            />
             <button type="button" className="button button--secondary" onClick={signOut}>
               {t('nav.logout')}
             </button>

@@ -51,6 +51,18 @@ function detailOf(entry: AuditEntry): string {
   return detail;
 }
 
+/** Up to this many codes are read at a glance in their cell, as on the screen. */
+const INLINE_CODES = 3;
+
+/**
+ * A few codes in line; more (a multiple search of 30 or 50) would fill one cell with a block of
+ * digits nobody reads: their count, and where each is on a row of its own.
+ */
+function codesOf(codes: readonly string[]): string {
+  if (codes.length <= INLINE_CODES) return codes.join(', ');
+  return `${codes.length} codici fiscali: uno per riga nel foglio «Codici fiscali»`;
+}
+
 const flag = (value: boolean | null): string => (value === null ? '' : value ? 'Sì' : 'No');
 
 const columns: {
@@ -63,10 +75,10 @@ const columns: {
   { header: 'Data e ora', width: 20, value: (e) => romeDateTimeCell(e.at), date: true },
   { header: 'Tipo', width: 14, value: (e) => AUDIT_KIND_LABELS[e.kind] },
   { header: 'Eseguito da', width: 30, value: (e) => actorOf(e.by) },
-  // one row per entry, so that the costs and counts add up; a multiple search's codes wrap in their
-  // cell after their count, and are listed one per row on the 'Codici fiscali' sheet
+  // one row per entry, so that the costs and counts add up; a multiple search's codes are counted
+  // here, as on the screen, and listed one per row on the 'Codici fiscali' sheet
   { header: 'N. codici', width: 10, value: (e) => e.taxCodes.length || '' },
-  { header: 'Codici fiscali', width: 56, value: (e) => e.taxCodes.join(', '), wrap: true },
+  { header: 'Codici fiscali', width: 56, value: (e) => codesOf(e.taxCodes), wrap: true },
   { header: 'Solo de minimis', width: 14, value: (e) => flag(e.deMinimis) },
   { header: 'Ultimi 3 anni', width: 14, value: (e) => flag(e.last3Years) },
   { header: 'Fonte dati', width: 24, value: (e) => (e.dataSource ? SOURCE_LABELS[e.dataSource] : '') },

@@ -17,6 +17,7 @@ import {
   MOBILE,
   newContext,
   signIn,
+  signInByApi,
   startWorld,
   statValue,
   until,
@@ -215,6 +216,53 @@ describe('accounts in a real browser', () => {
       .getByRole('row', { name: new RegExp(CLIENT_EMAIL) })
       .getByText('Primo accesso eseguito')
       .waitFor();
+  });
+
+  it('on a phone (390 px) a second invited client chooses its password on a form that fits, and is in', async () => {
+    const email = 'studio.bruni@example.it';
+    const chosen = 'Scelta-dal-telefono-3';
+    const api = await signInByApi(world.portal.url, ADMIN.email, ADMIN.password);
+    const { invitationCode: code } = await api.call<{ invitationCode: string }>('POST', '/clients/invite', {
+      email,
+    });
+    const context = await newContext(world.browser, world.portal.url);
+    const phone = await context.newPage();
+    await phone.setViewportSize(MOBILE);
+    await signIn(phone, email, code);
+    const heading = phone.getByRole('heading', { name: 'Scelga la sua password' });
+    await heading.waitFor();
+
+    // the whole form on the screen: nothing past its right edge, nothing to scroll sideways
+    const form = phone.locator('form', { has: heading });
+    const parts = [
+      form,
+      heading,
+      phone.getByLabel('Nuova password'),
+      phone.getByLabel('Conferma password'),
+      phone.getByRole('button', { name: 'Salva e accedi' }),
+    ];
+    const outside: string[] = [];
+    for (const part of parts) {
+      const box = await part.boundingBox();
+      if (!box || box.x < 0 || box.x + box.width > MOBILE.width)
+        outside.push(`${String(part)}: ${JSON.stringify(box)}`);
+    }
+    expect(outside).toEqual([]);
+    expect(
+      await phone.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+    ).toBeLessThanOrEqual(0);
+
+    await phone.getByLabel('Nuova password').fill(chosen);
+    await phone.getByLabel('Conferma password').fill(chosen);
+    await phone.getByRole('button', { name: 'Salva e accedi' }).click();
+    // in, on the home page; on a phone the menu names who is signed in
+    await phone.getByRole('heading', { name: 'Ricerca aiuti di Stato' }).waitFor();
+    await phone.getByRole('button', { name: 'Apri il menu' }).click();
+    await phone.getByRole('menu').getByRole('menuitem', { name: email }).waitFor();
+    expect(await heading.count()).toBe(0);
+    await context.close();
+    // the chosen password is the one that signs in from now on
+    await signInByApi(world.portal.url, email, chosen);
   });
 
   it('the client changes its password from the menu', async () => {

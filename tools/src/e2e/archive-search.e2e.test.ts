@@ -72,24 +72,25 @@ afterAll(async () => {
 
 /**
  * What the four stat cards must show for these aids (all generated aids are recent). Several
- * unrelated companies are never added up against one ceiling: the remaining card is the company's
- * with the least left (the first searched on a tie), named in its label.
+ * unrelated companies are never added up against one ceiling: the de minimis used and remaining cards
+ * are the company's with the least left (the first searched on a tie), named in their labels.
  */
 function expectedCards(aids: readonly TruthRecord[], searched: readonly string[] = []) {
   const sum = (list: readonly TruthRecord[]) =>
     list.reduce((total, aid) => total + aid.elementoDiAiutoCents, 0);
   const isDeMinimis = (aid: TruthRecord) => isDeMinimisProcedure(aid.codProcedimento, aid.desProcedimento);
-  const deMinimis = sum(aids.filter(isDeMinimis));
-  let remaining = { label: 'De minimis residuo', cents: DE_MINIMIS_CEILING_CENTS - deMinimis };
+  let used = { label: 'Totale de minimis', cents: sum(aids.filter(isDeMinimis)) };
+  let remaining = { label: 'De minimis residuo', cents: DE_MINIMIS_CEILING_CENTS - used.cents };
   if (searched.length > 1) {
-    const used = searched.map((code) => ({
+    const perCompany = searched.map((code) => ({
       code,
       cents: sum(aids.filter((aid) => aid.codiceFiscaleBeneficiario === code && isDeMinimis(aid))),
     }));
-    const tightest = used.reduce((most, next) => (next.cents > most.cents ? next : most));
+    const tightest = perCompany.reduce((most, next) => (next.cents > most.cents ? next : most));
     const name =
       aids.find((aid) => aid.codiceFiscaleBeneficiario === tightest.code)?.denominazioneBeneficiario ??
       tightest.code;
+    used = { label: `De minimis utilizzato di ${name}`, cents: tightest.cents };
     remaining = {
       label: `De minimis residuo di ${name} (il più basso)`,
       cents: DE_MINIMIS_CEILING_CENTS - tightest.cents,
@@ -98,7 +99,8 @@ function expectedCards(aids: readonly TruthRecord[], searched: readonly string[]
   return {
     documents: formatInteger(aids.length),
     total: formatEuroCents(sum(aids)),
-    deMinimis: formatEuroCents(deMinimis),
+    deMinimis: formatEuroCents(used.cents),
+    deMinimisLabel: used.label,
     // over the ceiling, the card says so in words after the amount
     remaining: formatEuroCents(remaining.cents) + (remaining.cents < 0 ? ' massimale superato' : ''),
     remainingLabel: remaining.label,
@@ -107,10 +109,12 @@ function expectedCards(aids: readonly TruthRecord[], searched: readonly string[]
 
 async function shownCards(page: Page) {
   const remainingCard = page.getByRole('region', { name: /^De minimis residuo/ });
+  const usedCard = page.getByRole('region', { name: /^(Totale de minimis$|De minimis utilizzato di )/ });
   return {
     documents: await statValue(page, 'Numero documenti'),
     total: await statValue(page, 'Importo totale'),
-    deMinimis: await statValue(page, 'Totale de minimis'),
+    deMinimis: ((await usedCard.locator('.stat-card__value').textContent()) ?? '').trim(),
+    deMinimisLabel: ((await usedCard.locator('.stat-card__label').textContent()) ?? '').trim(),
     remaining: ((await remainingCard.locator('.stat-card__value').textContent()) ?? '').trim(),
     remainingLabel: ((await remainingCard.locator('.stat-card__label').textContent()) ?? '').trim(),
   };

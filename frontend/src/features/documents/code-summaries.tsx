@@ -52,8 +52,13 @@ export function CodeSummaries({ summaries }: { summaries: readonly CodeSummaryDt
                 className={`numeric${summary.remainingDeMinimis < 0 ? ' danger' : ''}`}
                 data-label={t('documents.perCodeRemaining')}
               >
-                {formatEuro(summary.remainingDeMinimis)}
-                {summary.remainingDeMinimis < 0 && <> ({t('documents.perCodeExceeded')})</>}
+                {/* one value beside its label on a phone: the amount whole, the words under it */}
+                <span>
+                  {formatEuro(summary.remainingDeMinimis)}
+                  {summary.remainingDeMinimis < 0 && (
+                    <span className="code-summaries__exceeded"> ({t('documents.perCodeExceeded')})</span>
+                  )}
+                </span>
               </td>
             </tr>
           ))}

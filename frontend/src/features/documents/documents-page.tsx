@@ -44,6 +44,10 @@ export default function DocumentsPage() {
   // several unrelated companies: the one whose allowance the remaining card and the chart show
   const deMinimisOf = result.data?.deMinimisOf ?? null;
   const allowanceOf = deMinimisOf ? deMinimisOf.name || deMinimisOf.taxCode : null;
+  // and that company's de minimis used: unrelated companies' de minimis are never added up (issue 33)
+  const usedByAllowanceOf = deMinimisOf
+    ? (result.data?.perCode.find((summary) => summary.taxCode === deMinimisOf.taxCode)?.deMinimisUsed ?? null)
+    : null;
   const companyName = query?.taxCodes.length === 1 ? result.data?.perCode[0]?.name || null : null;
 
   useEffect(() => {
@@ -113,8 +117,12 @@ export default function DocumentsPage() {
                   value={formatEuro(result.data.stats.totalImport)}
                 />
                 <StatCard
-                  label={t('documents.statDeMinimis')}
-                  value={formatEuro(result.data.stats.totalImportDeMinimis)}
+                  label={
+                    allowanceOf && usedByAllowanceOf !== null
+                      ? t('documents.statDeMinimisOf', { company: allowanceOf })
+                      : t('documents.statDeMinimis')
+                  }
+                  value={formatEuro(usedByAllowanceOf ?? result.data.stats.totalImportDeMinimis)}
                 />
                 <StatCard
                   label={

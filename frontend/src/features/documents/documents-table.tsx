@@ -9,10 +9,10 @@ export const ROW_HEIGHT = 44;
 export const LABELLED_ROW_HEIGHT = 64;
 /**
  * At 768 px or less a row is a card: the procedure on up to two lines, then the date and the amount, each
- * under its label; one more line when the card says whose aid it is.
+ * under its label; up to two more lines when the card says whose aid it is (a long name and its tax code).
  */
 export const CARD_ROW_HEIGHT = 116;
-export const LABELLED_CARD_ROW_HEIGHT = 136;
+export const LABELLED_CARD_ROW_HEIGHT = 160;
 export const VIEWPORT_HEIGHT = 560;
 const OVERSCAN = 12;
 

@@ -16,6 +16,7 @@ import {
 import {
   dataSourceLines,
   DE_MINIMIS_NOTE,
+  deMinimisUsedCard,
   remainingLabel,
   searchedCodesLine,
   verificationLine,
@@ -168,7 +169,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
   }
   const totals: [string, number][] = [
     ['Importo totale', result.stats.totalImport],
-    ['Totale de minimis', result.stats.totalImportDeMinimis],
+    deMinimisUsedCard(result),
     [remainingLabel(result), result.stats.remainingDeMinimis],
   ];
   for (const [label, value] of totals) summary.addRow({ label, value }).getCell('value').numFmt = EURO_FORMAT;

@@ -97,3 +97,21 @@ describe('dates in the workbooks: real dates, shown the Italian way', () => {
     expect(state.getRow(6).getCell(2).numFmt).toBe(DATE_FORMAT);
   });
 });
+
+describe('the summary sheet of several unrelated companies', () => {
+  it('gives the used de minimis of the company its remaining figure names, never the companies added up', async () => {
+    const input = aReportInput([aReportRow(1)]);
+    const [alfa] = input.result.perCode;
+    input.result = {
+      ...input.result,
+      deMinimisOf: { taxCode: alfa!.taxCode, name: 'ALFA SRL' },
+      stats: { ...input.result.stats, totalImportDeMinimis: 987_654.32 },
+    };
+    const summary = (await load(await buildExcelReport(input))).getWorksheet('Riepilogo')!;
+    const rows = new Map<unknown, unknown>();
+    summary.eachRow((row) => rows.set(row.getCell(1).value, row.getCell(2).value));
+    expect(rows.get('De minimis utilizzato di ALFA SRL')).toBe(alfa!.deMinimisUsed);
+    expect(rows.has('Totale de minimis')).toBe(false);
+    expect([...rows.values()]).not.toContain(987_654.32);
+  });
+});

@@ -84,6 +84,9 @@ describe('the summary of several unrelated companies', () => {
     input.result = { ...input.result, deMinimisOf: { taxCode: '01234567897', name: 'ALFA SRL' } };
     const html = pdfSummaryHtml(input);
     expect(html).toContain('De minimis residuo di ALFA SRL (il più basso)');
+    // its used amount beside its remaining, not the companies' de minimis added up
+    expect(html).toContain('De minimis utilizzato di ALFA SRL');
+    expect(html).not.toContain('Totale de minimis');
     expect(html).toContain('De minimis di ALFA SRL: andamento su 36 mesi');
     expect(html).toContain('le imprese non si sommano');
     expect(pdfSummaryHtml(aReportInput([]))).not.toContain('il più basso');

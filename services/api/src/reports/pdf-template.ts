@@ -14,6 +14,7 @@ import {
   DE_MINIMIS_NOTE,
   safeColour,
   safeHttpUrl,
+  deMinimisUsedCard,
   remainingLabel,
   allowanceChartTitle,
   searchedCodesLine,
@@ -141,10 +142,11 @@ function reportParts(input: ReportInput): ReportParts {
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
     ...(input.verification ? [['Verifica', verificationLine(input.verification)] as [string, string]] : []),
   ];
+  const [usedLabel, used] = deMinimisUsedCard(result);
   const cards: [string, string][] = [
     ['Numero documenti', String(stats.totalDocuments)],
     ['Importo totale', formatEuroAmount(stats.totalImport)],
-    ['Totale de minimis', formatEuroAmount(stats.totalImportDeMinimis)],
+    [usedLabel, formatEuroAmount(used)],
     [remainingLabel(result), formatEuroAmount(stats.remainingDeMinimis)],
   ];
   const head = `<!doctype html>

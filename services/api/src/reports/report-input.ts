@@ -97,6 +97,20 @@ export function remainingLabel(result: SearchResultDto): string {
 }
 
 /**
+ * The de minimis used card: for several unrelated companies, the used amount of the company the
+ * remaining card names (used + remaining = its ceiling), as on the screen; otherwise the total.
+ */
+export function deMinimisUsedCard(result: SearchResultDto): [string, number] {
+  const owner = allowanceOwner(result);
+  const used = result.deMinimisOf
+    ? result.perCode.find((summary) => summary.taxCode === result.deMinimisOf?.taxCode)?.deMinimisUsed
+    : undefined;
+  return owner && used !== undefined
+    ? [`De minimis utilizzato di ${owner}`, used]
+    : ['Totale de minimis', result.stats.totalImportDeMinimis];
+}
+
+/**
  * The heading of the four totals, from the search's parameters. The totals count the aids granted
  * in the last 3 years whatever the filter (SPEC: "only documents whose grant date is within the last
  * 3 years count"); without the filter the list below them holds every year found, and the heading

@@ -4,6 +4,7 @@
  * a partition, which makes that happen on demand; the adapter must report the gap.
  */
 import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
 import type { ConsumedMessage, MessageGap } from '@rna/infra';
 import { gapBefore, openKafkaMessageLog, type KafkaMessageLog } from '@rna/infra/engines';
 import { kcatAvailable, startKafkaMock, type KafkaMock } from './kafka-mock';
@@ -56,6 +57,18 @@ function bulky(round: number, count: number) {
     await mock.stop();
   });
 
+  /** The oldest offset the broker still keeps of partition 0, asked of the broker itself. */
+  async function lowWatermark(): Promise<bigint> {
+    const admin = new Kafka({ brokers: mock.brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const offsets = await admin.fetchTopicOffsets('aids');
+      return BigInt(offsets.find((o) => o.partition === 0)!.low);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
   async function consumeAll(groupId: string) {
     const gaps: MessageGap[] = [];
     const offsets: bigint[] = [];
@@ -83,10 +96,15 @@ function bulky(round: number, count: number) {
     expect(early.offsets).toHaveLength(1_000);
     for (let round = 1; round <= 15; round++) await log.publish('aids', bulky(round, 1_000));
 
+    const low = await lowWatermark();
+    expect(low).toBeGreaterThan(1000n); // the broker really dropped what the group had not read
     const late = await consumeAll('projection:early');
     expect(late.gaps).toHaveLength(1);
     const [gap] = late.gaps;
     expect(gap!.fromOffset).toBe('1000');
+    // the gap ends where the broker's kept log begins, as the broker says (not as the adapter computes)
+    expect(gap!.toOffset).toBe(low.toString());
+    expect(gap!.missing).toBe(Number(low - 1000n));
     // What it lost is exactly what it never got: the next offset delivered closes the gap.
     expect(BigInt(gap!.toOffset)).toBe(late.offsets[0]);
     expect(gap!.missing).toBe(Number(late.offsets[0]! - 1000n));
@@ -95,7 +113,9 @@ function bulky(round: number, count: number) {
 
     // A new group (a rebuild) starts after the oldest kept message: the beginning is reported lost.
     const fresh = await consumeAll('projection:rebuilt');
-    expect(fresh.gaps.map((g) => [g.fromOffset, g.toOffset])).toEqual([['0', String(fresh.offsets[0])]]);
+    expect(fresh.gaps.map((g) => [g.fromOffset, g.toOffset])).toEqual([
+      ['0', (await lowWatermark()).toString()],
+    ]);
 
     // Once past the gap, a group that keeps up loses nothing more.
     await log.publish('aids', bulky(31, 10));

@@ -249,5 +249,20 @@ describe('the sync-control decider (sync-control)', () => {
       .given([])
       .when({ type: 'RequestSync', data: { ...request('r1'), onlyDocuments: ['2024_01'] } })
       .then([requested('r1')]);
+    const custom: SyncRequest = { ...request('r2'), scope: 'CUSTOM', onlyDocuments: ['2024_01', '2014_12'] };
+    spec
+      .given([])
+      .when({ type: 'RequestSync', data: custom })
+      .then([{ type: 'SyncRequested', data: custom }]);
+  });
+
+  it('lets a new run start once the one going has failed', () => {
+    spec
+      .given([
+        requested('r1'),
+        { type: 'SyncFailed', data: { runId: 'r1', at: '2026-03-10T10:01:00.000Z', reason: 'x' } },
+      ])
+      .when({ type: 'RequestSync', data: request('r2') })
+      .then([requested('r2')]);
   });
 });

@@ -2,7 +2,30 @@ import type { LangOptions, Options } from 'highcharts';
 import type { DeMinimisPointDto } from '@rna/domain';
 import { DE_MINIMIS_CEILING, formatEuro } from '../../lib/domain-rules';
 
-export const CHART_TICK = 50_000;
+/** Steps of the amount axis, smallest first: every label stays a round amount. */
+const TICK_STEPS = [50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000];
+/** Intervals the axis may have: seven labels fit 1280 px upright, four fit a phone's 390 px. */
+const MAX_INTERVALS = { wide: 6, narrow: 3 };
+
+/**
+ * The amount axis: from 0 to the ceiling, or past it to the first step above the highest month when
+ * the ceiling was exceeded (drawn whole, not cut off), with the smallest round step that keeps the
+ * labels few enough to read — a company far over the ceiling no longer gets two dozen labels.
+ */
+export function amountAxis(highestUsed: number, narrow: boolean): { max: number; tick: number } {
+  const top = Math.max(DE_MINIMIS_CEILING, highestUsed);
+  const limit = narrow ? MAX_INTERVALS.narrow : MAX_INTERVALS.wide;
+  const tick =
+    TICK_STEPS.find((step) => Math.ceil(top / step) <= limit) ??
+    Math.ceil(top / limit / TICK_STEPS.at(-1)!) * TICK_STEPS.at(-1)!;
+  return { max: Math.max(DE_MINIMIS_CEILING, Math.ceil(top / tick) * tick), tick };
+}
+
+/** The tooltip's heading: the month of the bar (Highcharts gives the category's index as x). */
+export function tooltipMonth(points: readonly DeMinimisPointDto[], x: unknown, key: unknown): string {
+  if (typeof x === 'number' && points[x]) return points[x].month;
+  return String(key ?? x ?? '');
+}
 
 export interface ChartLabels {
   title: string;
@@ -46,8 +69,7 @@ export function buildChartOptions(
   const ordered = [...points];
   // The axis ends at the ceiling, unless a month has used more: then at the next tick above it, so an
   // exceeded allowance is drawn whole instead of cut off at 300,000.
-  const highestUsed = Math.max(0, ...points.map((p) => p.total));
-  const axisMax = Math.max(DE_MINIMIS_CEILING, Math.ceil(highestUsed / CHART_TICK) * CHART_TICK);
+  const axis = amountAxis(Math.max(0, ...points.map((p) => p.total)), narrow);
   // Highcharts would say the range with the raw numbers ("40485.64"): the screen reader gets euro amounts
   const amounts = points.flatMap((p) => [p.total, Math.max(0, p.remaining)]);
   const rangeDescription =
@@ -72,8 +94,8 @@ export function buildChartOptions(
     xAxis: { categories: ordered.map((p) => p.month), reversed: narrow },
     yAxis: {
       min: 0,
-      max: axisMax,
-      tickInterval: CHART_TICK,
+      max: axis.max,
+      tickInterval: axis.tick,
       title: { text: labels.axis },
       ...(rangeDescription ? { accessibility: { rangeDescription } } : {}),
       labels: { formatter: (ctx) => formatEuro(Number(ctx.value)).replace(',00', '') },
@@ -93,7 +115,7 @@ export function buildChartOptions(
       shared: true,
       formatter: function () {
         const rows = (this.points ?? []).map((p) => `${p.series.name}: <b>${formatEuro(p.y ?? 0)}</b>`);
-        return [`<b>${String(this.x ?? '')}</b>`, ...rows].join('<br/>');
+        return [`<b>${tooltipMonth(ordered, this.x, this.key)}</b>`, ...rows].join('<br/>');
       },
     },
     plotOptions: {

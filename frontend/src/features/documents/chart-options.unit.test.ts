@@ -1,5 +1,5 @@
 import type { SeriesBarOptions, YAxisOptions, XAxisOptions } from 'highcharts';
-import { buildChartOptions, NARROW_BAR_HEIGHT } from './chart-options';
+import { amountAxis, buildChartOptions, NARROW_BAR_HEIGHT, tooltipMonth } from './chart-options';
 
 const points = [
   { month: '01/25', total: 10_000, remaining: 290_000 },
@@ -27,7 +27,7 @@ describe('de minimis chart data mapping', () => {
   it('draws an exceeded allowance whole: the axis goes to the next tick above the highest month', () => {
     const options = buildChartOptions(exceeded, false, labels);
     const y = options.yAxis as YAxisOptions;
-    expect([y.min, y.max, y.tickInterval]).toEqual([0, 350_000, 50_000]);
+    expect([y.min, y.max, y.tickInterval]).toEqual([0, 400_000, 100_000]);
     const series = options.series as SeriesBarOptions[];
     expect(series.find((s) => s.name === 'Utilizzato')?.data).toEqual([10_000, 20_000, 290_000, 310_000]);
     // an exceeded ceiling shows no remaining allowance rather than a negative bar
@@ -85,5 +85,36 @@ describe('the ceiling on the chart', () => {
         label: expect.objectContaining({ text: 'Massimale 300.000,00 €' }),
       }),
     ]);
+  });
+});
+
+describe('the amount axis stays readable', () => {
+  const labelsOf = (axis: { max: number; tick: number }) => axis.max / axis.tick + 1;
+
+  it('at most seven round labels on a wide screen and four on a phone, however far over the ceiling', () => {
+    for (const used of [0, 120_000, 300_000, 310_000, 740_000, 1_060_772.75, 4_300_000, 87_000_000]) {
+      for (const narrow of [false, true]) {
+        const axis = amountAxis(used, narrow);
+        expect(axis.max).toBeGreaterThanOrEqual(Math.max(300_000, used));
+        expect(axis.max % axis.tick).toBe(0);
+        expect(labelsOf(axis)).toBeLessThanOrEqual(narrow ? 4 : 7);
+        // no more room than one step above the highest month
+        expect(axis.max - axis.tick).toBeLessThan(Math.max(300_000, used));
+      }
+    }
+  });
+
+  it('keeps 50.000 € steps up to the ceiling on a wide screen, 100.000 € on a phone', () => {
+    expect(amountAxis(250_000, false)).toEqual({ max: 300_000, tick: 50_000 });
+    expect(amountAxis(250_000, true)).toEqual({ max: 300_000, tick: 100_000 });
+    expect(amountAxis(1_060_772.75, false)).toEqual({ max: 1_250_000, tick: 250_000 });
+  });
+});
+
+describe('the tooltip', () => {
+  it('is headed by the month of the bar, not its position', () => {
+    expect(tooltipMonth(points, 2, undefined)).toBe('03/25');
+    expect(tooltipMonth(points, 0, '01/25')).toBe('01/25');
+    expect(tooltipMonth(points, '04/25', '04/25')).toBe('04/25');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { todayInRome } from './dates';
 
-export type DownloadKind = 'aiuti' | 'clienti' | 'registro-attivita';
+export type DownloadKind = 'aiuti' | 'clienti' | 'registro-attivita' | 'dichiarazione-de-minimis';
 
 /** Up to this many tax codes are named one by one; more are counted. */
 const NAMED_CODES = 3;

@@ -101,7 +101,7 @@ describe('accounts in a real browser', () => {
     await expectMessage(page, /non è valido o è scaduto/); // U003
     expect(await page.getByText(/invit/i).count()).toBe(0);
     await captureScreen(page, 'reset-password-invalid-link', world.accessibility);
-    await page.getByRole('link', { name: 'Richieda un nuovo link' }).click();
+    await page.getByRole('link', { name: 'Richieda un nuovo collegamento' }).click();
     await page.getByRole('heading', { name: 'Recupero password' }).waitFor();
     await page.close();
   });

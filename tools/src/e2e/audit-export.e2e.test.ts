@@ -251,7 +251,7 @@ async function expectExportLikeScreen(
   const times = rows.map((row) => cellText(row['Data e ora']));
   expect(times).toEqual(truth.entries.map((entry) => romeText(entry.at)));
   expect(times).toEqual(shown.map((row) => row['Data e ora']));
-  expect(sheet.getCell('A2').numFmt).toBe('dd/mm/yyyy hh:mm');
+  expect(sheet.getCell('A2').numFmt).toBe('dd-mm-yyyy hh:mm');
   // who, what, in Italian words; no id and no enum word in any cell
   expect(rows.map((row) => row['Tipo'])).toEqual(shown.map((row) => row['Tipo']));
   expect(rows.map((row) => row['Eseguito da'])).toEqual(shown.map((row) => row['Eseguito da']));

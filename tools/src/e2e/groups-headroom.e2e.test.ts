@@ -126,7 +126,7 @@ describe('a single undertaking in a real browser', () => {
     expect(String(sheet!.getRow(1).getCell(1).value)).toBe('Impresa unica «Gruppo Gialli»');
     // the headroom of the day and regime computed on the screen
     const rows: string[][] = [];
-    // dates are date cells (shown dd/mm/yyyy): read back as the day they hold
+    // dates are date cells (shown dd-mm-yyyy): read back as the day they hold
     const text = (value: unknown) =>
       value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
     sheet!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map(text)));

@@ -124,7 +124,7 @@ describe('no dead ends', () => {
     expect(alert).toHaveTextContent('non è valido o è scaduto');
     expect(document.body.textContent).not.toMatch(/invit/i);
     expect(screen.getByRole('link', { name: 'assistenza@portale.it' })).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('link', { name: 'Richieda un nuovo link' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Richieda un nuovo collegamento' }));
     await screen.findByRole('heading', { name: 'Recupero password' });
   });
 

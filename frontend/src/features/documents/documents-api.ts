@@ -88,7 +88,7 @@ export const documentsApi = api.injectEndpoints({
     downloadDeclaration: build.mutation<null, HeadroomQuery>({
       query: (q) => ({
         url: `/de-minimis/declaration?${headroomQueryString(q)}`,
-        responseHandler: saveAs('dichiarazione-de-minimis.pdf'),
+        responseHandler: saveAs(downloadFileName('dichiarazione-de-minimis', 'pdf', Date.now(), q.taxCodes)),
       }),
       onQueryStarted: (_q, { dispatch, queryFulfilled }) =>
         afterCharge(dispatch, queryFulfilled).catch(() => undefined),

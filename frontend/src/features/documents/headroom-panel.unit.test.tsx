@@ -313,7 +313,14 @@ describe('the de minimis self-declaration', () => {
     await userEvent.selectOptions(within(panel()).getByLabelText('Regime de minimis'), 'AGRICULTURE');
     await userEvent.click(button());
     await waitFor(() =>
-      expect(saved).toEqual([{ href: 'blob:declaration', download: 'dichiarazione-de-minimis.pdf' }]),
+      expect(saved).toEqual([
+        {
+          href: 'blob:declaration',
+          download: expect.stringMatching(
+            new RegExp(`^dichiarazione-de-minimis-${ALFA}_${BETA}-\\d{4}-\\d{2}-\\d{2}\\.pdf$`),
+          ),
+        },
+      ]),
     );
     expect(declarationCalls(calls)).toEqual([call]);
     expect(headroomCalls(calls)).toEqual([]);

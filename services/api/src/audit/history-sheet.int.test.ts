@@ -91,11 +91,11 @@ describe('the audit history as an Excel file', () => {
     expect(at.map((cell) => (cell?.value as Date).toISOString())).toEqual(
       expect.arrayContaining(['2026-03-02T10:15:00.000Z', '2026-07-02T00:30:00.000Z']),
     );
-    expect(at.map((cell) => cell?.numFmt)).toEqual(['dd/mm/yyyy hh:mm', 'dd/mm/yyyy hh:mm']);
+    expect(at.map((cell) => cell?.numFmt)).toEqual(['dd-mm-yyyy hh:mm', 'dd-mm-yyyy hh:mm']);
     const state = workbook.getWorksheet('Stato');
     expect(state?.getCell('A6').value).toBe('Scadenza');
     expect((state?.getCell('B6').value as Date).toISOString()).toBe('2027-11-25T12:00:00.000Z');
-    expect(state?.getCell('B6').numFmt).toBe('dd/mm/yyyy');
+    expect(state?.getCell('B6').numFmt).toBe('dd-mm-yyyy');
   });
 
   it('says who did it by e-mail and an Italian role word, never a role and a UUID', async () => {

@@ -33,7 +33,7 @@ function actorOf({ email, role }: AuditEntry['by']): string {
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-/** A day as the sheet's date cells show it: dd/mm/yyyy, in Rome. */
+/** A day as the sheet's date cells show it: dd-mm-yyyy, in Rome. */
 function italianDay(ms: number): string {
   const t = romeDateTime(ms);
   return `${pad2(t.day)}/${pad2(t.month)}/${t.year}`;

@@ -125,7 +125,10 @@ describe('GET /api/de-minimis/declaration', () => {
   const declarationText = async (query: string, token: string) => {
     const response = await declaration(query, token).expect(200);
     expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toContain('dichiarazione-de-minimis.pdf');
+    // named for what it holds, for whom and the day, like every download
+    expect(response.headers['content-disposition']).toMatch(
+      /dichiarazione-de-minimis-[A-Z0-9_]+(-codici)?-\d{4}-\d{2}-\d{2}\.pdf/,
+    );
     return flat((await pdfParse(response.body as Buffer)).text);
   };
   const headroom = async (query: string, token: string) =>

@@ -3,7 +3,7 @@
  * one of the user's groups) for a planned grant, as a pre-filled PDF. Refused, charged and audited like
  * a report PDF of its codes (free for codes looked up today; P001 without pdfEnabled).
  */
-import { DomainError } from '@rna/domain';
+import { DomainError, downloadFileName } from '@rna/domain';
 import { undertakingAsked, undertakingQuerySchema } from '../de-minimis/undertaking';
 import { downloadProfile } from '../documents/profile';
 import { performLookUp } from '../documents/search';
@@ -16,7 +16,8 @@ import { archiveExtent, issueReport } from '../reports/verification/issue';
 import { declarationFacts } from './declaration';
 import { DECLARATION_TITLE, declarationHtml } from './declaration-html';
 
-export const DECLARATION_FILE = 'dichiarazione-de-minimis.pdf';
+/** dichiarazione-de-minimis-<codes>-<day>.pdf, named like every other download (file-names.ts) */
+export const DECLARATION_FILE = 'dichiarazione-de-minimis-<codici>-<data>.pdf';
 const DECLARATION_SUBJECT =
   'Dichiarazione sostitutiva (DPR 445/2000) degli aiuti de minimis di un’impresa unica per una concessione prevista';
 
@@ -70,7 +71,8 @@ export const declarationsRoutes: AnyRoute[] = [
           },
         ),
       );
-      return reply.file({ contentType: 'application/pdf', fileName: DECLARATION_FILE, bytes });
+      const fileName = downloadFileName('dichiarazione-de-minimis', 'pdf', generatedAt, asked.taxCodes);
+      return reply.file({ contentType: 'application/pdf', fileName, bytes });
     },
   }),
 ];

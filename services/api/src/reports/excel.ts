@@ -27,8 +27,8 @@ import { HEADROOM_NOTE, REGIME_LABELS, regimes, undertakingLabel } from './headr
 
 export const EURO_FORMAT = '#,##0.00 [$€-410];-#,##0.00 [$€-410]';
 /** The one Italian way every workbook of the portal shows a day, a time and a month. */
-export const DATE_FORMAT = 'dd/mm/yyyy';
-export const DATE_TIME_FORMAT = 'dd/mm/yyyy hh:mm';
+export const DATE_FORMAT = 'dd-mm-yyyy';
+export const DATE_TIME_FORMAT = 'dd-mm-yyyy hh:mm';
 /** The month by its Italian name (locale 0x410, it-IT), whatever the language of the reader's Excel. */
 export const MONTH_FORMAT = '[$-410]mmmm yyyy';
 

@@ -89,7 +89,7 @@ describe('dates in the workbooks: real dates, shown the Italian way', () => {
     };
     const audit = await load(await auditHistoryWorkbook('Cliente', history as never, new Date()));
     expect(audit.getWorksheet('Registro delle attività')!.getRow(1).getCell(1).numFmt).toMatch(
-      /^dd\/mm\/yyyy hh:mm/,
+      /^dd-mm-yyyy hh:mm/,
     );
     const state = audit.getWorksheet('Stato')!;
     expect(state.getRow(3).getCell(2).value).toEqual(new Date(Date.UTC(2025, 5, 10, 10, 30)));

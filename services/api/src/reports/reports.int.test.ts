@@ -20,7 +20,7 @@ describe('Excel report', () => {
     expect(elemento?.value).toBe(0.5);
     expect(elemento?.numFmt).toBe(EURO_FORMAT);
     expect(aids?.getRow(2).getCell(3).value).toBe('Beneficiario 1');
-    // grant days are date cells, sortable as dates, shown dd/mm/yyyy
+    // grant days are date cells, sortable as dates, shown dd-mm-yyyy
     const granted = aids?.getRow(2).getCell(1);
     expect(granted?.value).toEqual(new Date(Date.UTC(2024, 2, 15)));
     expect(granted?.numFmt).toBe(DATE_FORMAT);

@@ -2,7 +2,7 @@
  * MongoDB document store: the contract suite runs against a real server when MONGODB_URI is set
  * (npm run test:engines); the query and update building is tested here in any case.
  */
-import { DOCUMENT_INDEXES } from '@rna/domain/read-models';
+import { DOCUMENT_INDEXES } from '@rna/domain/document-indexes';
 import { describeDocumentStoreContract } from './contract';
 import mongoose from 'mongoose';
 import {

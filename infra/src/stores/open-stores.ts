@@ -15,7 +15,7 @@ import { openSqliteMessageLog } from '../message-log/sqlite-message-log';
 import { openFileBlobStore } from '../blobs/file-blob-store';
 import type { EventStore } from '../event-store/port';
 import type { MessageLog } from '../message-log/port';
-import { DOCUMENT_INDEXES } from '@rna/domain/read-models';
+import { DOCUMENT_INDEXES } from '@rna/domain/document-indexes';
 
 /*
  * The engines' adapters are loaded only when their engine is configured: loaded eagerly, their clients

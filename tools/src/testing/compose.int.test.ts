@@ -21,6 +21,7 @@ interface Service {
   ports?: string[];
   volumes?: string[];
   environment?: Record<string, string | number>;
+  stop_grace_period?: string;
 }
 
 const compose = yaml.load(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as {
@@ -41,6 +42,17 @@ describe('docker-compose.yml', () => {
     expect(mounted).toContain(String(kafka.environment?.KAFKA_LOG_DIRS));
     expect(Number(kafka.environment?.KAFKA_LOG_RETENTION_MS)).toBe(-1);
     expect(Number(kafka.environment?.KAFKA_LOG_RETENTION_BYTES)).toBe(-1);
+  });
+
+  it('lets each portal service stop cleanly before it is killed, and create its topics as the broker is set', () => {
+    for (const name of ['api', 'sync', 'projector']) {
+      const service = compose.services[name]!;
+      // Docker kills 10 s after SIGTERM by default: a sync batch, a lease release and closing the stores need more
+      expect(Number.parseInt(service.stop_grace_period ?? '10s', 10)).toBeGreaterThanOrEqual(30);
+      const kafka = compose.services.kafka!.environment!;
+      expect(service.environment?.KAFKA_PARTITIONS).toBe(kafka.KAFKA_NUM_PARTITIONS);
+      expect(service.environment?.KAFKA_REPLICATION_FACTOR).toBe(kafka.KAFKA_DEFAULT_REPLICATION_FACTOR);
+    }
   });
 
   it('publishes one address, nginx, in front of every API replica', () => {

@@ -10,7 +10,14 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import { GridFsBlobStore } from '../blobs/gridfs-blob-store';
 import type { BlobStore } from '../blobs/port';
-import { ConflictError, type Collection, type Doc, type DocumentStore, type FindOptions } from './port';
+import {
+  assertDocumentIds,
+  ConflictError,
+  type Collection,
+  type Doc,
+  type DocumentStore,
+  type FindOptions,
+} from './port';
 
 export interface MongoDocumentStoreOptions {
   uri: string;
@@ -102,6 +109,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async put(doc: T, options: { expectedRevision?: number } = {}): Promise<number> {
+    assertDocumentIds(this.name, [doc]);
     const expected = options.expectedRevision;
     if (expected === 0) {
       try {
@@ -139,6 +147,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
    * what the projections that use it rely on.
    */
   async putMany(docs: T[]): Promise<void> {
+    // checked before the bulk write: a bad document in the middle must not leave the first ones written
+    assertDocumentIds(this.name, docs);
     const lastById = new Map(docs.map((doc) => [doc.id, doc]));
     if (lastById.size === 0) return;
     await this.model.bulkWrite(

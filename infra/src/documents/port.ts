@@ -68,6 +68,14 @@ export async function updateDocument<T extends Doc>(
   }
 }
 
+/** Every adapter refuses a document without a string id, before it writes anything (TypeError). */
+export function assertDocumentIds(collection: string, docs: readonly { id?: unknown }[]): void {
+  for (const doc of docs) {
+    if (typeof doc?.id !== 'string' || doc.id === '')
+      throw new TypeError(`A document of ${collection} needs a string id`);
+  }
+}
+
 export class ConflictError extends Error {
   readonly code = 'DOCUMENT_CONFLICT' as const;
   constructor(

@@ -3,7 +3,14 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
 import { checkpointInBackground } from '../embedded/wal-checkpointer';
-import { ConflictError, type Collection, type Doc, type DocumentStore, type FindOptions } from './port';
+import {
+  assertDocumentIds,
+  ConflictError,
+  type Collection,
+  type Doc,
+  type DocumentStore,
+  type FindOptions,
+} from './port';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS documents (
@@ -68,16 +75,12 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async put(doc: T, options: { expectedRevision?: number } = {}): Promise<number> {
-    if (typeof doc?.id !== 'string' || doc.id === '')
-      throw new TypeError(`A document of ${this.name} needs a string id`);
+    assertDocumentIds(this.name, [doc]);
     return this.store.write(this.name, doc.id, JSON.stringify(doc), options.expectedRevision);
   }
 
   async putMany(docs: T[]): Promise<void> {
-    for (const doc of docs) {
-      if (typeof doc?.id !== 'string' || doc.id === '')
-        throw new TypeError(`A document of ${this.name} needs a string id`);
-    }
+    assertDocumentIds(this.name, docs);
     if (docs.length === 0) return;
     this.store.writeMany(
       this.name,

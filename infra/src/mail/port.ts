@@ -5,6 +5,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * The message's own id (`<…@…>`): a message sent again after a crash under the same id is the
+   * same message to the mail systems that read it, not a second one.
+   */
+  messageId?: string;
 }
 
 export interface Mailer {

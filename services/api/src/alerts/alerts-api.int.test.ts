@@ -176,6 +176,71 @@ describe('/api/variation-alerts and their notifications', () => {
     expect(await notifyVariations(notifierDeps, { runId: 'run-2', at: api.now().toISOString() })).toBe(0);
   });
 
+  it('after a crash between the mail and its record, sends the same message again, never a second one', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    await as(client.token).add(['13131313131']).expect(201);
+    tick();
+    await api.deps.documents
+      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+      .put({ id: '13131313131', changedAt: api.now().getTime(), sourceFile: '2025_06' });
+    tick();
+    const run = { runId: 'run-crash', at: api.now().toISOString() };
+    api.mails.length = 0;
+    const errors: unknown[] = [];
+    const base = {
+      ...api.deps,
+      publicUrl: api.deps.config.publicUrl,
+      onError: (e: unknown) => errors.push(e),
+    };
+
+    // the SMTP server took the mail, then the process died before it knew: the next delivery sends it
+    // again under the same Message-ID
+    let failSend = true;
+    const crashingMailer = {
+      send: async (message: Parameters<typeof api.deps.mailer.send>[0]) => {
+        await api.deps.mailer.send(message);
+        if (failSend) {
+          failSend = false;
+          throw new Error('connection reset after DATA');
+        }
+      },
+    };
+    expect(await notifyVariations({ ...base, mailer: crashingMailer }, run)).toBe(0);
+    expect(errors).toHaveLength(1);
+    expect(await notifyVariations({ ...base, mailer: crashingMailer }, run)).toBe(1);
+    expect(api.mails.map((m) => m.to)).toEqual([client.email, client.email]);
+    expect(api.mails[0]?.messageId).toMatch(/^<variazione-.+-run-crash@.+>$/);
+    expect(api.mails[1]?.messageId).toBe(api.mails[0]?.messageId);
+
+    // a mail known as sent is not sent again when what follows it failed (the event's append)
+    const client2 = await api.client({ enableVariationAlerts: true });
+    await as(client2.token).add(['14141414141']).expect(201);
+    tick();
+    await api.deps.documents
+      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+      .put({ id: '14141414141', changedAt: api.now().getTime(), sourceFile: '2025_06' });
+    tick();
+    const run2 = { runId: 'run-crash-2', at: api.now().toISOString() };
+    api.mails.length = 0;
+    let failAppend = true;
+    const eventStore = Object.create(api.deps.eventStore) as typeof api.deps.eventStore;
+    eventStore.appendToStream = async (...args: Parameters<typeof api.deps.eventStore.appendToStream>) => {
+      if (failAppend && args[0] === streams.user(client2.id)) {
+        failAppend = false;
+        throw new Error('event store unavailable');
+      }
+      return api.deps.eventStore.appendToStream(...args);
+    };
+    expect(await notifyVariations({ ...base, eventStore }, run2)).toBe(0);
+    expect(await notifyVariations({ ...base, eventStore }, run2)).toBe(1);
+    expect(await notifyVariations({ ...base, eventStore }, run2)).toBe(0);
+    expect(api.mails.map((m) => m.to)).toEqual([client2.email]);
+    const triggered = (await api.deps.eventStore.readStream(streams.user(client2.id))).events.filter(
+      (e) => e.type === 'VariationAlertTriggered',
+    );
+    expect(triggered).toHaveLength(1);
+  });
+
   it('mails a change the projector indexes after the run completed (its last file) once, in that run', async () => {
     const client = await api.client({ enableVariationAlerts: true });
     await as(client.token).add(['77777777777']).expect(201);

@@ -23,6 +23,29 @@ import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/
 import { UNDERTAKING_GROUPS_COLLECTION, type UndertakingGroupReadModel } from '@rna/read-models/groups';
 
 export const ALERT_CHECKS_COLLECTION = 'variation-alert-checks';
+/** One document per alert and run that has something to mail: what of the notification is done. */
+export const ALERT_MAILS_COLLECTION = 'variation-alert-mails';
+
+interface AlertMailDoc extends Doc {
+  /** `<alert id>@<run id>` */
+  id: string;
+  /** the mail was accepted (by the SMTP server or the outbox) */
+  sent: boolean;
+  /** VariationAlertTriggered was appended */
+  recorded: boolean;
+}
+
+/** The Message-ID of an alert's mail for a run: the same however often it has to be sent. */
+export function alertMessageId(alertId: string, syncRunId: string, publicUrl: string): string {
+  let host = 'portale.local';
+  try {
+    host = new URL(publicUrl).hostname || host;
+  } catch {
+    // a public URL that is no URL keeps the neutral host
+  }
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `<variazione-${safe(alertId)}-${safe(syncRunId)}@${host}>`;
+}
 /** The accounts read model of users (id → email). */
 
 interface AlertCheckDoc extends Doc {
@@ -35,7 +58,13 @@ interface AlertCheckDoc extends Doc {
 
 /** Same shape as the mail port (infra/src/mail). */
 export interface AlertMailer {
-  send(message: { to: string; subject: string; text: string; html?: string }): Promise<void>;
+  send(message: {
+    to: string;
+    subject: string;
+    text: string;
+    html?: string;
+    messageId?: string;
+  }): Promise<void>;
 }
 
 export interface NotifierDeps {
@@ -165,6 +194,7 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
   const indexedAt = await runIndexedAt(deps, syncRunId);
   const completedAt = Math.max(ranAt, indexedAt ?? -Infinity);
   const users = deps.documents.collection<UserReadModel>(USERS_COLLECTION);
+  const mails = deps.documents.collection<AlertMailDoc>(ALERT_MAILS_COLLECTION);
   let notified = 0;
   for (const alert of alerts) {
     // read again: the wait for the index may have been long, and the check is what decides
@@ -184,12 +214,23 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
           .map((c) => c.id),
       );
       if (changedCodes.length > 0) {
-        const owner = await users.get(alert.userId);
-        if (owner)
-          await deps.mailer.send({
-            to: owner.email,
-            ...alertMail(deps.publicUrl, watched, changedCodes, alert.group ?? null),
-          });
+        // Intent first, each step recorded when done: a crash between the mail and the check sends the
+        // same message again under the same Message-ID (the mail systems know it), never a new one,
+        // and a mail recorded as sent is not sent again.
+        const mailId = `${alert.id}@${syncRunId}`;
+        const progress = (await mails.get(mailId)) ?? { id: mailId, sent: false, recorded: false };
+        if (!progress.sent) {
+          await mails.put(progress);
+          const owner = await users.get(alert.userId);
+          if (owner)
+            await deps.mailer.send({
+              to: owner.email,
+              ...alertMail(deps.publicUrl, watched, changedCodes, alert.group ?? null),
+              messageId: alertMessageId(alert.id, syncRunId, deps.publicUrl),
+            });
+          progress.sent = true;
+          await mails.put(progress);
+        }
         const triggered: UserEvent = {
           type: 'VariationAlertTriggered',
           data: {
@@ -201,7 +242,11 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
             at: deps.clock().toISOString(),
           },
         };
-        await deps.eventStore.appendToStream(streams.user(alert.userId), [triggered]);
+        if (!progress.recorded) {
+          await deps.eventStore.appendToStream(streams.user(alert.userId), [triggered]);
+          progress.recorded = true;
+          await mails.put(progress);
+        }
         notified += 1;
       }
       await checks.put({ id: alert.id, checkedAt, syncRunId });

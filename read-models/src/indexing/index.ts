@@ -108,6 +108,14 @@ export function importHadAidsSetAside(
   });
 }
 
+/** Dead letters of the aid index per import of a file (those that name their import). */
+export function setAsideByImport(letters: Pick<SetAsideOrigin, 'importId'>[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { importId } of letters)
+    if (importId !== undefined) counts.set(importId, (counts.get(importId) ?? 0) + 1);
+  return counts;
+}
+
 /**
  * The gaps not healed yet: a gap is healed once every file imported before it was found has been
  * imported again after (its aids published anew). `files` are the archive's files with the time of

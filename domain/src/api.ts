@@ -327,19 +327,30 @@ export interface ArchiveFileDto {
   rejected: RegisterRecordRejection[];
 }
 
+/** A file of a sync run: as the archive lists it, with the aids of the run's import set aside. */
+export interface SyncRunFileDto extends ArchiveFileDto {
+  /**
+   * Aids of the run's import of the file that the aid index refused on every try and set aside, and
+   * has not applied since (`npm run replay-dead-letters`); 0 for a file the run did not import.
+   */
+  recordsSetAside: number;
+}
+
 export interface SyncRunDto {
   id: string;
   type: SyncScope;
   start: number;
   end: number | null;
   status: 'RUNNING' | 'SUCCESS' | 'ERROR';
-  files: ArchiveFileDto[];
+  files: SyncRunFileDto[];
   /** files in SUCCESS (or skipped as unchanged) / all files of the run */
   done: number;
   total: number;
   records: number;
   /** records the run's imports rejected, over all its files */
   recordsRejected: number;
+  /** aids of the run's imports set aside by the index and not applied since, over all its files */
+  recordsSetAside: number;
   /** aids the run's imported files published, and how many of them the index has applied so far */
   published: number;
   indexed: number;

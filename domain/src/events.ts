@@ -522,3 +522,20 @@ export function aidJsonOfAidRecorded(messageJson: string): string | null {
     ? messageJson.slice(AID_RECORDED_PREFIX.length, -1)
     : null;
 }
+
+/**
+ * The register file (and import) an aid message came from, as far as its value says: an aid's own
+ * fields for AidRecorded, the message's for the others; nothing for a value that is not an object.
+ */
+export function originOfAidMessage(value: unknown): { sourceFile?: string; importId?: string } {
+  if (typeof value !== 'object' || value === null) return {};
+  const message = value as { type?: unknown; aid?: unknown; sourceFile?: unknown; importId?: unknown };
+  const holder =
+    message.type === 'AidRecorded' && typeof message.aid === 'object' && message.aid !== null
+      ? (message.aid as { sourceFile?: unknown; importId?: unknown })
+      : message;
+  return {
+    ...(typeof holder.sourceFile === 'string' ? { sourceFile: holder.sourceFile } : {}),
+    ...(typeof holder.importId === 'string' ? { importId: holder.importId } : {}),
+  };
+}

@@ -1,7 +1,7 @@
-import type { ArchiveFileDto } from './api';
+import type { SyncRunFileDto } from './api';
 import { formatRunDuration, syncRunProgress } from './sync-progress';
 
-const file = (status: ArchiveFileDto['status'], progress = 0): ArchiveFileDto => ({
+const file = (status: SyncRunFileDto['status'], progress = 0): SyncRunFileDto => ({
   name: 'f',
   lastUpdate: null,
   rnaLastUpdate: null,
@@ -11,6 +11,7 @@ const file = (status: ArchiveFileDto['status'], progress = 0): ArchiveFileDto =>
   error: null,
   recordsRejected: 0,
   rejected: [],
+  recordsSetAside: 0,
 });
 
 describe('a running sync’s progress', () => {

@@ -27,6 +27,12 @@ export interface DeadLetterDoc {
   error: string;
   attempts: number;
   at: number;
+  /**
+   * The register file an aid message came from, and the import that published it, when the message
+   * could be read (undecodable JSON has none): the next sync imports that file again, as after a gap.
+   */
+  sourceFile?: string;
+  importId?: string;
 }
 
 /** Attempts at one record before it is set aside. */

@@ -37,7 +37,10 @@ export interface RunFileState {
   rejected?: RegisterRecordRejection[];
 }
 
-export interface SyncRunDoc extends Omit<SyncRunDto, 'files' | 'published' | 'indexed' | 'recordsRejected'> {
+export interface SyncRunDoc extends Omit<
+  SyncRunDto,
+  'files' | 'published' | 'indexed' | 'recordsRejected' | 'recordsSetAside'
+> {
   /** over the run's imports; absent on runs projected before the record check */
   recordsRejected?: number;
   files: string[];

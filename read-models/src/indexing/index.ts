@@ -4,6 +4,7 @@
  * A sync publishes a file's aids and then its SourceFileImported marker; the index has applied the
  * file once it has applied the marker (one order per topic), so "indexed" is counted per import.
  */
+import { isOrderedImportId } from '@rna/domain';
 
 /** One document per import the index applied whole (id = importId). */
 export const INDEXED_IMPORTS_COLLECTION = 'aid-index-imports';
@@ -75,6 +76,44 @@ export function importMayHaveLostAids(
   importedAt: number,
 ): boolean {
   return gaps.some((gap) => gap.detectedAt >= importedAt);
+}
+
+/** What a dead letter of the aid index says of where its message came from (infra's DeadLetterDoc). */
+export interface SetAsideOrigin {
+  sourceFile?: string;
+  importId?: string;
+  /** when it was set aside (epoch ms) */
+  at: number;
+}
+
+/**
+ * Whether the last import of a file lost aids that the index set aside: a dead letter of that import
+ * or of a later one. The sync imports such a file again even though it is unchanged, so the aid is
+ * published anew (once the index takes it); an older import's dead letter was healed by that import.
+ * Imports are compared by their order (import-order.ts); ids without one, by the time of the import.
+ */
+export function importHadAidsSetAside(
+  letters: SetAsideOrigin[],
+  last: { sourceFile: string; importId: string; importedAt: number },
+): boolean {
+  return letters.some((letter) => {
+    if (letter.sourceFile !== last.sourceFile) return false;
+    if (
+      letter.importId !== undefined &&
+      isOrderedImportId(letter.importId) &&
+      isOrderedImportId(last.importId)
+    )
+      return letter.importId >= last.importId;
+    return letter.at >= last.importedAt;
+  });
+}
+
+/** Dead letters of the aid index per import of a file (those that name their import). */
+export function setAsideByImport(letters: Pick<SetAsideOrigin, 'importId'>[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { importId } of letters)
+    if (importId !== undefined) counts.set(importId, (counts.get(importId) ?? 0) + 1);
+  return counts;
 }
 
 /**

@@ -4,7 +4,9 @@
  * its SourceFileImported marker; retried on transfer errors, failed at once on malformed XML.
  */
 import { AIDS_TOPIC, DomainError, encodeAidRecorded, type AidMessage } from '@rna/domain';
+import { DEAD_LETTERS_COLLECTION, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import {
+  importHadAidsSetAside,
   importMayHaveLostAids,
   INDEXING_GAPS_COLLECTION,
   type FileState,
@@ -43,7 +45,7 @@ export function isUnchanged(file: RegisterFileInfo, last: FileState | null): boo
 export async function importFile(ctx: RunContext, runId: string, file: RegisterFileInfo): Promise<void> {
   const { fileStates, fileAttempts, retryDelayMs, logger, append, at, checkStopped } = ctx;
   const last = await fileStates.get(file.name);
-  if (isUnchanged(file, last) && !(await mayHaveLostAids(ctx, last))) {
+  if (isUnchanged(file, last) && !(await mayHaveLostAids(ctx, file.name, last))) {
     await append(runId, {
       type: 'RegisterFileSkipped',
       data: { runId, name: file.name, reason: 'UNCHANGED', at: at() },
@@ -74,12 +76,20 @@ export async function importFile(ctx: RunContext, runId: string, file: RegisterF
   });
 }
 
-/** An unchanged file is imported again when the index lost messages after its last import. */
-async function mayHaveLostAids(ctx: RunContext, last: FileState | null): Promise<boolean> {
+/**
+ * An unchanged file is imported again when the index lost messages after its last import, or set
+ * aside aids of that import (they are published anew; one the index still refuses is set aside again).
+ */
+async function mayHaveLostAids(ctx: RunContext, name: string, last: FileState | null): Promise<boolean> {
   const { deps } = ctx;
   if (!last) return true;
+  const importedAt = Date.parse(last.succeededAt);
   const gaps = await deps.documents.collection<IndexingGapDoc>(INDEXING_GAPS_COLLECTION).find();
-  return importMayHaveLostAids(gaps, Date.parse(last.succeededAt));
+  if (importMayHaveLostAids(gaps, importedAt)) return true;
+  const letters = await deps.documents
+    .collection<DeadLetterDoc>(DEAD_LETTERS_COLLECTION)
+    .find({ sourceFile: name });
+  return importHadAidsSetAside(letters, { sourceFile: name, importId: last.importId, importedAt });
 }
 
 async function importOnce(

@@ -8,6 +8,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DomainError, type AidRecord } from '@rna/domain';
 import { AID_CHANGES_COLLECTION } from '@rna/read-models';
+import { DEAD_LETTERS_COLLECTION, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import {
   ARCHIVE_FILES_COLLECTION,
   INDEXING_GAPS_COLLECTION,
@@ -26,6 +27,7 @@ import {
   disposeHarness,
   expectIndexMatches,
   readTruth,
+  refusingAid,
   runEvents,
   startHarness,
   type Harness,
@@ -121,6 +123,30 @@ describe('sync against the register mirror', () => {
     } finally {
       later.mockRestore();
     }
+  });
+
+  it('imports an unchanged file again after the index set aside one of its aids, and skips it once healed', async () => {
+    harness = await startHarness();
+    const truth = await readTruth(await harness.generate());
+    const refused = truth.find((aid) => aid.sourceFile === '2024_02_002')!;
+    await harness.restartConsumer(refusingAid(harness.aidIndex, refused.idComponenteAiuto));
+    await harness.sync();
+    expect(await harness.aidIndex.get(refused.idComponenteAiuto)).toBeNull();
+    const letters = await harness.documents.collection<DeadLetterDoc>(DEAD_LETTERS_COLLECTION).find();
+    expect(letters.map((letter) => letter.sourceFile)).toEqual(['2024_02_002']);
+
+    // the store takes the aid now (its rules or the code were fixed): the next sync publishes it anew
+    await harness.restartConsumer();
+    const events = await runEvents(harness, await harness.sync());
+    const names = (type: string) =>
+      events.flatMap((e) => (e.type === type ? [(e.data as { name: string }).name] : [])).sort();
+    expect(names('RegisterFileSucceeded')).toEqual(['2024_02_002']);
+    expect(names('RegisterFileSkipped')).toEqual(ALL_FILES.filter((name) => name !== '2024_02_002'));
+    await expectIndexMatches(harness.aidIndex, truth);
+
+    // that import is whole: the dead letter of the import before it does not ask for the file again
+    const next = await runEvents(harness, await harness.sync());
+    expect(next.filter((e) => e.type === 'RegisterFileSkipped')).toHaveLength(ALL_FILES.length);
   });
 
   it('re-imports a changed file: disappeared aids are withdrawn, changed amounts updated, tax codes noted', async () => {

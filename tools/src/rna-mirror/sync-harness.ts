@@ -14,6 +14,7 @@ import { archiveProjections } from '@rna/read-models/archive';
 import { requestSync } from '@rna/api';
 import { startSyncWorker, type SyncWorker } from '@rna/sync';
 import type { AidIndex, Consumer, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import { RecordRejectedError } from '@rna/infra/dead-letters';
 import { generateArchive, type GenerateOptions, type TruthRecord } from '../generator/generate';
 import { startMirror, type RunningMirror } from './server';
 
@@ -38,6 +39,26 @@ export interface Harness {
   sync(scope?: SyncScope, onlyDocuments?: string[]): Promise<string>;
   settle(): Promise<void>;
   newWorker(): SyncWorker;
+  /** Stops the aid-index consumer and starts it again on `index` (default: the harness's own). */
+  restartConsumer(index?: AidIndex): Promise<void>;
+}
+
+/**
+ * The index as a store whose rules refuse one aid (as Elasticsearch refuses a field it cannot map):
+ * every write that holds it fails with the record's own error, so the projector sets it aside.
+ */
+export function refusingAid(index: AidIndex, idComponenteAiuto: string): AidIndex {
+  const refusing = Object.create(index) as AidIndex;
+  const refuse = () => Promise.reject(new RecordRejectedError(`aid ${idComponenteAiuto} refused`));
+  refusing.upsert = (records) =>
+    records.some((aid) => aid.idComponenteAiuto === idComponenteAiuto) ? refuse() : index.upsert(records);
+  const upsertEncoded = index.upsertEncoded?.bind(index);
+  if (upsertEncoded) {
+    const needle = `"idComponenteAiuto":${JSON.stringify(idComponenteAiuto)}`;
+    refusing.upsertEncoded = (aids) =>
+      aids.some((json) => json.includes(needle)) ? refuse() : upsertEncoded(aids);
+  }
+  return refusing;
 }
 
 export const baseGeneration = {
@@ -114,6 +135,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return request.runId;
     },
     newWorker,
+    async restartConsumer(index = aidIndex) {
+      await h.consumer.stop();
+      h.consumer = startAidIndexProjection({ messageLog, aidIndex: index, documents });
+    },
   };
   return h;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ArchiveFileDto } from '@rna/domain';
+import type { ArchiveFileDto, SyncRunFileDto } from '@rna/domain';
 import { formatDateTime, formatInteger } from '../../lib/domain-rules';
 import { displayName, fileStatusView, finishedTone, isActiveStatus, type StatusTone } from './file-status';
 import { RejectedRecordsDialog } from './rejected-records-dialog';
@@ -9,7 +9,7 @@ interface ArchiveGridProps {
   /** in display order: the archive list joined with the run's files (archiveView) */
   files: ArchiveFileDto[];
   /** the running (or last) sync's view of its files, by name */
-  runFiles: ReadonlyMap<string, ArchiveFileDto>;
+  runFiles: ReadonlyMap<string, ArchiveFileDto & Partial<Pick<SyncRunFileDto, 'recordsSetAside'>>>;
   running: boolean;
   selected: readonly string[];
   onToggle: (name: string) => void;
@@ -52,7 +52,8 @@ function Outcome({ tone, labelKey }: { tone: 'success' | 'error'; labelKey: stri
  * The archive list tab: one card per register file, selected by click. While a sync runs, files in an active
  * state show as progress cards instead; the others stay selectable cards (SPEC §4), coloured by their latest
  * outcome, so a file the run has finished shows green with its new date straight away. A file whose import
- * rejected records says how many under its card, and opens their list with the reasons.
+ * rejected records says how many under its card, and opens their list with the reasons; one whose aids
+ * the index set aside in the sync says how many (until they are replayed or imported again).
  */
 export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: ArchiveGridProps) {
   const { t } = useTranslation();
@@ -74,6 +75,7 @@ export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: Ar
                   formatted: formatInteger(file.recordsRejected),
                 })
               : null;
+          const setAside = live?.recordsSetAside ?? 0;
           return (
             <li key={file.name} className="archive-grid__item">
               <button
@@ -97,6 +99,11 @@ export function ArchiveGrid({ files, runFiles, running, selected, onToggle }: Ar
                 >
                   {rejected}
                 </button>
+              )}
+              {setAside > 0 && (
+                <span className="archive-file__set-aside">
+                  {t('sync.fileSetAside', { count: setAside, formatted: formatInteger(setAside) })}
+                </span>
               )}
             </li>
           );

@@ -54,6 +54,19 @@ describe('archive grid', () => {
     expect(never).toHaveAccessibleName('2024_02 Mai');
   });
 
+  it('says under a file how many of its aids the index set aside in the sync', () => {
+    const runFiles = new Map([
+      ['2024_03', { ...archiveFile('2024_03', { status: 'SUCCESS' }), recordsSetAside: 2 }],
+      ['2024_02', { ...archiveFile('2024_02', { status: 'SUCCESS' }), recordsSetAside: 0 }],
+    ]);
+    render(
+      <ArchiveGrid files={files} runFiles={runFiles} running={false} selected={[]} onToggle={() => {}} />,
+    );
+    const march = screen.getByRole('button', { name: /2024_03/ }).closest('li')!;
+    expect(march).toHaveTextContent('2 record non indicizzati: messi da parte dopo più tentativi');
+    expect(screen.getAllByText(/messi? da parte/)).toHaveLength(1);
+  });
+
   it('while a sync runs, shows active files as progress cards with the download percentage', () => {
     const runFiles = new Map([
       ['2024_03', archiveFile('2024_03', { status: 'DOWNLOADING', progress: 37.5 })],

@@ -6,6 +6,7 @@ import {
   type IndexingGapDoc,
 } from '@rna/read-models';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
+import { DEAD_LETTERS_COLLECTION, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import {
   archiveLastUpdateReader,
   getArchiveStats,
@@ -257,6 +258,37 @@ describe('read side', () => {
       ['2024_01', 1, [badDay]],
       ['2023_12', 0, []],
     ]);
+  });
+
+  it('counts per file the aids of the run’s import that the index set aside and has not applied since', async () => {
+    const d = deps();
+    await d.documents.collection<Record<string, unknown> & { id: string }>('sync-runs').put({
+      id: 'r1', type: 'ALL', start: 1, end: 2, status: 'SUCCESS', files: ['2024_02', '2024_01'], done: 2, total: 2, records: 12,
+      fileStates: {
+        '2024_02': { status: 'SUCCESS', records: 12, error: null, importId: 'i000000000002:r1:2024_02' },
+        '2024_01': { status: 'SUCCESS', records: 0, error: null }, // unchanged: skipped by this run
+      },
+    }); // prettier-ignore
+    const letters = d.documents.collection<DeadLetterDoc>(DEAD_LETTERS_COLLECTION);
+    const letter = (offset: number, sourceFile?: string, importId?: string): DeadLetterDoc => ({
+      id: `projection:aid-index@aids/0/${offset}`, consumer: 'projection:aid-index', position: `aids/0/${offset}`,
+      type: 'AidRecorded', error: 'RecordRejectedError: mapping', attempts: 3, at: 1,
+      ...(sourceFile ? { sourceFile } : {}), ...(importId ? { importId } : {}),
+    }); // prettier-ignore
+    await letters.put(letter(1, '2024_02', 'i000000000002:r1:2024_02'));
+    await letters.put(letter(2, '2024_02', 'i000000000002:r1:2024_02'));
+    await letters.put(letter(3, '2024_01', 'i000000000001:r0:2024_01')); // an earlier run's import
+    await letters.put(letter(4)); // JSON cut short: no file
+    const status = await getSyncStatus(d);
+    expect(status.run?.files.map((f) => [f.name, f.recordsSetAside])).toEqual([
+      ['2024_02', 2],
+      ['2024_01', 0],
+    ]);
+    expect(status.run?.recordsSetAside).toBe(2);
+
+    // replayed: applied to the index at last, so no longer counted
+    await letters.delete('projection:aid-index@aids/0/1');
+    expect((await getSyncStatus(d)).run?.files[0]?.recordsSetAside).toBe(1);
   });
 
   it('lists listed-but-never-synced files next to imported ones, newest first', async () => {

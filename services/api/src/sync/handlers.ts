@@ -13,16 +13,18 @@ import {
   type SettingsEvent,
   type SyncResultDto,
   type SyncRunDto,
+  type SyncRunFileDto,
   type SyncScope,
   type SyncStatusDto,
 } from '@rna/domain';
 import type { AidIndex, DocumentStore, EventStore } from '@rna/infra';
-import { countDeadLetters } from '@rna/infra/dead-letters';
+import { countDeadLetters, DEAD_LETTERS_COLLECTION, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import {
   ARCHIVE_FILES_COLLECTION as ARCHIVE_FILES,
   SYNC_HISTORY_COLLECTION as SYNC_HISTORY,
   LIVE_PROGRESS_ID,
   REGISTER_FILES_COLLECTION,
+  setAsideByImport,
   SYNC_PROGRESS_COLLECTION,
   type ArchiveFileDoc,
   type LiveProgress,
@@ -80,6 +82,7 @@ export async function startSync(deps: SyncHandlerDeps, actor: Actor, body: unkno
     total: onlyDocuments.length,
     records: 0,
     recordsRejected: 0,
+    recordsSetAside: 0,
     published: 0,
     indexed: 0,
     succeeded: 0,
@@ -111,7 +114,10 @@ export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDt
   if (!latest) return { running: false, indexing: false, run: null };
   const archive = deps.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES);
   const live = latest.status === 'RUNNING' ? await liveProgress(deps.documents) : null;
-  const files: ArchiveFileDto[] = [];
+  const setAside = setAsideByImport(
+    await deps.documents.collection<DeadLetterDoc>(DEAD_LETTERS_COLLECTION).find(),
+  );
+  const files: SyncRunFileDto[] = [];
   for (const name of [...latest.files].sort(compareNames)) {
     const state = latest.fileStates[name];
     const doc = await archive.get(name);
@@ -134,15 +140,24 @@ export async function getSyncStatus(deps: SyncHandlerDeps): Promise<SyncStatusDt
       records: state?.records ?? 0,
       error: state?.error ?? null,
       ...rejectionsOf(state?.importId ? state : doc),
+      recordsSetAside: state?.importId ? (setAside.get(state.importId) ?? 0) : 0,
     });
   }
   const { fileStates: _states, ...run } = latest;
+  const recordsSetAside = files.reduce((sum, file) => sum + file.recordsSetAside, 0);
   const { published, indexed } = await indexingOfRun(deps.documents, latest);
   const running = latest.status === 'RUNNING';
   return {
     running,
     indexing: !running && indexed < published,
-    run: { ...run, recordsRejected: latest.recordsRejected ?? 0, files, published, indexed },
+    run: {
+      ...run,
+      recordsRejected: latest.recordsRejected ?? 0,
+      recordsSetAside,
+      files,
+      published,
+      indexed,
+    },
   };
 }
 

@@ -238,7 +238,10 @@ describe('aid index projection and poison messages', () => {
     await messageLog.publish(AIDS_TOPIC, [
       { key: 'AAA', json: encodeAidRecorded(JSON.stringify(aid('1', 'AAA', 'i1'))) },
       // the register's defects reach the topic: an aid without its fields, a record cut short
-      { key: 'BBB', json: '{"type":"AidRecorded","aid":{"idComponenteAiuto":"2"}}' },
+      {
+        key: 'BBB',
+        json: '{"type":"AidRecorded","aid":{"idComponenteAiuto":"2","sourceFile":"2024_01","importId":"i1"}}',
+      },
       { key: 'CCC', json: '{"type":"AidRecorded","aid":{"idComponente' },
       { key: 'DDD', json: encodeAidRecorded(JSON.stringify(aid('4', 'DDD', 'i1'))) },
     ]);
@@ -259,6 +262,14 @@ describe('aid index projection and poison messages', () => {
     expect(recorded.map((letter) => letter.position).sort()).toEqual(letters.map((l) => l.position).sort());
     expect(recorded).toHaveLength(2);
     expect(recorded.every((letter) => letter.attempts === 3 && letter.error.length > 0)).toBe(true);
+    // the next sync imports the file of an aid set aside again; a text that is not JSON has no file
+    const origins = recorded.map(({ type, sourceFile, importId }) => ({ type, sourceFile, importId }));
+    expect(origins).toEqual(
+      expect.arrayContaining([
+        { type: 'AidRecorded', sourceFile: '2024_01', importId: 'i1' },
+        { type: 'unreadable', sourceFile: undefined, importId: undefined },
+      ]),
+    );
 
     const setAside: string[] = [];
     const reader = messageLog.consume({

@@ -5,7 +5,7 @@
  * Every tax code touched (new, changed or withdrawn aid) is noted in `aid-changes` for alerts.
  */
 import type { AidMessage, AidRecord } from '@rna/domain';
-import { aidJsonOfAidRecorded, AIDS_TOPIC } from '@rna/domain';
+import { aidJsonOfAidRecorded, AIDS_TOPIC, originOfAidMessage } from '@rna/domain';
 import {
   INDEXED_IMPORTS_COLLECTION,
   INDEXING_GAPS_COLLECTION,
@@ -129,6 +129,7 @@ export async function applyOrSetAside(
       error: errorText(failed.error),
       attempts: failed.attempts,
       at: Date.now(),
+      ...messageOrigin(message),
     };
     if (deps.documents && !(await recordDeadLetter(deps.documents, letter))) continue;
     await deps.messageLog.publish(deadLetterTopic(message.topic), [
@@ -147,6 +148,15 @@ function messageType(message: ConsumedMessage): string {
     return typeof type === 'string' ? type : 'unknown';
   } catch {
     return 'unreadable';
+  }
+}
+
+/** The file (and import) the message came from, when its value can be read. */
+function messageOrigin(message: ConsumedMessage): { sourceFile?: string; importId?: string } {
+  try {
+    return originOfAidMessage(message.value);
+  } catch {
+    return {};
   }
 }
 

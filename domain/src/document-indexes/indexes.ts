@@ -14,4 +14,6 @@ export const DOCUMENT_INDEXES: Readonly<Record<string, readonly string[]>> = {
   'sync-history': ['start'],
   'bulk-searches': ['userId', 'open', 'awaitingCharge', 'status', 'requestedAt'],
   'undertaking-groups': ['userId', 'deleted', 'createdAt'],
+  // the sync asks for a file's set-aside aids before it skips the file as unchanged
+  'dead-letters': ['sourceFile'],
 };

@@ -17,7 +17,12 @@ import { openTemporaryStores } from '@rna/infra/embedded/testing';
 import { FILE_STATE_COLLECTION, subscriberIdOf, type FileState } from '@rna/read-models';
 import { allProjections } from './portal';
 import { startAidIndexProjection } from '@rna/projector/aids';
-import { holdProjectionLeases, rebuildProjections } from './rebuild-projections';
+import {
+  holdProjectionLeases,
+  rebuildProjections,
+  RebuildShortError,
+  shortFiles,
+} from './rebuild-projections';
 
 jest.setTimeout(90_000);
 
@@ -225,5 +230,76 @@ describe('rebuild on shared engines', () => {
       await stores.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('leaves the index in service when the rebuilt one would hold fewer aids of a file, unless told to accept it', async () => {
+    const stores = openTemporaryStores('rebuild-short-');
+    const dir = mkdtempSync(path.join(tmpdir(), 'rebuild-short-index-'));
+    const target = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    const inService = async () =>
+      (await stores.aidIndex.search({ taxCodes: ['01234567897'] })).map((a) => a.idComponenteAiuto).sort();
+    try {
+      // the index in service holds the three aids the file's import published; the kept copy holds two
+      await stores.aidIndex.upsert([1, 2, 3].map((id) => aid(id, '01234567897', 'i0')));
+      const kept = new RegisterArchive(stores.blobs).receive('xml');
+      kept.sink.end(registerXmlOf([1, 2].map((id) => aid(id, '01234567897', 'i0'))));
+      await stores.documents.collection<FileState>(FILE_STATE_COLLECTION).put({
+        id: '2025_06',
+        etag: null,
+        lastModified: null,
+        records: 3,
+        importId: 'i0',
+        succeededAt: '2025-07-01T10:00:00.000Z',
+        archive: await kept.done(),
+      });
+      const complete = jest.fn(async () => undefined);
+      const abandon = jest.fn(async () => undefined);
+      jest.spyOn(stores.aidIndex, 'beginRebuild').mockResolvedValue({ target, complete, abandon });
+      const refused = await rebuildProjections(stores).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(RebuildShortError);
+      expect((refused as RebuildShortError).files).toEqual([
+        { sourceFile: '2025_06', inService: 3, rebuilt: 2 },
+      ]);
+      expect((refused as Error).message).toContain('2025_06 (2 invece di 3)');
+      expect(complete).not.toHaveBeenCalled();
+      expect(abandon).toHaveBeenCalledTimes(1);
+      expect(await inService()).toEqual(['1', '2', '3']);
+
+      // the operator accepts it: the rebuilt index goes in service
+      await rebuildProjections(stores, { allowFewerAids: true });
+      expect(complete).toHaveBeenCalledTimes(1);
+    } finally {
+      await target.close();
+      await stores.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('what a rebuilt index owes each file', () => {
+  it('as many aids as the index in service, or as the last import published when that is fewer', () => {
+    const published = new Map([
+      ['2025_01', 10],
+      ['2025_02', 5],
+    ]);
+    expect(
+      shortFiles(
+        [
+          { sourceFile: '2025_01', count: 10 },
+          { sourceFile: '2025_02', count: 7 }, // two strays of an older import
+          { sourceFile: '2025_03', count: 4 }, // no marker: all of them
+          { sourceFile: '2025_04', count: 2 },
+        ],
+        [
+          { sourceFile: '2025_01', count: 9 },
+          { sourceFile: '2025_02', count: 5 },
+          { sourceFile: '2025_04', count: 2 },
+        ],
+        published,
+      ),
+    ).toEqual([
+      { sourceFile: '2025_01', inService: 10, rebuilt: 9 },
+      { sourceFile: '2025_03', inService: 4, rebuilt: 0 },
+    ]);
   });
 });

@@ -10,6 +10,11 @@
  *   it refuses to start while a projector holds one, and no projector starts them meanwhile. The API
  *   may keep running: Elasticsearch is rebuilt into a new index and the alias moves to it only when
  *   it is complete, so searches never see an empty or partial index.
+ *
+ * The rebuilt index is put in service only when it holds, for every register file, at least as many
+ * aids as the index in service: a kept file that is missing or shorter (files imported before files
+ * were kept, a damaged copy) leaves the old index in place, unless the operator accepts it
+ * (`-- --allow-fewer-aids`; those files are imported again by the next sync).
  */
 import type { AidIndex, BlobStore, DocumentStore, EventStore, MessageLog } from '@rna/infra';
 import { RegisterArchive } from '@rna/infra/register';
@@ -19,6 +24,8 @@ import { engineSelection, openStores } from '@rna/infra/stores';
 import { processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
 import {
   AID_CHANGES_COLLECTION,
+  FILE_STATE_COLLECTION,
+  type FileState,
   resetProjections,
   startProjections,
   subscriberIdOf,
@@ -36,6 +43,49 @@ export interface RebuildSummary {
   notKept: string[];
 }
 
+/** A register file of which the rebuilt index would hold fewer aids than the index in service. */
+export interface ShortFile {
+  sourceFile: string;
+  inService: number;
+  rebuilt: number;
+}
+
+/** The rebuild was left unfinished: the index in service holds more aids of these files. */
+export class RebuildShortError extends Error {
+  constructor(readonly files: ShortFile[]) {
+    const shown = files
+      .slice(0, 10)
+      .map((f) => `${f.sourceFile} (${f.rebuilt} invece di ${f.inService})`)
+      .join(', ');
+    super(
+      `l'indice ricostruito avrebbe meno aiuti di quello in servizio per ${files.length} file: ${shown}${
+        files.length > 10 ? ', …' : ''
+      }. L'indice in servizio resta com'era. Per accettarlo (quei file si importano di nuovo alla prossima sincronizzazione): npm run rebuild-projections -- --allow-fewer-aids`,
+    );
+    this.name = 'RebuildShortError';
+  }
+}
+
+/**
+ * Files of which `rebuilt` holds fewer aids than it must (a file it lacks counts 0): as many as the
+ * index in service, or as the file's last import published (its marker) when that is fewer — aids of
+ * an older import left in service are not owed.
+ */
+export function shortFiles(
+  inService: readonly { sourceFile: string; count: number }[],
+  rebuilt: readonly { sourceFile: string; count: number }[],
+  published: ReadonlyMap<string, number>,
+): ShortFile[] {
+  const counts = new Map(rebuilt.map((f) => [f.sourceFile, f.count]));
+  return inService
+    .map((f) => ({
+      sourceFile: f.sourceFile,
+      inService: Math.min(f.count, published.get(f.sourceFile) ?? Infinity),
+      rebuilt: counts.get(f.sourceFile) ?? 0,
+    }))
+    .filter((f) => f.rebuilt < f.inService);
+}
+
 export interface RebuildStores {
   eventStore: EventStore;
   messageLog: MessageLog;
@@ -44,7 +94,10 @@ export interface RebuildStores {
   blobs: BlobStore;
 }
 
-export async function rebuildProjections(stores: RebuildStores): Promise<RebuildSummary> {
+export async function rebuildProjections(
+  stores: RebuildStores,
+  options: { allowFewerAids?: boolean } = {},
+): Promise<RebuildSummary> {
   const projections = allProjections();
   const rebuild = await stores.aidIndex.beginRebuild();
   let files = 0;
@@ -56,6 +109,13 @@ export async function rebuildProjections(stores: RebuildStores): Promise<Rebuild
     });
     await stores.documents.collection(AID_CHANGES_COLLECTION).clear();
     await resetIndexingProgress(stores.documents);
+    // what each file's last import published, read before the replay forgets the files not kept
+    const published = new Map(
+      (await stores.documents.collection<FileState>(FILE_STATE_COLLECTION).find()).map((f) => [
+        f.id,
+        f.records,
+      ]),
+    );
     const replayed = await replayArchivedFiles({
       documents: stores.documents,
       archive: new RegisterArchive(stores.blobs),
@@ -73,6 +133,13 @@ export async function rebuildProjections(stores: RebuildStores): Promise<Rebuild
     } finally {
       await running.stop();
     }
+    // on any doubt the good copy stays: never an index with fewer aids of a file than the one it replaces
+    const short = shortFiles(
+      await stores.aidIndex.statsBySourceFile(),
+      await rebuild.target.statsBySourceFile(),
+      published,
+    );
+    if (short.length > 0 && !options.allowFewerAids) throw new RebuildShortError(short);
     await rebuild.complete();
   } catch (error) {
     await rebuild.abandon();
@@ -138,7 +205,9 @@ async function main(): Promise<void> {
       ttlMs: config.leaseTtlMs,
     });
     try {
-      const summary = await rebuildProjections(stores);
+      const summary = await rebuildProjections(stores, {
+        allowFewerAids: process.argv.includes('--allow-fewer-aids'),
+      });
       process.stdout.write(
         `Ricostruite ${summary.projections} proiezioni e l'indice di ${summary.aids} aiuti da ${
           summary.files

@@ -31,6 +31,7 @@ import {
   MOBILE,
   DESKTOP,
   newContext,
+  pasteInto,
   pdfText,
   republishFile,
   signIn,
@@ -141,21 +142,6 @@ async function expectCardsOf(
     'the stat cards of the search',
   ).catch(() => undefined); // the assertion below reports the difference
   expect(await shownCards(page)).toEqual(expected);
-}
-
-/** What a paste from a spreadsheet column does: a paste event carrying the copied text. */
-async function paste(page: Page, label: string, text: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).evaluate((input, pasted) => {
-    // runs in the page (this workspace compiles without the DOM types)
-    const dom = globalThis as unknown as {
-      DataTransfer: new () => { setData(type: string, value: string): void };
-      ClipboardEvent: new (type: string, init: object) => unknown;
-    };
-    const data = new dom.DataTransfer();
-    data.setData('text/plain', pasted);
-    const event = new dom.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-    (input as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(event);
-  }, text);
 }
 
 async function searchOne(page: Page, taxCode: string): Promise<void> {
@@ -312,7 +298,10 @@ describe('archive sync and search in a real browser', () => {
     await codes.press('Enter');
     await expectMessage(client, 'Il termine di ricerca deve avere almeno 11 caratteri');
     // a column copied from a spreadsheet: one chip per code, the repeated one once, never one long code
-    await paste(client, 'Codici fiscali', `${second}\r\n${heaviest}\r\n${second}\r\n`);
+    await pasteInto(
+      client.getByLabel('Codici fiscali', { exact: true }),
+      `${second}\r\n${heaviest}\r\n${second}\r\n`,
+    );
     await client.getByRole('button', { name: `Rimuovi ${heaviest}` }).waitFor();
     await client.getByRole('button', { name: `Rimuovi ${second}` }).waitFor();
     expect(await client.getByRole('button', { name: /^Rimuovi / }).count()).toBe(2);

@@ -174,7 +174,7 @@ describe('bulk search in a real browser', () => {
     expect(await row.textContent()).toMatch(/oltre il massimale/);
     expect(await row.textContent()).toContain('3 ricerche');
     await row.getByText(/^disponibile fino al \d{2}-\d{2}-\d{4}$/).waitFor();
-    await captureScreen(client, 'bulk-jobs', world.accessibility);
+    await captureScreen(client, 'bulk-jobs', world.accessibility, row);
   });
 
   it('the home page and a mail say the result is ready', async () => {

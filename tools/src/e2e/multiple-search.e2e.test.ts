@@ -23,6 +23,7 @@ import {
   inviteClientByApi,
   MOBILE,
   newContext,
+  pasteInto,
   signIn,
   signInByApi,
   startWorld,
@@ -207,21 +208,6 @@ async function searchesLeft(page: Page): Promise<string> {
   return text;
 }
 
-/** What a paste from a spreadsheet column does: a paste event carrying the copied text. */
-async function paste(input: Locator, text: string): Promise<void> {
-  await input.evaluate((element, pasted) => {
-    // runs in the page (this workspace compiles without the DOM types)
-    const dom = globalThis as unknown as {
-      DataTransfer: new () => { setData(type: string, value: string): void };
-      ClipboardEvent: new (type: string, init: object) => unknown;
-    };
-    const data = new dom.DataTransfer();
-    data.setData('text/plain', pasted);
-    const event = new dom.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
-    (element as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(event);
-  }, text);
-}
-
 /** The cell values of a worksheet's rows, as text. */
 function rowsOf(sheet: ExcelJS.Worksheet): unknown[][] {
   const rows: unknown[][] = [];
@@ -257,7 +243,7 @@ describe.each([
     expect(await searchesLeft(page)).toBe(`Ricerche: ${SEARCHES} / ${SEARCHES}`);
 
     // the column as copied from a spreadsheet: its header line, the codes, a blank line at the end
-    await paste(page.getByLabel('Codice fiscale', { exact: true }), [HEADER, ...codes, ''].join('\r\n'));
+    await pasteInto(page.getByLabel('Codice fiscale', { exact: true }), [HEADER, ...codes, ''].join('\r\n'));
     for (const code of codes) await page.getByRole('button', { name: `Rimuovi ${code}` }).waitFor();
     expect(await page.getByRole('button', { name: /^Rimuovi / }).count()).toBe(COMPANIES);
     expect(await page.getByRole('button', { name: `Rimuovi ${HEADER}` }).count()).toBe(0);

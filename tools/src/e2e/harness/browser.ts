@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumExecutablePath } from '@rna/infra/pdf';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
@@ -98,11 +98,18 @@ export type AccessibilityReport = Map<string, AxeViolation[]>;
  * with an axe check at each width. Leaves the page at desktop width. Animations are settled
  * first so that the pictures do not catch a half-drawn chart.
  */
-export async function captureScreen(page: Page, screen: string, report: AccessibilityReport): Promise<void> {
+export async function captureScreen(
+  page: Page,
+  screen: string,
+  report: AccessibilityReport,
+  /** what the picture is of, when a phone's screen would not reach it from the top of the page */
+  subject?: Locator,
+): Promise<void> {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   for (const size of [DESKTOP, MOBILE]) {
     await page.setViewportSize(size);
     await page.waitForTimeout(400); // layout, media-query listeners and chart redraw
+    await subject?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${screen}-${size.width}.png`) });
     const found = await seriousViolations(page);
     report.set(`${screen}@${size.width}`, found);

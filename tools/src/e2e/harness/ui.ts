@@ -53,3 +53,18 @@ export async function downloadByButton(page: Page, button: string, dir: string):
   await file.saveAs(target);
   return target;
 }
+
+/** What a paste from a spreadsheet column does: a paste event carrying the copied text. */
+export async function pasteInto(input: Locator, text: string): Promise<void> {
+  await input.evaluate((element, pasted) => {
+    // runs in the page (this workspace compiles without the DOM types)
+    const dom = globalThis as unknown as {
+      DataTransfer: new () => { setData(type: string, value: string): void };
+      ClipboardEvent: new (type: string, init: object) => unknown;
+    };
+    const data = new dom.DataTransfer();
+    data.setData('text/plain', pasted);
+    const event = new dom.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    (element as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(event);
+  }, text);
+}

@@ -20,7 +20,14 @@ const DECIDING_MODULES = [
   'infra/src/message-log/kafka-message-log.ts:89-126',
 ];
 
-// MUTATION_SCOPE=domain mutates domain/ only and runs its tests only (npm run test:mutation:domain).
+// MUTATION_SCOPE=domain mutates domain/ only and runs its tests only (npm run test:mutation:domain);
+// MUTATION_SCOPE=deciding mutates the deciding modules outside domain/ only (npm run
+// test:mutation:deciding). Each scope keeps its own report and incremental file, and the summary
+// reads every report there is, so the two halves can be run on different days.
+const scope = process.env.MUTATION_SCOPE ?? 'all';
+const MUTATE = { domain: DOMAIN, deciding: DECIDING_MODULES, all: [...DOMAIN, ...DECIDING_MODULES] }[scope];
+if (!MUTATE) throw new Error(`MUTATION_SCOPE must be domain, deciding or all, not ${scope}`);
+const suffix = scope === 'all' ? '' : `-${scope}`;
 export default {
   packageManager: 'npm',
   testRunner: 'jest',
@@ -32,13 +39,13 @@ export default {
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-  mutate: [...DOMAIN, ...(process.env.MUTATION_SCOPE === 'domain' ? [] : DECIDING_MODULES)],
+  mutate: MUTATE,
   ignorePatterns: ['frontend', 'docs', 'test-output', '.bench', 'data', 'data-demo', '.stryker-tmp'],
   reporters: ['clear-text', 'progress', 'json'],
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
-  jsonReporter: { fileName: 'test-output/mutation/mutation.json' },
+  jsonReporter: { fileName: `test-output/mutation/mutation${suffix}.json` },
   incremental: true,
-  incrementalFile: 'test-output/mutation/incremental.json',
+  incrementalFile: `test-output/mutation/incremental${suffix}.json`,
   tempDirName: '.stryker-tmp',
   concurrency: 2,
   timeoutMS: 20_000,

@@ -1,12 +1,19 @@
 /** `npm run test:mutation`'s last step: the summary of Stryker's report; exit 1 when the bar is not met. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { formatSummary, summarise, type AcceptedEquivalent, type MutationReport } from './summary';
 
 const root = path.resolve(__dirname, '../../..');
-const report = JSON.parse(
-  readFileSync(path.join(root, 'test-output/mutation/mutation.json'), 'utf8'),
-) as MutationReport;
+// every scope's report (mutation.json, mutation-domain.json, mutation-deciding.json), oldest first,
+// so that a file's newest results win
+const dir = path.join(root, 'test-output/mutation');
+const reports = readdirSync(dir)
+  .filter((name) => /^mutation(-\w+)?\.json$/.test(name))
+  .map((name) => path.join(dir, name))
+  .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
+  .map((file) => JSON.parse(readFileSync(file, 'utf8')) as MutationReport);
+const report: MutationReport = { files: {} };
+for (const one of reports) Object.assign(report.files, one.files);
 const accepted = JSON.parse(
   readFileSync(path.join(root, 'tools/mutation/accepted-equivalents.json'), 'utf8'),
 ) as AcceptedEquivalent[];

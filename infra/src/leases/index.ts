@@ -1,9 +1,17 @@
 /**
  * Leases: one process at a time does a piece of work that must be single (a projection, the sync
  * worker, the alert notifier) while any number of processes stand by. A lease is a document written
- * with the documents port's compare-and-set; its holder renews it well before it expires, and
- * whoever finds it expired takes it over — so the work moves within the lease time when its holder
- * dies (kill -9 included), and never runs twice for longer than a renewal period.
+ * with the documents port's compare-and-set; its holder renews it well before it expires (each write
+ * is a new revision), and whoever has seen the same revision unchanged for a whole lease time takes
+ * it over — so the work moves within the lease time when its holder dies (kill -9 included), and
+ * never runs twice for longer than a renewal period.
+ *
+ * Expiry needs no agreement between the hosts' clocks (the way Kubernetes leader election does it):
+ * an observer never compares the holder's `expiresAt` with its own wall clock. It remembers, per
+ * lease, the revision it last saw and when it first saw it on its own monotonic clock, and takes the
+ * lease only once that revision stayed unchanged for the lease time on that clock. The holder stops
+ * at its own deadline (renewal sent + lease time − margin, on its monotonic clock), which comes
+ * before any observer's take-over: an observer sees a renewal at or after the instant it was written.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -14,8 +22,13 @@ export const LEASES_COLLECTION = 'leases';
 export interface LeaseDoc {
   id: string;
   holder: string;
-  /** wall-clock ms */
+  /**
+   * For operators only, never compared by another process: the holder's clock (ms) at its last
+   * renewal plus the lease time; 0 when the holder gave the lease up (then it is free at once).
+   */
   expiresAt: number;
+  /** The holder's lease time: an observer waits at least this long (or its own, when longer). */
+  ttlMs?: number;
 }
 
 /** This process, as a lease holder: host, pid and a random part (pids are reused). */
@@ -24,8 +37,9 @@ export function processHolderId(): string {
 }
 
 /**
- * Leases compare wall-clock instants across processes: they read the real clock, never a test's
- * shifted or pinned business clock.
+ * The clock of leases: monotonic (performance.now, which neither jumps with NTP nor goes back) and
+ * offset to read like the wall clock, so that `expiresAt` means something to an operator. Only its
+ * elapsed time decides anything; a test's shifted or pinned business clock never enters it.
  */
 export const leaseClock = (): number => Math.round(performance.timeOrigin + performance.now());
 
@@ -33,25 +47,87 @@ export interface LeaseSettings {
   name: string;
   holder: string;
   ttlMs: number;
+  /** this process's clock for elapsed time (ms, never going back); default `leaseClock` (tests inject one) */
   now?: () => number;
 }
 
-/** Takes the lease when it is free or expired, or renews it when held: true when held afterwards. */
-export async function tryHoldLease(documents: DocumentStore, settings: LeaseSettings): Promise<boolean> {
+/** What one ask of the lease found. */
+export interface LeaseAttempt {
+  /** whether this holder holds the lease afterwards */
+  held: boolean;
+  /** the revision of the lease document seen when refused (another holder's), else null */
+  revision: number | null;
+  /** when refused: how long until the revision seen, if still unchanged, may be taken over (ms) */
+  ripeInMs: number;
+}
+
+/** The revision of a lease another holder wrote, and when this holder first saw it (its own clock). */
+interface Observation {
+  revision: number;
+  seenAt: number;
+}
+
+/**
+ * What each holder has seen of the leases it does not hold, per store (a store opened anew knows
+ * nothing and waits a whole lease time, as a process that just started must).
+ */
+const observations = new WeakMap<DocumentStore, Map<string, Observation>>();
+
+function observationsOf(documents: DocumentStore): Map<string, Observation> {
+  let seen = observations.get(documents);
+  if (!seen) {
+    seen = new Map();
+    observations.set(documents, seen);
+  }
+  return seen;
+}
+
+/**
+ * Takes the lease when it is free (absent or given up) or when its holder has not renewed it for a
+ * whole lease time as this holder's clock saw it, or renews it when held. Call it again and again to
+ * take over a dead holder's lease: a single call only starts watching it.
+ */
+export async function attemptLease(documents: DocumentStore, settings: LeaseSettings): Promise<LeaseAttempt> {
   const leases = documents.collection<LeaseDoc>(LEASES_COLLECTION);
-  const now = (settings.now ?? leaseClock)();
+  const seen = observationsOf(documents);
+  const key = `${settings.name}\u0000${settings.holder}`;
   const current = await leases.getWithRevision(settings.name);
-  if (current && current.doc.holder !== settings.holder && current.doc.expiresAt > now) return false;
+  // read after the document: the revision seen was written at or before this instant, never after
+  const now = (settings.now ?? leaseClock)();
+  if (current && current.doc.holder !== settings.holder && current.doc.expiresAt !== 0) {
+    const waitMs = Math.max(settings.ttlMs, current.doc.ttlMs ?? 0);
+    const observed = seen.get(key);
+    if (observed?.revision !== current.revision) {
+      seen.set(key, { revision: current.revision, seenAt: now });
+      return { held: false, revision: current.revision, ripeInMs: waitMs };
+    }
+    const elapsed = now - observed.seenAt;
+    if (elapsed < waitMs) return { held: false, revision: current.revision, ripeInMs: waitMs - elapsed };
+    // the same revision for a whole lease time: its holder stopped renewing (dead, or cut off)
+  }
   try {
     await leases.put(
-      { id: settings.name, holder: settings.holder, expiresAt: now + settings.ttlMs },
+      {
+        id: settings.name,
+        holder: settings.holder,
+        expiresAt: Math.max(1, now + settings.ttlMs),
+        ttlMs: settings.ttlMs,
+      },
       { expectedRevision: current?.revision ?? 0 },
     );
-    return true;
+    seen.delete(key);
+    return { held: true, revision: null, ripeInMs: 0 };
   } catch (error) {
-    if (error instanceof ConflictError) return false; // another process took or renewed it first
+    // another process took or renewed it first: its new revision is watched from the next ask on
+    if (error instanceof ConflictError)
+      return { held: false, revision: current?.revision ?? null, ripeInMs: settings.ttlMs };
     throw error;
   }
+}
+
+/** `attemptLease`, answering only whether the lease is held afterwards. */
+export async function tryHoldLease(documents: DocumentStore, settings: LeaseSettings): Promise<boolean> {
+  return (await attemptLease(documents, settings)).held;
 }
 
 /** Gives the lease up at once (a clean stop), so that another process need not wait for it to expire. */
@@ -95,6 +171,7 @@ export interface LeasedWorkOptions {
   ttlMs?: number;
   /** default a third of the lease time */
   renewEveryMs?: number;
+  /** the clock observed leases are timed on (LeaseSettings.now); default `leaseClock` */
   now?: () => number;
   onChange?: (holding: boolean) => void;
   onError?: (error: unknown) => void;
@@ -104,7 +181,10 @@ export interface LeasedWorkOptions {
 
 export const DEFAULT_LEASE_TTL_MS = 15_000;
 
-/** What a holder keeps off its lease time: the other processes' clocks may run a little ahead. */
+/**
+ * What a holder keeps off its lease time: its timers may fire late, and another host's clock may run
+ * a little faster than its own over one lease time.
+ */
 export function holderMarginMs(ttlMs: number): number {
   return Math.max(20, Math.floor(ttlMs / 10));
 }
@@ -155,11 +235,11 @@ export function runWhileHoldingLease(
   };
 
   /** A renewal that does not answer within the lease time counts as a failed one. */
-  const renew = async (): Promise<boolean> => {
+  const renew = async (): Promise<LeaseAttempt> => {
     let giveUp: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        tryHoldLease(documents, settings),
+        attemptLease(documents, settings),
         new Promise<never>((_, reject) => {
           giveUp = setTimeout(() => reject(new RenewalTimedOut(ttlMs)), ttlMs);
         }),
@@ -169,11 +249,16 @@ export function runWhileHoldingLease(
     }
   };
 
+  // when another holds the lease: the next ask comes no later than the instant it could be taken over
+  let nextInMs = renewEveryMs;
   const tick = async () => {
     let held = false;
+    nextInMs = renewEveryMs;
     const sentAt = monotonic();
     try {
-      held = await renew();
+      const attempt = await renew();
+      held = attempt.held;
+      if (!held) nextInMs = Math.min(renewEveryMs, Math.max(1, Math.ceil(attempt.ripeInMs)));
     } catch (error) {
       options.onError?.(error); // a store that does not answer: the lease will lapse, stop working
     }
@@ -204,7 +289,7 @@ export function runWhileHoldingLease(
     turn = tick()
       .catch((error: unknown) => options.onError?.(error))
       .finally(() => {
-        if (!stopped) timer = setTimeout(schedule, renewEveryMs);
+        if (!stopped) timer = setTimeout(schedule, nextInMs);
       });
   };
   schedule();

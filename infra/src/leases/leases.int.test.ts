@@ -3,6 +3,7 @@ import { openTemporaryStores, type TemporaryStores } from '../embedded/testing';
 import {
   LEASES_COLLECTION,
   leaseClock,
+  releaseLease,
   runWhileHoldingLease,
   tryHoldLease,
   type HeldLease,
@@ -34,18 +35,92 @@ describe('leases', () => {
   });
   afterEach(() => stores.dispose());
 
-  it('is held by one holder at a time until it expires, then by whoever asks', async () => {
-    let now = 1_000;
-    const lease = (holder: string) => ({ name: 'sync-worker', holder, ttlMs: 500, now: () => now });
-    expect(await tryHoldLease(stores.documents, lease('a'))).toBe(true);
-    expect(await tryHoldLease(stores.documents, lease('b'))).toBe(false);
-    now = 1_400;
-    expect(await tryHoldLease(stores.documents, lease('a'))).toBe(true); // renewed until 1,900
-    now = 1_800;
-    expect(await tryHoldLease(stores.documents, lease('b'))).toBe(false);
-    now = 1_900; // a stopped renewing (killed): b takes over
-    expect(await tryHoldLease(stores.documents, lease('b'))).toBe(true);
-    expect(await tryHoldLease(stores.documents, lease('a'))).toBe(false);
+  it('is taken over only once the holder’s revision stayed unchanged for a lease time on the taker’s clock', async () => {
+    // each process has its own clock: only b's elapsed time decides when b may take over
+    let aNow = 1_000;
+    let bNow = 0;
+    const a = { name: 'sync-worker', holder: 'a', ttlMs: 500, now: () => aNow };
+    const b = { name: 'sync-worker', holder: 'b', ttlMs: 500, now: () => bNow };
+    expect(await tryHoldLease(stores.documents, a)).toBe(true);
+    expect(await tryHoldLease(stores.documents, b)).toBe(false); // b first sees a's lease at 0
+    bNow = 400;
+    expect(await tryHoldLease(stores.documents, b)).toBe(false);
+    aNow = 1_400;
+    expect(await tryHoldLease(stores.documents, a)).toBe(true); // a renewal: a new revision
+    bNow = 600; // 600 ms since b first saw the lease, but it has just seen the renewal
+    expect(await tryHoldLease(stores.documents, b)).toBe(false);
+    bNow = 1_099;
+    expect(await tryHoldLease(stores.documents, b)).toBe(false);
+    bNow = 1_100; // a stopped renewing (killed): its renewal unchanged for 500 ms of b's clock
+    expect(await tryHoldLease(stores.documents, b)).toBe(true);
+    expect(await tryHoldLease(stores.documents, a)).toBe(false);
+    // a clean stop frees the lease at once: a takes it back without waiting
+    await releaseLease(stores.documents, b);
+    expect(await tryHoldLease(stores.documents, a)).toBe(true);
+  });
+
+  it('lets a holder whose clock is hours off neither steal a lease nor keep one it stopped renewing', async () => {
+    const hours = 3 * 3_600_000;
+    let now = 0; // the elapsed time of every process alike; their wall clocks differ by hours
+    const lease = (holder: string, offset: number) => ({
+      name: 'sync-worker',
+      holder,
+      ttlMs: 500,
+      now: () => now + offset,
+    });
+    const ahead = lease('ahead', hours);
+    const onTime = lease('on-time', 0);
+    const behind = lease('behind', -hours);
+    const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
+
+    // ahead takes the lease and dies: an expiry hours in the others' future does not keep them out
+    expect(await tryHoldLease(stores.documents, ahead)).toBe(true);
+    expect((await leases.get('sync-worker'))!.expiresAt).toBe(hours + 500);
+    expect(await tryHoldLease(stores.documents, onTime)).toBe(false);
+    now = 500;
+    expect(await tryHoldLease(stores.documents, onTime)).toBe(true);
+
+    // ahead wakes up: to its clock the lease ran out hours ago, but it is renewed, so it is not taken
+    for (let t = 600; t <= 2_000; t += 100) {
+      now = t;
+      expect(await tryHoldLease(stores.documents, onTime)).toBe(true);
+      expect(await tryHoldLease(stores.documents, ahead)).toBe(false);
+      expect(await tryHoldLease(stores.documents, behind)).toBe(false);
+    }
+    expect(await leases.get('sync-worker')).toMatchObject({ holder: 'on-time' });
+
+    // on-time dies; behind's clock reads hours before its expiry, yet 500 ms of it are enough
+    now = 2_499;
+    expect(await tryHoldLease(stores.documents, behind)).toBe(false);
+    now = 2_500;
+    expect(await tryHoldLease(stores.documents, behind)).toBe(true);
+    expect(await tryHoldLease(stores.documents, ahead)).toBe(false);
+  });
+
+  it('moves the work of a dead holder whose clock ran hours ahead to a standby within the lease time', async () => {
+    // the dead holder wrote an expiry three hours ahead of everybody else's clock, then never renewed
+    const dead = {
+      name: 'projection:x',
+      holder: 'dead',
+      ttlMs: 300,
+      now: () => leaseClock() + 3 * 3_600_000,
+    };
+    expect(await tryHoldLease(stores.documents, dead)).toBe(true);
+    let running = false;
+    const standby = runWhileHoldingLease(
+      stores.documents,
+      { name: 'projection:x', holder: 'b', ttlMs: 300 },
+      () => {
+        running = true;
+        return { stop: async () => void (running = false) };
+      },
+    );
+    try {
+      await until(() => running);
+      expect(standby.holding()).toBe(true);
+    } finally {
+      await standby.stop();
+    }
   });
 
   it('lets exactly one of many racing holders take a free lease', async () => {
@@ -99,8 +174,8 @@ describe('leases', () => {
     let intruder: NodeJS.Timeout | undefined;
     try {
       await until(() => log.includes('a'));
-      // another process holds the lease now (its clock ran ahead, or a's renewal came too late): a is
-      // alive and renewing, and the store refuses it
+      // another process holds the lease now (it saw a's lease unchanged for a lease time: a's renewals
+      // came late): a is alive and renewing, and the store refuses it
       const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
       const current = await leases.getWithRevision('sync');
       await leases.put(

@@ -12,7 +12,7 @@ import { loadConfig } from '@rna/infra/config';
 import { startPortal } from './portal';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
-import { LEASES_COLLECTION, tryHoldLease } from '@rna/infra/leases';
+import { LEASES_COLLECTION, runWhileHoldingLease, tryHoldLease, type LeaseDoc } from '@rna/infra/leases';
 import { openTemporaryStores } from '@rna/infra/embedded/testing';
 import { FILE_STATE_COLLECTION, subscriberIdOf, type FileState } from '@rna/read-models';
 import { allProjections } from './portal';
@@ -141,17 +141,25 @@ describe('rebuild projections', () => {
 describe('rebuild on shared engines', () => {
   it('refuses while a projector process holds a projection, and keeps projectors out while it runs', async () => {
     const stores = openTemporaryStores('rebuild-leases-');
+    // a live projector process, renewing its lease (its lease time, long, is in the lease: no stall of
+    // this machine can make the rebuild think it died; the rebuild sees the renewals and refuses)
+    const projections = allProjections();
+    const projector = runWhileHoldingLease(
+      stores.documents,
+      { name: subscriberIdOf(projections[1]!), holder: 'projector-1', ttlMs: 60_000, renewEveryMs: 50 },
+      () => ({ stop: async () => undefined }),
+    );
     try {
-      const projections = allProjections();
-      const busy = { name: subscriberIdOf(projections[1]!), holder: 'projector-1', ttlMs: 60_000 };
-      expect(await tryHoldLease(stores.documents, busy)).toBe(true);
+      await until(() => projector.holding());
       await expect(
-        holdProjectionLeases(stores.documents, projections, { holder: 'rebuild', ttlMs: 60_000 }),
+        holdProjectionLeases(stores.documents, projections, { holder: 'rebuild', ttlMs: 300 }),
       ).rejects.toThrow(/stop every projector before rebuilding/);
+      expect(projector.holding()).toBe(true);
       // it let go of the leases it had taken before finding the busy one
-      const first = { name: subscriberIdOf(projections[0]!), holder: 'projector-2', ttlMs: 60_000 };
+      const first = { name: subscriberIdOf(projections[0]!), holder: 'projector-2', ttlMs: 300 };
       expect(await tryHoldLease(stores.documents, first)).toBe(true);
 
+      await projector.stop();
       await stores.documents.collection(LEASES_COLLECTION).clear();
       const release = await holdProjectionLeases(stores.documents, projections, {
         holder: 'rebuild',
@@ -160,6 +168,30 @@ describe('rebuild on shared engines', () => {
       expect(await tryHoldLease(stores.documents, first)).toBe(false);
       await release();
       expect(await tryHoldLease(stores.documents, first)).toBe(true);
+    } finally {
+      await projector.stop();
+      await stores.dispose();
+    }
+  });
+
+  it('takes over the projection of a projector that died, once its lease went unrenewed for the lease time', async () => {
+    const stores = openTemporaryStores('rebuild-dead-');
+    try {
+      const projections = allProjections();
+      // a projector took the lease, then was killed: it never renews it
+      const dead = { name: subscriberIdOf(projections[1]!), holder: 'projector-1', ttlMs: 300 };
+      expect(await tryHoldLease(stores.documents, dead)).toBe(true);
+      const release = await holdProjectionLeases(stores.documents, projections, {
+        holder: 'rebuild',
+        ttlMs: 300,
+      });
+      try {
+        const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
+        expect(await leases.get(dead.name)).toMatchObject({ holder: 'rebuild' });
+        expect(await tryHoldLease(stores.documents, { ...dead, holder: 'projector-2' })).toBe(false);
+      } finally {
+        await release();
+      }
     } finally {
       await stores.dispose();
     }
@@ -303,3 +335,11 @@ describe('what a rebuilt index owes each file', () => {
     ]);
   });
 });
+
+async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

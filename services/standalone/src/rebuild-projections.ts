@@ -21,7 +21,7 @@ import { RegisterArchive } from '@rna/infra/register';
 import { loadConfig } from '@rna/infra/config';
 import { acquireDataDirLock } from '@rna/infra/embedded';
 import { engineSelection, openStores } from '@rna/infra/stores';
-import { processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
+import { attemptLease, processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
 import {
   AID_CHANGES_COLLECTION,
   FILE_STATE_COLLECTION,
@@ -163,7 +163,11 @@ export async function rebuildProjections(
 
 /**
  * Holds the lease of every projection for as long as the rebuild runs (renewed a third of the lease
- * time apart), or refuses at once when a projector process holds one.
+ * time apart), or refuses when a projector process holds one. A lease held by someone else is watched
+ * (a third of the lease time apart): it is taken once its revision stayed unchanged for the lease time
+ * (a projector that died: no host can tell that sooner, as no host's clock is compared with another's);
+ * the rebuild refuses as soon as the revision changes (a live projector renewing it), and in any case
+ * after one and a half lease times.
  */
 export async function holdProjectionLeases(
   documents: DocumentStore,
@@ -175,23 +179,47 @@ export async function holdProjectionLeases(
     holder: options.holder,
     ttlMs: options.ttlMs,
   }));
-  const release = () =>
-    Promise.all(settings.map((lease) => releaseLease(documents, lease))).then(() => undefined);
-  for (const lease of settings) {
-    if (await tryHoldLease(documents, lease)) continue;
+  const pollMs = Math.max(50, Math.floor(options.ttlMs / 3));
+  const giveUpAt = performance.now() + options.ttlMs * 1.5;
+  const held = new Set<(typeof settings)[number]>();
+  let refused: string | null = null;
+  // the leases taken so far are renewed while the others are still watched
+  const renew = setInterval(
+    () => void Promise.all([...held].map((lease) => tryHoldLease(documents, lease))).catch(() => undefined),
+    pollMs,
+  );
+  const release = async () => {
+    clearInterval(renew);
+    await Promise.all(settings.map((lease) => releaseLease(documents, lease)));
+  };
+  const take = async (lease: (typeof settings)[number]) => {
+    let attempt = await attemptLease(documents, lease);
+    const firstSeen = attempt.revision;
+    while (!attempt.held) {
+      if (refused !== null) return;
+      if (attempt.revision !== firstSeen || performance.now() >= giveUpAt) {
+        refused ??= lease.name;
+        return;
+      }
+      const waitMs = Math.min(pollMs, Math.max(1, Math.ceil(attempt.ripeInMs)));
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      attempt = await attemptLease(documents, lease);
+    }
+    held.add(lease);
+  };
+  try {
+    await Promise.all(settings.map(take));
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
+  if (refused !== null) {
     await release();
     throw new Error(
-      `a projector process holds the projection ${lease.name}: stop every projector before rebuilding`,
+      `a projector process holds the projection ${refused}: stop every projector before rebuilding`,
     );
   }
-  const renew = setInterval(
-    () => void Promise.all(settings.map((lease) => tryHoldLease(documents, lease))).catch(() => undefined),
-    Math.max(100, Math.floor(options.ttlMs / 3)),
-  );
-  return async () => {
-    clearInterval(renew);
-    await release();
-  };
+  return release;
 }
 
 async function main(): Promise<void> {

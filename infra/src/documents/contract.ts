@@ -102,6 +102,15 @@ export function describeDocumentStoreContract(name: string, factory: HarnessFact
       expect(await store.collection<Client>('other').count()).toBe(0);
     });
 
+    it('increments a counter atomically, creating it at 1, whoever increments at the same time', async () => {
+      const counters = store.collection<{ id: string; hits: number }>('counters');
+      const values = await Promise.all(Array.from({ length: 40 }, () => counters.increment('u1:27', 'hits')));
+      expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(await counters.get('u1:27')).toEqual({ id: 'u1:27', hits: 40 });
+      expect(await counters.increment('u2:27', 'hits')).toBe(1);
+      await expect(counters.increment('', 'hits')).rejects.toThrow(TypeError);
+    });
+
     it('deletes, telling whether something was there', async () => {
       const clients = store.collection<Client>('clients');
       await clients.put(client('c1'));

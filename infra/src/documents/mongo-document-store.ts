@@ -159,6 +159,19 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     );
   }
 
+  async increment(id: string, field: keyof T & string): Promise<number> {
+    assertDocumentIds(this.name, [{ id }]);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field) || field === 'id')
+      throw new TypeError(`Invalid field name for a counter: ${JSON.stringify(field)}`);
+    // $inc is atomic on the primary: concurrent increments from any host all count
+    const stored = await this.model.collection.findOneAndUpdate(
+      { _id: id } as never,
+      { $inc: { [field]: 1, _rev: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return Number((stored as Record<string, unknown> | null)?.[field]);
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.model.deleteOne({ _id: id }).exec();
     return result.deletedCount > 0;

@@ -31,6 +31,12 @@ export interface Collection<T extends Doc> {
   find(filter?: Partial<T>, options?: FindOptions<T>): Promise<T[]>;
   count(filter?: Partial<T>): Promise<number>;
   clear(): Promise<void>;
+  /**
+   * Adds 1 to a number field of the document, creating the document with only its id and that field
+   * when there is none, in one atomic step whoever else increments it at the same time (processes on
+   * other hosts included); returns the new value. For counters shared between processes.
+   */
+  increment(id: string, field: keyof T & string): Promise<number>;
 }
 
 export interface DocumentStore {

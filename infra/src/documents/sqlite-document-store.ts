@@ -122,6 +122,11 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   async clear(): Promise<void> {
     this.store.run('DELETE FROM documents WHERE collection = ?', [this.name]);
   }
+
+  async increment(id: string, field: keyof T & string): Promise<number> {
+    assertDocumentIds(this.name, [{ id }]);
+    return this.store.increment(this.name, id, field);
+  }
 }
 
 export class SqliteDocumentStore implements DocumentStore {
@@ -129,6 +134,10 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly statementCache = new Map<string, Statement<SqlValue[]>>();
   private readonly writeTransaction;
   private readonly writeManyTransaction;
+  private incrementStatement: Statement<
+    [string, string, string, string, string, string, string],
+    { value: number }
+  > | null = null;
   private closed = false;
   private readonly stopBackgroundCheckpoints: () => void;
 
@@ -186,6 +195,22 @@ export class SqliteDocumentStore implements DocumentStore {
       'SELECT body, revision FROM documents WHERE collection = ? AND id = ?',
       [collection, id],
     )[0];
+  }
+
+  /** One statement: atomic between connections and processes, as SQLite serialises writers. */
+  increment(collection: string, id: string, field: string): number {
+    this.assertOpen();
+    const path = jsonPath(field);
+    this.incrementStatement ??= this.db.prepare<
+      [string, string, string, string, string, string, string],
+      { value: number }
+    >(
+      "INSERT INTO documents (collection, id, revision, body) VALUES (?, ?, 1, json_object('id', ?, ?, 1)) " +
+        'ON CONFLICT (collection, id) DO UPDATE SET revision = revision + 1, ' +
+        'body = json_set(body, ?, COALESCE(json_extract(body, ?), 0) + 1) ' +
+        'RETURNING json_extract(body, ?) AS value',
+    );
+    return Number(this.incrementStatement.get(collection, id, id, field, path, path, path)?.value);
   }
 
   write(collection: string, id: string, body: string, expectedRevision: number | undefined): number {

@@ -50,6 +50,8 @@ export interface ComposeApiOptions {
   host?: string;
   /** Writes per user and minute (http/paid-work-limit's default when absent). */
   writeRequestsPerMinute?: number;
+  /** Count the per-user budgets in the shared store: several API processes run (http/paid-work-limit). */
+  sharedRequestBudgets?: boolean;
 }
 
 export interface RunningApi {
@@ -82,6 +84,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
     logger,
     awaitProjections: options.awaitProjections,
     writeRequestsPerMinute: options.writeRequestsPerMinute,
+    sharedRequestBudgets: options.sharedRequestBudgets,
     requestSync: (input) => requestSync(stores.eventStore, input),
     pdfRenderer,
     liveBudgetMs: config.liveBudgetMs,

@@ -51,6 +51,8 @@ async function main(): Promise<void> {
     awaitProjections: awaitProjectorCheckpoints(stores, Number(process.env.PROJECTION_WAIT_MS ?? 5000)),
     alertNotifier: process.env.ALERT_NOTIFIER === 'off' ? 'off' : 'lease',
     bulkSearchRunner: process.env.BULK_SEARCH_RUNNER === 'off' ? 'off' : 'lease',
+    // replicas of this process share each user's budgets
+    sharedRequestBudgets: true,
   });
   if (api.generatedAdminPassword) {
     // Printed once, on the terminal only: never logged as a JSON line.

@@ -54,6 +54,11 @@ export interface ApiDeps {
   paidRequestsPerMinute?: number;
   /** Writes per user and minute (default DEFAULT_WRITE_REQUESTS_PER_MINUTE). */
   writeRequestsPerMinute?: number;
+  /**
+   * Several API processes share one user's budgets of paid requests and writes (counted in the
+   * document store) instead of each granting them whole; one process counts in memory.
+   */
+  sharedRequestBudgets?: boolean;
   /** Starts a sync run (the sync worker's command); absent → POST /sync answers G001. */
   requestSync?: StartSync;
   /** Search feature: renders report.pdf (GET /documents/pdf answers G001 without it). */

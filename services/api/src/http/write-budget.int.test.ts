@@ -3,8 +3,17 @@
  * saving searches in a loop (300 saves in 1.7 s added 7 MB to the event store) is told to retry
  * later, while other users write as usual and the account still reads.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
-import { DEFAULT_WRITE_REQUESTS_PER_MINUTE } from './paid-work-limit';
+import { openSqliteDocumentStore } from '@rna/infra/documents';
+import {
+  countPaidRequest,
+  countWriteRequest,
+  DEFAULT_WRITE_REQUESTS_PER_MINUTE,
+  RetryLaterError,
+} from './paid-work-limit';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
 
 jest.setTimeout(60_000);
@@ -42,4 +51,56 @@ describe('the per-user budget of writes', () => {
     expect(kept.body[0].taxCodes).toEqual([String(10_000_000_000 + DEFAULT_WRITE_REQUESTS_PER_MINUTE - 1)]);
     await save(other.token, '01234567897').expect(200);
   });
+});
+
+describe('budgets shared by several API processes', () => {
+  type Budgets = Parameters<typeof countWriteRequest>[0];
+  const withTwoProcesses = async (run: (a: Budgets, b: Budgets) => Promise<void>, shared: boolean) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'budgets-'));
+    // two connections to one store file, as two API processes on one DATA_DIR have
+    const first = openSqliteDocumentStore(path.join(dir, 'documents.db'));
+    const second = openSqliteDocumentStore(path.join(dir, 'documents.db'));
+    const deps = (documents: typeof first): Budgets => ({
+      documents,
+      writeRequestsPerMinute: 10,
+      paidRequestsPerMinute: 10,
+      sharedRequestBudgets: shared,
+    });
+    try {
+      await run(deps(first), deps(second));
+    } finally {
+      await first.close();
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const outcomes = (counts: Promise<void>[]) =>
+    Promise.all(
+      counts.map((c) =>
+        c.then(
+          () => 'ok',
+          (e: unknown) => (e instanceof RetryLaterError ? 'Q001' : String(e)),
+        ),
+      ),
+    );
+
+  it('give a user one budget across the processes, not one per process', () =>
+    withTwoProcesses(async (a, b) => {
+      const writes = await outcomes(
+        Array.from({ length: 16 }, (_, i) => countWriteRequest(i % 2 ? a : b, 'greedy')),
+      );
+      expect(writes.filter((o) => o === 'ok')).toHaveLength(10);
+      expect(writes.filter((o) => o === 'Q001')).toHaveLength(6);
+      // another user, and the other budget, are counted apart
+      await countWriteRequest(b, 'other');
+      await countPaidRequest(a, 'greedy');
+    }, true));
+
+  it('are one per process when a single process counts in memory', () =>
+    withTwoProcesses(async (a, b) => {
+      const writes = await outcomes(
+        Array.from({ length: 16 }, (_, i) => countWriteRequest(i % 2 ? a : b, 'greedy')),
+      );
+      expect(writes.filter((o) => o === 'ok')).toHaveLength(16);
+    }, false));
 });

@@ -195,6 +195,24 @@ export function gapBefore(
   };
 }
 
+/**
+ * Runs `work`, sending a heartbeat every `everyMs` meanwhile: a member busy with one long call is
+ * otherwise taken for dead once its session times out, and its partitions (and the chunk in hand)
+ * go to another member while it keeps writing.
+ */
+export async function beatingWhile<T>(
+  heartbeat: () => Promise<void>,
+  everyMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  const timer = setInterval(() => void heartbeat().catch(() => undefined), everyMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Kafka commits the NEXT offset to read; '-1' means nothing committed (then the low watermark applies). */
 export function isCaughtUp(
   watermarks: { partition: number; high: string; low: string }[],
@@ -542,7 +560,9 @@ class KafkaGroupConsumer {
             await (this.settings.onGap ?? reportGap)(gap);
             gap = null;
           }
-          await handler(consumed);
+          // a chunk the index takes long over (a slow bulk write, back-offs inside it) must not outlive
+          // the member's session: kafkajs heartbeats only between calls, so beat while it runs
+          await beatingWhile(heartbeat, this.options.heartbeatIntervalMs ?? 3_000, () => handler(consumed));
           break;
         } catch (error) {
           const retryInMs = backoffDelay(retry, attempt);

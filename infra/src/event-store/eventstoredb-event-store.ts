@@ -79,6 +79,14 @@ export interface EventStoreDbOptions {
 }
 
 const CHECKPOINT_PREFIX = 'rna-checkpoint-';
+/** Compare-and-set attempts at a checkpoint before the conflict is thrown (another writer keeps moving it). */
+const CHECKPOINT_ATTEMPTS = 5;
+
+interface StoredCheckpoint {
+  position: number;
+  /** the revision of the checkpoint stream's last event; null before the first */
+  revision: bigint | null;
+}
 /** The u64::MAX the server sends when it has no position for an event. */
 const NO_POSITION = 18446744073709551615n;
 
@@ -147,6 +155,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly namespace: string;
   private readonly feedPattern: RegExp;
   private readonly subscriptions = new Set<EsdbSubscription>();
+  /** What this process stored last of each subscriber's checkpoint (see storeCheckpoint). */
+  private readonly checkpoints = new Map<string, StoredCheckpoint>();
 
   constructor(private readonly options: EventStoreDbOptions) {
     this.client = EventStoreDBClient.connectionString(options.url);
@@ -279,6 +289,11 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async getCheckpoint(subscriberId: string): Promise<number> {
+    return (await this.readCheckpoint(subscriberId)).position;
+  }
+
+  /** The stored checkpoint and the revision of its stream (null: no stream yet). */
+  private async readCheckpoint(subscriberId: string): Promise<StoredCheckpoint> {
     try {
       for await (const resolved of this.client.readStream(this.checkpointStream(subscriberId), {
         direction: BACKWARDS,
@@ -286,29 +301,46 @@ export class EventStoreDbEventStore implements EventStore {
         maxCount: 1,
       })) {
         const data = resolved.event?.data as { position?: number } | undefined;
-        if (typeof data?.position === 'number') return data.position;
+        if (resolved.event && typeof data?.position === 'number')
+          return { position: data.position, revision: resolved.event.revision };
       }
-      return 0;
+      return { position: 0, revision: null };
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return 0;
+      if (error instanceof StreamNotFoundError) return { position: 0, revision: null };
       throw error;
     }
   }
 
+  /**
+   * Never backwards unless reset on purpose, as a compare-and-set: the append expects the revision
+   * the checkpoint was read at, so two writers cannot both move it, and a lower one never lands over
+   * a higher one. What this process stored last is remembered: a subscription's batch costs one
+   * append, not a read and an append, until another writer moves the stream (then it reads again).
+   */
   async storeCheckpoint(
     subscriberId: string,
     position: number,
     options: { reset?: boolean } = {},
   ): Promise<void> {
-    // never backwards, unless reset on purpose
-    if (!options.reset && position <= (await this.getCheckpoint(subscriberId))) return;
     const stream = this.checkpointStream(subscriberId);
-    const result = await this.client.appendToStream(
-      stream,
-      jsonEvent({ type: 'Checkpoint', data: { position } }),
-    );
-    // Only the newest checkpoint matters: let the server scavenge the rest.
-    if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
+    for (let attempt = 1; ; attempt++) {
+      const known = this.checkpoints.get(subscriberId) ?? (await this.readCheckpoint(subscriberId));
+      if (!options.reset && position <= known.position) return;
+      try {
+        const result = await this.client.appendToStream(
+          stream,
+          jsonEvent({ type: 'Checkpoint', data: { position } }),
+          { expectedRevision: known.revision ?? NO_STREAM },
+        );
+        this.checkpoints.set(subscriberId, { position, revision: result.nextExpectedRevision });
+        // Only the newest checkpoint matters: let the server scavenge the rest.
+        if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
+        return;
+      } catch (error) {
+        this.checkpoints.delete(subscriberId);
+        if (!(error instanceof WrongExpectedVersionError) || attempt >= CHECKPOINT_ATTEMPTS) throw error;
+      }
+    }
   }
 
   subscribeToAll(options: {

@@ -98,6 +98,11 @@ describe('the summary of one company', () => {
     const input = aReportInput([]);
     input.result = { ...input.result, taxCodes: ['01234567897'], perCode: input.result.perCode.slice(0, 1) };
     expect(pdfSummaryHtml(input)).toMatch(/Beneficiario<\/dt><dd>Alfa S\.r\.l\.<\/dd>/);
+    // and under the title of the first page
+    expect(pdfSummaryHtml(input)).toMatch(
+      /<h1>Resoconto degli aiuti di Stato<\/h1><p class="company">Alfa S\.r\.l\.<\/p>/,
+    );
+    expect(pdfSummaryHtml(aReportInput([]))).not.toContain('class="company"');
     // several companies: each is named in the summary per company instead
     expect(pdfSummaryHtml(aReportInput([]))).not.toMatch(/Beneficiario<\/dt><dd>Alfa/);
   });

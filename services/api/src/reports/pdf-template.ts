@@ -142,6 +142,8 @@ function reportParts(input: ReportInput): ReportParts {
     ['Data generazione', formatItalianDateTime(input.generatedAt)],
     ...(input.verification ? [['Verifica', verificationLine(input.verification)] as [string, string]] : []),
   ];
+  // one company searched: named under the title, as the register writes it
+  const company = result.taxCodes.length === 1 ? result.perCode[0]?.name || null : null;
   const [usedLabel, used] = deMinimisUsedCard(result);
   const cards: [string, string][] = [
     ['Numero documenti', String(stats.totalDocuments)],
@@ -156,6 +158,7 @@ function reportParts(input: ReportInput): ReportParts {
   header { display: flex; align-items: center; justify-content: space-between; border-bottom: 3px solid ${colour}; padding-bottom: 6px; }
   header img { max-height: 48px; max-width: 200px; }
   h1 { color: ${colour}; font-size: 16px; margin: 0; }
+  .company { font-size: 12px; font-weight: bold; margin: 2px 0 0; }
   h2 { color: ${colour}; font-size: 12px; margin: 14px 0 6px; }
   h3 { font-size: 10px; margin: 10px 0 4px; }
   dl.params { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 8px 0; }
@@ -176,7 +179,7 @@ function reportParts(input: ReportInput): ReportParts {
 </style></head>
 <body>
 <header>
-  <h1>Resoconto degli aiuti di Stato</h1>
+  <div><h1>Resoconto degli aiuti di Stato</h1>${company ? `<p class="company">${escapeHtml(company)}</p>` : ''}</div>
   ${logo ? `<img src="${logo}" alt="Logo">` : ''}
 </header>
 <h2>Parametri della ricerca</h2>

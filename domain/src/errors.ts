@@ -3,7 +3,7 @@ export const ERROR_CATALOGUE = {
   G001: { status: 500, message: 'Errore interno del server, riprovare più tardi' },
   G002: { status: 503, message: 'Errore di comunicazione con il database, contattare l’assistenza' },
   G003: { status: 502, message: 'Errore nell’invio dell’email, verificare l’indirizzo del destinatario' },
-  G007: { status: 503, message: 'Sito RNA Temporaneamente Non Disponibile' },
+  G007: { status: 503, message: 'Sito RNA temporaneamente non disponibile' },
   J001: { status: 400, message: 'Errore di comunicazione con il server' },
   J002: { status: 400, message: 'Errore di comunicazione con il server' },
   J003: { status: 413, message: 'Errore di comunicazione con il server' },

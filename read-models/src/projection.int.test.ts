@@ -11,6 +11,7 @@ function notesProjection(
 ): Projection<NoteAdded> {
   return {
     name: 'notes',
+    collections: ['notes'],
     handles: ['NoteAdded'],
     async apply(event, stores) {
       const { id, text } = event.data;

@@ -28,6 +28,8 @@ export interface Projection<E extends EventShape = DomainEvent> {
   apply(event: RecordedEvent<E>, stores: ProjectionStores): Promise<void>;
   /** Forgets the read model (rebuild from zero). */
   reset(stores: ProjectionStores): Promise<void>;
+  /** The document collections it writes (reset forgets them; a rebuild fills shadows of them). */
+  collections: readonly string[];
 }
 
 export interface RunningProjections {

@@ -4,7 +4,7 @@
  */
 import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
 import { adaptersPerTest } from '../embedded/contract-lifecycle';
-import { ConflictError, updateDocument, type DocumentStore } from './port';
+import { ConflictError, shadowCollectionName, updateDocument, type DocumentStore } from './port';
 
 export type DocumentStoreHarness = ContractHarness<DocumentStore>;
 
@@ -109,6 +109,22 @@ export function describeDocumentStoreContract(name: string, factory: HarnessFact
       expect(await counters.get('u1:27')).toEqual({ id: 'u1:27', hits: 40 });
       expect(await counters.increment('u2:27', 'hits')).toBe(1);
       await expect(counters.increment('', 'hits')).rejects.toThrow(TypeError);
+    });
+
+    it('puts a collection rebuilt beside another in its place, in one step', async () => {
+      const clients = store.collection<Client>('clients');
+      await clients.putMany([client('old-1'), client('old-2')]);
+      const shadow = store.collection<Client>(shadowCollectionName('clients'));
+      await shadow.putMany([client('new-1')]);
+      await store.replaceCollection(shadowCollectionName('clients'), 'clients');
+      expect((await clients.find()).map((c) => c.id)).toEqual(['new-1']);
+      expect(await shadow.count()).toBe(0);
+      // a shadow nobody wrote (nothing to rebuild): the collection ends empty
+      await store.replaceCollection(shadowCollectionName('clients'), 'clients');
+      expect(await clients.count()).toBe(0);
+      // after a swap the collection is an ordinary one: written, found by a field, counted
+      await clients.put(client('after', { remainingSearches: 4 }));
+      expect(await clients.find({ remainingSearches: 4 })).toHaveLength(1);
     });
 
     it('deletes, telling whether something was there', async () => {

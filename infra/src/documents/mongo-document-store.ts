@@ -237,6 +237,19 @@ export class MongoDocumentStore implements DocumentStore {
     return new MongoCollection<T>(name, model);
   }
 
+  async replaceCollection(from: string, to: string): Promise<void> {
+    if (!from || !to || from === to) throw new TypeError('replaceCollection needs two different names');
+    const db = this.connection.db;
+    if (!db) throw new Error('MongoDB is not connected');
+    const exists = (await db.listCollections({ name: from }, { nameOnly: true }).toArray()).length > 0;
+    // a rename with dropTarget replaces the collection in one step; nothing was written: `to` is emptied
+    if (exists) await db.renameCollection(from, to, { dropTarget: true });
+    else await db.collection(to).deleteMany({});
+    // the renamed collection carries the shadow's indexes (none declared): build the declared ones
+    this.collection(to);
+    await this.models.get(to)!.createIndexes();
+  }
+
   async dropDatabase(): Promise<void> {
     await this.connection.dropDatabase();
   }

@@ -46,7 +46,43 @@ export interface DocumentStore {
    * one connection; absent when files belong on disk beside it.
    */
   blobsBeside?(): BlobStore;
+  /**
+   * In one step, the documents of collection `from` become those of `to` (its old ones gone) and
+   * `from` is left empty: readers of `to` see the old documents or the new ones, never none (a
+   * read model rebuilt beside the one in service, then put in its place).
+   */
+  replaceCollection(from: string, to: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where a rebuild writes a read model while the one in service is still read. */
+export const shadowCollectionName = (name: string): string => `${name}__rebuild`;
+
+/**
+ * The store as a rebuild sees it: the collections named in `shadowed` are their shadows
+ * (shadowCollectionName), every other collection is the store's own. Once the rebuild is complete,
+ * `promoteShadows` puts each shadow in place of its collection.
+ */
+export function withShadowCollections(
+  base: DocumentStore,
+  shadowed: Iterable<string>,
+): DocumentStore & {
+  promoteShadows(): Promise<void>;
+  dropShadows(): Promise<void>;
+} {
+  const names = new Set(shadowed);
+  return {
+    collection: <T extends Doc>(name: string) =>
+      base.collection<T>(names.has(name) ? shadowCollectionName(name) : name),
+    replaceCollection: (from, to) => base.replaceCollection(from, to),
+    close: async () => undefined,
+    async promoteShadows() {
+      for (const name of names) await base.replaceCollection(shadowCollectionName(name), name);
+    },
+    async dropShadows() {
+      for (const name of names) await base.collection(shadowCollectionName(name)).clear();
+    },
+  };
 }
 
 /**

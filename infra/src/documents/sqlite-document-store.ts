@@ -182,6 +182,17 @@ export class SqliteDocumentStore implements DocumentStore {
     return new SqliteCollection<T>(this, name);
   }
 
+  async replaceCollection(from: string, to: string): Promise<void> {
+    this.assertOpen();
+    if (!from || !to || from === to) throw new TypeError('replaceCollection needs two different names');
+    this.db
+      .transaction(() => {
+        this.db.prepare('DELETE FROM documents WHERE collection = ?').run(to);
+        this.db.prepare('UPDATE documents SET collection = ? WHERE collection = ?').run(to, from);
+      })
+      .immediate();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

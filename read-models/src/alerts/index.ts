@@ -69,6 +69,7 @@ export function alertDto(alert: VariationAlertReadModel): StoredVariationAlert {
 
 export const variationAlertsProjection: Projection = {
   name: 'variation-alerts',
+  collections: [VARIATION_ALERTS_COLLECTION],
   handles: ['VariationAlertAdded', 'VariationAlertRemoved', 'VariationAlertTriggered'],
   async apply(event, stores) {
     const collection = stores.documents.collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION);

@@ -52,6 +52,7 @@ async function updateFile(
 
 export const archiveFilesProjection: Projection<SyncEvent> = {
   name: 'archive-files',
+  collections: [ARCHIVE_FILES_COLLECTION],
   handles: FILE_EVENTS,
   async apply(e, stores) {
     const files = stores.documents.collection<ArchiveFileDoc>(ARCHIVE_FILES_COLLECTION);
@@ -131,6 +132,7 @@ function countDone(run: SyncRunDoc): SyncRunDoc {
 
 export const syncRunsProjection: Projection<SyncEvent> = {
   name: 'sync-runs',
+  collections: [SYNC_RUNS_COLLECTION],
   handles: RUN_EVENTS,
   async apply(e, stores) {
     const runs = stores.documents.collection<SyncRunDoc>(SYNC_RUNS_COLLECTION);
@@ -224,6 +226,7 @@ function evolveRun(run: SyncRunDoc, e: SyncEvent): SyncRunDoc {
 
 export const syncHistoryProjection: Projection<SyncEvent> = {
   name: 'sync-history',
+  collections: [SYNC_HISTORY_COLLECTION],
   handles: ['SyncRequested', 'SyncCompleted', 'SyncFailed'],
   async apply(e, stores) {
     const history = stores.documents.collection<SyncHistoryDoc>(SYNC_HISTORY_COLLECTION);

@@ -30,6 +30,7 @@ export interface BulkSearchReadModel extends Doc, BulkJobState {
 
 export const bulkSearchesProjection: Projection<BulkSearchEvent> = {
   name: 'bulk-searches',
+  collections: [BULK_SEARCHES_COLLECTION],
   handles: [
     'BulkSearchRequested',
     'BulkSearchCharged',

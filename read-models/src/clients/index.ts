@@ -125,6 +125,7 @@ export function evolveClientQuota(doc: ClientReadModel, event: QuotaEvent, versi
 
 export const clientsProjection: Projection<ClientEvent | QuotaEvent> = {
   name: 'clients',
+  collections: [CLIENTS_COLLECTION],
   handles: [...clientEventTypes, ...quotaEventTypes],
   async apply(event, stores) {
     const clients = stores.documents.collection<ClientReadModel>(CLIENTS_COLLECTION);

@@ -34,6 +34,7 @@ export function groupDto(group: UndertakingGroupReadModel): UndertakingGroupDto 
 
 export const undertakingGroupsProjection: Projection = {
   name: 'undertaking-groups',
+  collections: [UNDERTAKING_GROUPS_COLLECTION],
   handles: ['UndertakingGroupSaved', 'UndertakingGroupDeleted'],
   async apply(event, stores) {
     const collection = stores.documents.collection<UndertakingGroupReadModel>(UNDERTAKING_GROUPS_COLLECTION);

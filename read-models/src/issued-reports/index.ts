@@ -23,6 +23,7 @@ type Downloaded = Extract<QuotaEvent, { type: 'ReportDownloaded' }>;
 
 export const issuedReportsProjection: Projection = {
   name: 'issued-reports',
+  collections: [ISSUED_REPORTS_COLLECTION],
   handles: ['ReportDownloaded'],
   async apply(event, stores) {
     const { data } = { type: event.type, data: event.data } as Downloaded;

@@ -23,6 +23,7 @@ export interface LogoReadModel extends Doc {
 
 export const logosProjection: Projection<LogoEvent> = {
   name: 'logos',
+  collections: [LOGOS_COLLECTION],
   handles: ['LogoUploaded', 'LogoPdfConfigSet', 'LogoDeleted'],
   async apply(event, stores) {
     const logos = stores.documents.collection<LogoReadModel>(LOGOS_COLLECTION);

@@ -25,6 +25,7 @@ export function evolveSavedSearches(current: SavedSearchDto[], event: SavedSearc
 
 export const savedSearchesProjection: Projection = {
   name: 'saved-searches',
+  collections: [SAVED_SEARCHES_COLLECTION],
   handles: ['SearchSaved', 'SavedSearchCleared'],
   async apply(event, stores) {
     const collection = stores.documents.collection<SavedSearchesReadModel>(SAVED_SEARCHES_COLLECTION);

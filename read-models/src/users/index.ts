@@ -13,6 +13,7 @@ export interface UserReadModel extends Doc {
 
 export const usersProjection: Projection<EventOfType<'UserRegistered' | 'ClientRemoved'>> = {
   name: 'users',
+  collections: [USERS_COLLECTION],
   handles: ['UserRegistered', 'ClientRemoved'],
   async apply(event, stores) {
     const users = stores.documents.collection<UserReadModel>(USERS_COLLECTION);

@@ -125,7 +125,22 @@ describe('rebuild projections', () => {
           .collection<{ id: string; email: string }>(CLIENTS_COLLECTION)
           .put({ id: 'ghost', email: 'ghost@example.it' });
         await stores.aidIndex.upsert([aid(99, '01234567897', 'stray')]);
+        // what the API reads while the rebuild runs, looked at the moment the rebuilt index is complete
+        const servedMeanwhile: number[] = [];
+        const begin = stores.aidIndex.beginRebuild.bind(stores.aidIndex);
+        jest.spyOn(stores.aidIndex, 'beginRebuild').mockImplementation(async () => {
+          const rebuild = await begin();
+          return {
+            ...rebuild,
+            complete: async () => {
+              servedMeanwhile.push(await stores.documents.collection(CLIENTS_COLLECTION).count());
+              await rebuild.complete();
+            },
+          };
+        });
         const summary = await rebuildProjections(stores);
+        // the read models in service were read as they were (the ghost included) until the swap
+        expect(servedMeanwhile).toEqual([2]);
         // the log is a transport: what the index consumed is gone from it, the file is the source
         expect(summary).toMatchObject({ aids: 2, files: 1, notKept: [] });
         expect(await snapshot(stores)).toEqual(before);

@@ -16,7 +16,14 @@
  * were kept, a damaged copy) leaves the old index in place, unless the operator accepts it
  * (`-- --allow-fewer-aids`; those files are imported again by the next sync).
  */
-import type { AidIndex, BlobStore, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import {
+  withShadowCollections,
+  type AidIndex,
+  type BlobStore,
+  type DocumentStore,
+  type EventStore,
+  type MessageLog,
+} from '@rna/infra';
 import { RegisterArchive } from '@rna/infra/register';
 import { loadConfig } from '@rna/infra/config';
 import { acquireDataDirLock } from '@rna/infra/embedded';
@@ -100,11 +107,17 @@ export async function rebuildProjections(
 ): Promise<RebuildSummary> {
   const projections = allProjections();
   const rebuild = await stores.aidIndex.beginRebuild();
+  // the read models are rebuilt beside the ones in service, which the API goes on reading, and take
+  // their place (each in one step) only once the rebuild is complete: never served empty
+  const readModels = withShadowCollections(
+    stores.documents,
+    projections.flatMap((projection) => projection.collections),
+  );
   let files = 0;
   let notKept: string[] = [];
   try {
     await resetProjections(projections, stores.eventStore, {
-      documents: stores.documents,
+      documents: readModels,
       aidIndex: rebuild.target,
     });
     await stores.documents.collection(AID_CHANGES_COLLECTION).clear();
@@ -125,7 +138,7 @@ export async function rebuildProjections(
     notKept = replayed.notKept;
 
     const running = startProjections(projections, stores.eventStore, {
-      documents: stores.documents,
+      documents: readModels,
       aidIndex: rebuild.target,
     });
     try {
@@ -141,8 +154,10 @@ export async function rebuildProjections(
     );
     if (short.length > 0 && !options.allowFewerAids) throw new RebuildShortError(short);
     await rebuild.complete();
+    await readModels.promoteShadows();
   } catch (error) {
     await rebuild.abandon();
+    await readModels.dropShadows();
     throw error;
   }
   // Then what the log holds that the index had not consumed, into the index now in service: the

@@ -155,7 +155,7 @@ async function waitForResults(page: Page, taxCodes: string[]): Promise<void> {
 }
 
 describe('archive sync and search in a real browser', () => {
-  it('an admin syncs the generated archive and watches per-file progress to "Sync completata"', async () => {
+  it('an admin syncs the generated archive and watches per-file progress to "Sincronizzazione completata"', async () => {
     // slow transfers, so that the progress cards can be watched
     world.mirror.setFaults({ bytesPerSecond: 6_000 });
     await signIn(admin, ADMIN.email, ADMIN.password);
@@ -204,7 +204,7 @@ describe('archive sync and search in a real browser', () => {
       await admin.waitForTimeout(100);
     }
     world.mirror.setFaults({ bytesPerSecond: null });
-    await expectMessage(admin, 'Sync completata');
+    await expectMessage(admin, 'Sincronizzazione completata');
     const total = world.archive.fileNames.length;
     expect([...counters].some((text) => new RegExp(`\\(\\d+/${total}\\)`).test(text))).toBe(true);
     expect(capturedProgress).toBe(true);
@@ -256,7 +256,7 @@ describe('archive sync and search in a real browser', () => {
     await running.waitFor(); // the status check on opening found the run
     await admin.locator('.archive-file--progress', { hasText: name }).waitFor();
     world.mirror.setFaults({ bytesPerSecond: null });
-    await expectMessage(admin, 'Sync completata');
+    await expectMessage(admin, 'Sincronizzazione completata');
     await admin.getByRole('tab', { name: 'Storico' }).click();
     const run = admin.getByRole('row', { name: /File selezionati/ });
     await run.getByText('Completata').waitFor();

@@ -398,7 +398,7 @@ describe('the jobs list', () => {
     expect(rows[2]).toHaveTextContent('4 oltre il massimale');
     expect(rows[2]).toHaveTextContent('12 ricerche');
     expect(rows[3]).toHaveTextContent('Non riuscita');
-    expect(rows[3]).toHaveTextContent('Sito RNA Temporaneamente Non Disponibile');
+    expect(rows[3]).toHaveTextContent('Sito RNA temporaneamente non disponibile');
     expect(within(rows[3]!).queryByRole('button')).not.toBeInTheDocument();
     expect(rows[4]).toHaveTextContent('Scaduta');
     expect(rows[4]).toHaveTextContent('Non più disponibile');

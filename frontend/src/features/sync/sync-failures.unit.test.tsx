@@ -59,7 +59,7 @@ describe('polling the sync status', () => {
         indexing: false,
       },
     };
-    await screen.findByText('Sync completata', undefined, WAIT);
+    await screen.findByText('Sincronizzazione completata', undefined, WAIT);
     expect(screen.queryByRole('button', { name: /Sincronizzazione in corso/ })).not.toBeInTheDocument();
     expect(screen.queryByText(/Impossibile leggere lo stato/)).not.toBeInTheDocument();
   }, 15_000);

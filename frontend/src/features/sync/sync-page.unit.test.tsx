@@ -69,7 +69,7 @@ describe('archive screen during a first sync', () => {
     // the list was read again during the run (on opening, and after the file changed state)
     expect(calls.filter((c) => c === 'GET /api/sync/documents-update').length).toBeGreaterThanOrEqual(2);
 
-    // the end: 'Sync completata' and every file a card
+    // the end: 'Sincronizzazione completata' and every file a card
     const second = archiveFile('2024_01', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED + 1000 });
     routes['GET /api/sync/status'] = {
       status: 200,
@@ -79,14 +79,14 @@ describe('archive screen during a first sync', () => {
       },
     };
     routes['GET /api/sync/documents-update'] = { status: 200, body: [imported, second] };
-    await screen.findByText('Sync completata', undefined, POLL_WAIT);
+    await screen.findByText('Sincronizzazione completata', undefined, POLL_WAIT);
     await screen.findByRole('button', { name: `2024_01 ${formatDateTime(IMPORTED + 1000)} Completato` });
     expect(screen.queryByRole('button', { name: /Sincronizzazione in corso/ })).not.toBeInTheDocument();
   }, 15_000);
 });
 
 describe('archive screen when nothing changed at the register', () => {
-  it('gives no "(0/0)" count and says the archive was already up to date instead of "Sync completata"', async () => {
+  it('gives no "(0/0)" count and says the archive was already up to date instead of "Sincronizzazione completata"', async () => {
     const routes = firstSyncRoutes();
     const unchanged = [
       archiveFile('2024_02', { status: 'SUCCESS', progress: 100, lastUpdate: IMPORTED }),
@@ -122,7 +122,7 @@ describe('archive screen when nothing changed at the register', () => {
       },
     };
     await screen.findByText('Nessun file modificato: archivio già aggiornato', undefined, POLL_WAIT);
-    expect(screen.queryByText('Sync completata')).not.toBeInTheDocument();
+    expect(screen.queryByText('Sincronizzazione completata')).not.toBeInTheDocument();
   }, 15_000);
 });
 

@@ -177,15 +177,19 @@ describe('/api/variation-alerts and their notifications', () => {
   });
 
   it('after a crash between the mail and its record, sends the same message again, never a second one', async () => {
-    const client = await api.client({ enableVariationAlerts: true });
-    await as(client.token).add(['13131313131']).expect(201);
-    tick();
-    await api.deps.documents
-      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-      .put({ id: '13131313131', changedAt: api.now().getTime(), sourceFile: '2025_06' });
-    tick();
-    const run = { runId: 'run-crash', at: api.now().toISOString() };
-    api.mails.length = 0;
+    /** A client watching `code`, a change of it indexed, and the run that completed after it. */
+    const watchedAndChanged = async (code: string, runId: string) => {
+      const owner = await api.client({ enableVariationAlerts: true });
+      await as(owner.token).add([code]).expect(201);
+      tick();
+      await api.deps.documents
+        .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
+        .put({ id: code, changedAt: api.now().getTime(), sourceFile: '2025_06' });
+      tick();
+      api.mails.length = 0;
+      return { owner, run: { runId, at: api.now().toISOString() } };
+    };
+    const { owner: client, run } = await watchedAndChanged('13131313131', 'run-crash');
     const errors: unknown[] = [];
     const base = {
       ...api.deps,
@@ -213,15 +217,7 @@ describe('/api/variation-alerts and their notifications', () => {
     expect(api.mails[1]?.messageId).toBe(api.mails[0]?.messageId);
 
     // a mail known as sent is not sent again when what follows it failed (the event's append)
-    const client2 = await api.client({ enableVariationAlerts: true });
-    await as(client2.token).add(['14141414141']).expect(201);
-    tick();
-    await api.deps.documents
-      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-      .put({ id: '14141414141', changedAt: api.now().getTime(), sourceFile: '2025_06' });
-    tick();
-    const run2 = { runId: 'run-crash-2', at: api.now().toISOString() };
-    api.mails.length = 0;
+    const { owner: client2, run: run2 } = await watchedAndChanged('14141414141', 'run-crash-2');
     let failAppend = true;
     const eventStore = Object.create(api.deps.eventStore) as typeof api.deps.eventStore;
     eventStore.appendToStream = async (...args: Parameters<typeof api.deps.eventStore.appendToStream>) => {

@@ -124,14 +124,25 @@ async function startEngines(
     );
   if (wanted.includes('MONGODB_URI'))
     starts.push(
+      // a one-node replica set, as the compose file runs it: majority writes and reads, renames
       new GenericContainer(images.mongodb)
+        .withCommand(['--replSet', 'rs0', '--bind_ip_all'])
         .withExposedPorts(27017)
         .withWaitStrategy(Wait.forLogMessage(/Waiting for connections/))
         .withStartupTimeout(120_000)
         .start()
         .then(keep)
-        .then((c) => {
-          env.MONGODB_URI = `mongodb://${c.getHost()}:${c.getMappedPort(27017)}/rna_contract`;
+        .then(async (c) => {
+          const initiated = await c.exec([
+            'mongosh',
+            '--quiet',
+            '--eval',
+            "rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'localhost:27017' }] }).ok; " +
+              'while (!db.hello().isWritablePrimary) sleep(200); print("primary")',
+          ]);
+          if (initiated.exitCode !== 0) throw new Error(`MongoDB replica set: ${initiated.output}`);
+          // the member knows itself as localhost:27017, which is another port from here: talk to it directly
+          env.MONGODB_URI = `mongodb://${c.getHost()}:${c.getMappedPort(27017)}/rna_contract?directConnection=true`;
         }),
     );
   const results = await Promise.allSettled(starts);

@@ -485,8 +485,15 @@ describe('archive sync and search in a real browser', () => {
     await client.setViewportSize(MOBILE);
     await client.locator('.highcharts-bar-series').first().waitFor();
     const labels = client.locator('.highcharts-xaxis-labels text');
+    const topsNow = async () =>
+      Promise.all((await labels.all()).map(async (label) => (await label.boundingBox())?.y));
+    // the bars come before the labels are laid out again for the phone: wait for the layout to settle
+    await until(async () => {
+      const now = await topsNow();
+      return now[0] === Math.min(...now.map((top) => top ?? Infinity));
+    }, 'the month labels laid out for the phone').catch(() => undefined); // the assertion reports
     const mobileMonths = await labels.allTextContents();
-    const tops = await Promise.all((await labels.all()).map(async (label) => (await label.boundingBox())?.y));
+    const tops = await topsNow();
     await client.setViewportSize(DESKTOP);
     // Highcharts may skip labels when crowded: the current month, first on the left, is the top one
     expect(mobileMonths[0]).toBe(desktopMonths[0]);

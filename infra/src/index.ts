@@ -4,3 +4,4 @@ export * from './aid-index/port';
 export * from './documents/port';
 export * from './blobs/port';
 export { acquireDataDirLock, DataDirLockedError } from './embedded';
+export { FencedError, type Fence } from './fencing';

@@ -44,6 +44,7 @@ import {
 } from '../embedded/polling';
 import {
   ConcurrencyError,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type EventsHandler,
@@ -167,9 +168,15 @@ export class EventStoreDbEventStore implements EventStore {
   async appendToStream(
     stream: string,
     events: EventToAppend[],
-    options: { expectedVersion?: ExpectedVersion } = {},
+    options: AppendOptions = {},
   ): Promise<AppendResult> {
     const expected = options.expectedVersion ?? 'any';
+    // nothing to write (a holder raising its fence, which this adapter does not check: fencing/)
+    if (events.length === 0 && expected === 'any')
+      return {
+        nextExpectedVersion: await this.currentVersion(this.namespace + stream),
+        lastGlobalPosition: 0,
+      };
     try {
       const result = await this.client.appendToStream(
         this.namespace + stream,

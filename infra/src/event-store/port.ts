@@ -5,6 +5,7 @@ export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
 
 // Events and stream names are typed by the domain (a union of events per stream category).
 import type { EventShape, StreamName } from '@rna/domain';
+import type { Fence } from '../fencing';
 export type { EventShape, StreamName };
 
 export type EventToAppend<E extends EventShape = EventShape> = E & {
@@ -46,11 +47,21 @@ export interface Subscription {
   caughtUp(): Promise<void>;
 }
 
+export interface AppendOptions {
+  expectedVersion?: ExpectedVersion;
+  /**
+   * The lease holder's fencing token (fencing/): the events are appended only if no later holder of
+   * the lease has appended to this store (FencedError otherwise), and the token is recorded, also
+   * when there is no event. Checked by the embedded store; the EventStoreDB adapter does not check it.
+   */
+  fence?: Fence;
+}
+
 export interface EventStore {
   appendToStream<E extends EventShape = EventShape>(
     stream: StreamName<E>,
     events: EventToAppend<E>[],
-    options?: { expectedVersion?: ExpectedVersion },
+    options?: AppendOptions,
   ): Promise<AppendResult>;
   /**
    * A stream's events from `fromVersion` (default 0), at most `maxCount` of them (default all), and

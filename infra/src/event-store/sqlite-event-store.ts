@@ -2,6 +2,7 @@
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
 import { checkpointInBackground } from '../embedded/wal-checkpointer';
+import { FENCES_SCHEMA, sqliteFenceCheck, type Fence } from '../fencing';
 import {
   defaultRetryPolicy,
   errorMessage,
@@ -11,6 +12,7 @@ import {
 } from '../embedded/polling';
 import {
   ConcurrencyError,
+  type AppendOptions,
   type AppendResult,
   type EventsHandler,
   type EventStore,
@@ -66,7 +68,7 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   subscriber_id TEXT PRIMARY KEY,
   position INTEGER NOT NULL
 );
-`;
+${FENCES_SCHEMA}`;
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -157,8 +159,10 @@ export class SqliteEventStore implements EventStore {
     };
     // The version check and the inserts happen under one write lock (BEGIN IMMEDIATE), so two
     // appenders — in this process or another — cannot both pass the check.
+    const checkFence = sqliteFenceCheck(this.db);
     this.appendTransaction = this.db.transaction(
-      (stream: string, events: EventToAppend[], expected: ExpectedVersion): AppendResult => {
+      (stream: string, events: EventToAppend[], expected: ExpectedVersion, fence?: Fence): AppendResult => {
+        if (fence) checkFence(fence);
         const current = this.statements.currentVersion.get(stream)?.v ?? -1;
         if (!versionMatches(expected, current)) throw new ConcurrencyError(stream, expected, current);
         const createdAt = new Date().toISOString();
@@ -192,12 +196,12 @@ export class SqliteEventStore implements EventStore {
   async appendToStream(
     stream: string,
     events: EventToAppend[],
-    options: { expectedVersion?: ExpectedVersion } = {},
+    options: AppendOptions = {},
   ): Promise<AppendResult> {
     this.assertOpen();
     const expected = options.expectedVersion ?? 'any';
     validateAppend(stream, events, expected);
-    const result = this.appendTransaction.immediate(stream, events, expected);
+    const result = this.appendTransaction.immediate(stream, events, expected, options.fence);
     if (events.length > 0) {
       this.localAppends += 1;
       this.wakeSubscriptionsSoon();

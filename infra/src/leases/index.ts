@@ -12,10 +12,14 @@
  * lease only once that revision stayed unchanged for the lease time on that clock. The holder stops
  * at its own deadline (renewal sent + lease time − margin, on its monotonic clock), which comes
  * before any observer's take-over: an observer sees a renewal at or after the instant it was written.
+ *
+ * Each change of holder adds one to the lease's token (a renewal keeps it): the holder's fencing token
+ * (fencing/), which the stores that check it use to refuse anything a former holder still sends.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { ConflictError, type DocumentStore } from '../documents/port';
+import type { Fence } from '../fencing';
 
 export const LEASES_COLLECTION = 'leases';
 
@@ -29,6 +33,8 @@ export interface LeaseDoc {
   expiresAt: number;
   /** The holder's lease time: an observer waits at least this long (or its own, when longer). */
   ttlMs?: number;
+  /** One more at each change of holder, kept by renewals (absent on leases written before tokens: 0). */
+  token?: number;
 }
 
 /** This process, as a lease holder: host, pid and a random part (pids are reused). */
@@ -55,6 +61,8 @@ export interface LeaseSettings {
 export interface LeaseAttempt {
   /** whether this holder holds the lease afterwards */
   held: boolean;
+  /** when held: the holder's fencing token, the same for as long as it keeps the lease */
+  token: number;
   /** the revision of the lease document seen when refused (another holder's), else null */
   revision: number | null;
   /** when refused: how long until the revision seen, if still unchanged, may be taken over (ms) */
@@ -99,12 +107,17 @@ export async function attemptLease(documents: DocumentStore, settings: LeaseSett
     const observed = seen.get(key);
     if (observed?.revision !== current.revision) {
       seen.set(key, { revision: current.revision, seenAt: now });
-      return { held: false, revision: current.revision, ripeInMs: waitMs };
+      return { held: false, token: 0, revision: current.revision, ripeInMs: waitMs };
     }
     const elapsed = now - observed.seenAt;
-    if (elapsed < waitMs) return { held: false, revision: current.revision, ripeInMs: waitMs - elapsed };
+    if (elapsed < waitMs)
+      return { held: false, token: 0, revision: current.revision, ripeInMs: waitMs - elapsed };
     // the same revision for a whole lease time: its holder stopped renewing (dead, or cut off)
   }
+  // a renewal keeps the token; a take-over (the lease given up included) takes the next one
+  const previousToken = current?.doc.token ?? 0;
+  const renewing = current?.doc.holder === settings.holder && current.doc.expiresAt !== 0;
+  const token = renewing ? Math.max(1, previousToken) : previousToken + 1;
   try {
     await leases.put(
       {
@@ -112,15 +125,16 @@ export async function attemptLease(documents: DocumentStore, settings: LeaseSett
         holder: settings.holder,
         expiresAt: Math.max(1, now + settings.ttlMs),
         ttlMs: settings.ttlMs,
+        token,
       },
       { expectedRevision: current?.revision ?? 0 },
     );
     seen.delete(key);
-    return { held: true, revision: null, ripeInMs: 0 };
+    return { held: true, token, revision: null, ripeInMs: 0 };
   } catch (error) {
     // another process took or renewed it first: its new revision is watched from the next ask on
     if (error instanceof ConflictError)
-      return { held: false, revision: current?.revision ?? null, ripeInMs: settings.ttlMs };
+      return { held: false, token: 0, revision: current?.revision ?? null, ripeInMs: settings.ttlMs };
     throw error;
   }
 }
@@ -151,10 +165,13 @@ export interface StoppableWork {
  * its last successful renewal was sent, plus the lease time, less a margin — on the monotonic clock,
  * which runs on while the process is paused: a holder that wakes up after a pause knows at once,
  * before any timer has run, that another process may have taken over. Check it before each side
- * effect.
+ * effect; and hand `fence()` to every write to a store that checks fences (fencing/), which refuses it
+ * once a later holder wrote — also a write already on its way when the process was paused.
  */
 export interface HeldLease {
   valid(): boolean;
+  /** this holder's fencing token: the same from `start` to the work's stop */
+  fence(): Fence;
 }
 
 export interface LeasedWork {
@@ -224,7 +241,11 @@ export function runWhileHoldingLease(
   // the holder's own deadline (monotonic ms): from the last renewal that succeeded, counted from when
   // it was sent, since the store may have written it at any instant in between
   let validUntil = -Infinity;
-  const lease: HeldLease = { valid: () => !stopped && monotonic() < validUntil };
+  let token = 0;
+  const lease: HeldLease = {
+    valid: () => !stopped && monotonic() < validUntil,
+    fence: () => ({ name: settings.name, token }),
+  };
 
   const loseWork = async () => {
     if (!work) return;
@@ -253,11 +274,13 @@ export function runWhileHoldingLease(
   let nextInMs = renewEveryMs;
   const tick = async () => {
     let held = false;
+    let heldToken = 0;
     nextInMs = renewEveryMs;
     const sentAt = monotonic();
     try {
       const attempt = await renew();
       held = attempt.held;
+      heldToken = attempt.token;
       if (!held) nextInMs = Math.min(renewEveryMs, Math.max(1, Math.ceil(attempt.ripeInMs)));
     } catch (error) {
       options.onError?.(error); // a store that does not answer: the lease will lapse, stop working
@@ -265,8 +288,9 @@ export function runWhileHoldingLease(
     if (stopped) return;
     // The deadline passed before this renewal (a pause, a late loop): the work may have stopped
     // itself on `valid()`; it is begun again from a clean state rather than left half-stopped.
-    if (held && work && sentAt >= validUntil) await loseWork();
+    if (held && work && (sentAt >= validUntil || heldToken !== token)) await loseWork();
     if (held) {
+      token = heldToken;
       validUntil = sentAt + heldFor;
       // stop at the deadline even if the next renewal hangs or the loop is late
       clearTimeout(deadlineTimer);

@@ -1,6 +1,7 @@
 import type { Collection, Doc, DocumentStore } from '../documents/port';
 import { openTemporaryStores, type TemporaryStores } from '../embedded/testing';
 import {
+  attemptLease,
   LEASES_COLLECTION,
   leaseClock,
   releaseLease,
@@ -57,6 +58,57 @@ describe('leases', () => {
     // a clean stop frees the lease at once: a takes it back without waiting
     await releaseLease(stores.documents, b);
     expect(await tryHoldLease(stores.documents, a)).toBe(true);
+  });
+
+  it('gives each new holder the next fencing token, which renewals keep', async () => {
+    let now = 0;
+    const a = { name: 'sync-worker', holder: 'a', ttlMs: 500, now: () => now };
+    const b = { name: 'sync-worker', holder: 'b', ttlMs: 500, now: () => now };
+    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: 1 });
+    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: false }); // b starts watching
+    now = 300;
+    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: 1 }); // renewed
+    now = 900; // b saw a's renewal at 300: unchanged for a lease time, a stopped renewing
+    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: false });
+    now = 1_400;
+    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: true, token: 2 });
+    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: false });
+    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: true, token: 2 });
+    // given up and taken again, even by the same process: a new holding, a new token
+    await releaseLease(stores.documents, b);
+    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: true, token: 3 });
+    await releaseLease(stores.documents, b);
+    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: 4 });
+    const lease = await stores.documents.collection<LeaseDoc>(LEASES_COLLECTION).get('sync-worker');
+    expect(lease).toMatchObject({ holder: 'a', token: 4 });
+  });
+
+  it('hands the work the token it holds the lease with, a new one after a take-over', async () => {
+    const fences: number[] = [];
+    const work = (lease: HeldLease): StoppableWork => {
+      fences.push(lease.fence().token);
+      expect(lease.fence().name).toBe('projection:y');
+      return { stop: async () => undefined };
+    };
+    const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
+    const a = runWhileHoldingLease(
+      stores.documents,
+      { name: 'projection:y', holder: 'a', ttlMs: 60_000, renewEveryMs: 20 },
+      work,
+    );
+    try {
+      await until(() => fences.length === 1);
+      // another holder took the lease and gave it up: a takes it again, with the token after b's
+      const current = await leases.getWithRevision('projection:y');
+      await leases.put(
+        { id: 'projection:y', holder: 'b', expiresAt: 0, token: 2 },
+        { expectedRevision: current!.revision },
+      );
+      await until(() => fences.length === 2);
+      expect(fences).toEqual([1, 3]);
+    } finally {
+      await a.stop();
+    }
   });
 
   it('lets a holder whose clock is hours off neither steal a lease nor keep one it stopped renewing', async () => {

@@ -1,4 +1,5 @@
 /** Message log port: topics of keyed messages, consumer groups with committed offsets. */
+import type { Fence } from '../fencing';
 
 /** A value to be encoded as JSON, or one already encoded (`json`), which is stored as is. */
 export type MessageToPublish = { key: string; value: unknown } | { key: string; json: string };
@@ -65,8 +66,17 @@ export interface Consumer {
   running(): boolean;
 }
 
+export interface PublishOptions {
+  /**
+   * The lease holder's fencing token (fencing/): the messages are written only if no later holder of
+   * the lease has written to this log (FencedError otherwise), and the token is recorded, also when
+   * there is no message. Checked by the embedded log; the Kafka adapter does not check it.
+   */
+  fence?: Fence;
+}
+
 export interface MessageLog {
-  publish(topic: string, messages: MessageToPublish[]): Promise<void>;
+  publish(topic: string, messages: MessageToPublish[], options?: PublishOptions): Promise<void>;
   /**
    * Consumes from the group's committed offsets (from the beginning for a new group).
    * Offsets are committed only after the handler resolves; a failing handler's batch is retried.

@@ -29,8 +29,10 @@ import {
   type MessageGap,
   type MessageLog,
   type MessageToPublish,
+  type PublishOptions,
 } from './port';
 import { adapterLogger, logRetriedHandler } from '../logging';
+import { FENCES_SCHEMA, sqliteFenceCheck, type Fence } from '../fencing';
 
 const adapterLog = adapterLogger('message-log');
 
@@ -87,7 +89,7 @@ CREATE TABLE IF NOT EXISTS consumer_groups (
   lease_until INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (topic, group_id)
 );
-`;
+${FENCES_SCHEMA}`;
 
 /** Rows are fetched as arrays (seq, key, value, timestamp): cheaper than row objects, a sync reads millions. */
 type MessageTuple = [seq: number, key: string, value: string, timestamp: string];
@@ -207,12 +209,16 @@ export class SqliteMessageLog implements MessageLog {
       this.statements.setFloor.run(topic, through);
       return removed;
     });
-    this.publishTransaction = this.db.transaction((topic: string, messages: MessageToPublish[]) => {
-      const timestamp = new Date().toISOString();
-      for (const message of messages) {
-        this.statements.insert.run(topic, message.key, messageJson(message), timestamp);
-      }
-    });
+    const checkFence = sqliteFenceCheck(this.db);
+    this.publishTransaction = this.db.transaction(
+      (topic: string, messages: MessageToPublish[], fence: Fence | undefined) => {
+        if (fence) checkFence(fence);
+        const timestamp = new Date().toISOString();
+        for (const message of messages) {
+          this.statements.insert.run(topic, message.key, messageJson(message), timestamp);
+        }
+      },
+    );
     /** Returns the committed offset if `owner` now holds the group's lease, else null. */
     this.acquireLeaseTransaction = this.db.transaction(
       (topic: string, groupId: string, owner: string, leaseMs: number): number | null => {
@@ -232,7 +238,7 @@ export class SqliteMessageLog implements MessageLog {
     );
   }
 
-  async publish(topic: string, messages: MessageToPublish[]): Promise<void> {
+  async publish(topic: string, messages: MessageToPublish[], options: PublishOptions = {}): Promise<void> {
     this.assertOpen();
     if (typeof topic !== 'string' || topic.length === 0)
       throw new TypeError('Topic must be a non-empty string');
@@ -240,9 +246,10 @@ export class SqliteMessageLog implements MessageLog {
       if (typeof message.key !== 'string')
         throw new TypeError(`Every message of ${topic} needs a string key`);
     }
-    if (messages.length === 0) return;
-    await this.backlogBelowBound(topic);
-    this.publishTransaction.immediate(topic, messages);
+    // no message: nothing to write, but a fence is still raised (a new holder shutting its predecessor out)
+    if (messages.length === 0 && !options.fence) return;
+    if (messages.length > 0) await this.backlogBelowBound(topic);
+    this.publishTransaction.immediate(topic, messages, options.fence);
     for (const consumer of this.consumers) if (consumer.topic === topic) consumer.wake();
   }
 

@@ -1,0 +1,68 @@
+/**
+ * Fencing tokens. A lease (leases/) names its holder and a token that grows by one at each change of
+ * holder; the holder hands `{ name, token }` to every write it makes. A store that checks fences keeps,
+ * per name, the highest token that wrote, in the same transaction as the write: a write carrying a
+ * lower token is refused (FencedError). So a holder that was paused past its lease (a GC pause, a frozen
+ * VM) and wakes up cannot change anything once its successor has written — not even a write already on
+ * its way when the pause began, which no check made by the holder itself can stop.
+ *
+ * The embedded SQLite stores check fences. The engines' adapters accept the option and do not check it
+ * (Kafka would need a transactional producer, which librdkafka's mock cannot serve to kafkajs here;
+ * EventStoreDB has no atomic write to two streams before 25.x): there the holder's own deadline and the
+ * import order (domain/import-order.ts) are the protection.
+ */
+import type { SqliteDatabase } from '../embedded/sqlite';
+
+export interface Fence {
+  /** the lease's name: tokens of different leases are never compared */
+  name: string;
+  /** grows by one at each change of the lease's holder */
+  token: number;
+}
+
+/** A write refused because a later holder of the same lease has written since. */
+export class FencedError extends Error {
+  override readonly name = 'FencedError';
+  constructor(
+    readonly fence: Fence,
+    readonly seenToken: number,
+  ) {
+    super(
+      `Write fenced off: lease ${fence.name} token ${fence.token}, a later holder wrote with ${seenToken}`,
+    );
+  }
+}
+
+export function assertFence(fence: Fence): void {
+  if (typeof fence.name !== 'string' || fence.name.length === 0)
+    throw new TypeError('A fence needs the name of its lease');
+  if (!Number.isSafeInteger(fence.token) || fence.token < 1)
+    throw new TypeError(`A fence token is a positive integer, not ${String(fence.token)}`);
+}
+
+export const FENCES_SCHEMA = `
+CREATE TABLE IF NOT EXISTS fences (
+  name TEXT PRIMARY KEY,
+  token INTEGER NOT NULL
+);
+`;
+
+/**
+ * The fence check of one SQLite file, to be called inside the transaction of the write it guards:
+ * throws FencedError when a higher token of the same lease wrote here, else records this token as
+ * the highest. The file's schema must include FENCES_SCHEMA (files made before fencing get the table
+ * when next opened).
+ */
+export function sqliteFenceCheck(db: SqliteDatabase): (fence: Fence) => void {
+  const read = db.prepare<[string], { token: number }>('SELECT token FROM fences WHERE name = ?');
+  const raise = db.prepare<[string, number]>(
+    'INSERT INTO fences (name, token) VALUES (?, ?) ' +
+      'ON CONFLICT (name) DO UPDATE SET token = MAX(token, excluded.token)',
+  );
+  return (fence) => {
+    assertFence(fence);
+    const seen = read.get(fence.name)?.token ?? 0;
+    if (seen > fence.token) throw new FencedError(fence, seen);
+    if (seen < fence.token) raise.run(fence.name, fence.token);
+  };
+}

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     (lease) =>
       startSyncWorker({
         leaseValid: lease.valid,
+        fence: lease.fence(),
         eventStore: stores.eventStore,
         messageLog: stores.messageLog,
         documents: stores.documents,

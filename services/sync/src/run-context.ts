@@ -2,14 +2,22 @@
  * What every step of a sync run works with: the worker's ports and settings, the run's bookkeeping
  * documents and the small helpers to append its events. Built once per worker (startSyncWorker).
  */
-import { streams, type SyncEvent } from '@rna/domain';
+import { AIDS_TOPIC, streams, type SyncEvent } from '@rna/domain';
 import {
   FILE_STATE_COLLECTION,
   REGISTER_FILES_COLLECTION,
   type FileState,
   type RegisterFileDoc,
 } from '@rna/read-models';
-import type { AidIndex, Collection, DocumentStore, EventStore, MessageLog } from '@rna/infra';
+import {
+  FencedError,
+  type AidIndex,
+  type Collection,
+  type DocumentStore,
+  type EventStore,
+  type Fence,
+  type MessageLog,
+} from '@rna/infra';
 import type { RegisterArchive, RegisterClient } from '@rna/infra/register';
 import { ProgressTracker } from './live-progress';
 import { systemClock, silentLogger, type Clock, type Logger } from './ports';
@@ -48,6 +56,12 @@ export interface SyncWorkerDeps {
    * before it sends anything. Absent: the only worker there is (the standalone).
    */
   leaseValid?: () => boolean;
+  /**
+   * The sync lease's fencing token (leases HeldLease.fence): every event and every message the worker
+   * writes carries it, so that a store that checks fences refuses them once a later holder wrote —
+   * also those already on their way when this process was paused. Absent: the standalone's only worker.
+   */
+  fence?: Fence;
 }
 
 /** Thrown inside a run once the worker is asked to stop: the run is left as a crash would leave it. */
@@ -70,8 +84,8 @@ export interface RunContext {
   registerFiles: Collection<RegisterFileDoc>;
   /** Now, as the events' ISO timestamp. */
   at(): string;
-  /** Appends one event to the run's own stream. */
-  append(runId: string, event: SyncEvent): Promise<unknown>;
+  /** Appends one event (or several at once) to the run's own stream. */
+  append(runId: string, event: SyncEvent | SyncEvent[]): Promise<unknown>;
   /** Appends to sync-control (SyncCompleted / SyncFailed free it for the next run). */
   appendControl(event: SyncEvent): Promise<unknown>;
   /** Throws StoppedError once the worker was asked to stop. */
@@ -85,24 +99,58 @@ export interface RunContext {
 
 /**
  * Chains publishes so that concurrent imports never have two of them in flight at once; none goes
- * out once the worker stopped or its lease ran out (checked when its turn comes, not when queued).
+ * out once the worker stopped or its lease ran out (checked when its turn comes, not when queued),
+ * and each carries the lease's fence, for the one already sent when the process was paused.
  */
-function singleWriter(messageLog: MessageLog, isStopped: () => boolean): MessageLog['publish'] {
+function singleWriter(
+  messageLog: MessageLog,
+  isStopped: () => boolean,
+  fenced: <T>(write: () => Promise<T>) => Promise<T>,
+  fence: Fence | undefined,
+): MessageLog['publish'] {
   let tail: Promise<unknown> = Promise.resolve();
-  return (topic, messages) => {
+  return (topic, messages, options) => {
     const published = tail.then(() => {
       if (isStopped()) throw new StoppedError();
-      return messageLog.publish(topic, messages);
+      return fenced(() => messageLog.publish(topic, messages, { ...options, fence }));
     });
     tail = published.catch(() => undefined); // one failed publish must not fail the next ones
     return published;
   };
 }
 
-/** `isStopped`: the worker was asked to stop, or its lease ran out (worker.ts `halted`). */
-export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean): RunContext {
+/**
+ * `isStopped`: the worker was asked to stop, or its lease ran out (worker.ts `halted`). A write the
+ * store fenced off (a later holder wrote) stops the worker for good, as a crash would: `fencedOff`.
+ */
+export function createRunContext(
+  deps: SyncWorkerDeps,
+  isStopped: () => boolean,
+): RunContext & { fencedOff(): boolean; shutOutPredecessors(): Promise<void> } {
   const clock = deps.clock ?? systemClock;
+  const fence = deps.fence;
+  let fencedOff = false;
+  const stoppedNow = () => fencedOff || isStopped();
+  const fenced = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof FencedError)) throw error;
+      fencedOff = true;
+      throw new StoppedError();
+    }
+  };
+  const appendTo = (stream: string, events: SyncEvent[]) =>
+    fenced(() => deps.eventStore.appendToStream(stream, events, { expectedVersion: 'any', fence }));
   return {
+    fencedOff: () => fencedOff,
+    // A new holder writes its token before anything else: from then on the stores refuse whatever a
+    // former holder still sends, though this one has nothing to send yet.
+    shutOutPredecessors: async () => {
+      if (!fence) return;
+      await fenced(() => deps.messageLog.publish(AIDS_TOPIC, [], { fence }));
+      await appendTo(streams.syncControl, []);
+    },
     deps,
     clock,
     logger: deps.logger ?? silentLogger,
@@ -114,13 +162,11 @@ export function createRunContext(deps: SyncWorkerDeps, isStopped: () => boolean)
     fileStates: deps.documents.collection<FileState>(FILE_STATE_COLLECTION),
     registerFiles: deps.documents.collection<RegisterFileDoc>(REGISTER_FILES_COLLECTION),
     at: () => clock.now().toISOString(),
-    append: (runId, event) =>
-      deps.eventStore.appendToStream(streams.sync(runId), [event], { expectedVersion: 'any' }),
-    appendControl: (event) =>
-      deps.eventStore.appendToStream(streams.syncControl, [event], { expectedVersion: 'any' }),
+    append: (runId, event) => appendTo(streams.sync(runId), Array.isArray(event) ? event : [event]),
+    appendControl: (event) => appendTo(streams.syncControl, [event]),
     checkStopped: () => {
-      if (isStopped()) throw new StoppedError();
+      if (stoppedNow()) throw new StoppedError();
     },
-    publish: singleWriter(deps.messageLog, isStopped),
+    publish: singleWriter(deps.messageLog, stoppedNow, fenced, fence),
   };
 }

@@ -168,17 +168,10 @@ export async function executeRun(ctx: RunContext, request: SyncRequest): Promise
     if (request.scope === 'ALL' && !(await withdrawFilesGone(ctx, runId, listing))) return;
     planned = planFiles(listing, request.scope, request.onlyDocuments, clock.now());
     const files = planned.map((file) => file.name);
-    await deps.eventStore.appendToStream(
-      streams.sync(runId),
-      [
-        { type: 'SyncStarted', data: { runId, files, at: at() } },
-        ...files.map((name): SyncEvent => ({
-          type: 'RegisterFileQueued',
-          data: { runId, name, at: at() },
-        })),
-      ],
-      { expectedVersion: 'any' },
-    );
+    await append(runId, [
+      { type: 'SyncStarted', data: { runId, files, at: at() } },
+      ...files.map((name): SyncEvent => ({ type: 'RegisterFileQueued', data: { runId, name, at: at() } })),
+    ]);
     logger.info({ runId, scope: request.scope, files: files.length }, 'sincronizzazione avviata');
   }
   await importFiles(

@@ -32,14 +32,24 @@ export interface SyncWorker {
  */
 export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
   let stopped = false;
-  // stopped, or the lease ran out by this holder's own deadline: nothing more is begun or sent
-  const halted = () => stopped || deps.leaseValid?.() === false;
+  // stopped, or the lease ran out by this holder's own deadline, or a store fenced this holder off
+  // (a later one wrote): nothing more is begun or sent
+  const halted = () => stopped || ctx.fencedOff() || deps.leaseValid?.() === false;
   let busy: Promise<void> | null = null;
   let again = false;
-  const ctx = createRunContext(deps, halted);
+  const ctx = createRunContext(deps, () => stopped || deps.leaseValid?.() === false);
   const { logger, progress, appendControl, at } = ctx;
 
+  let shutOut: Promise<void> | null = null;
   async function drain(): Promise<void> {
+    try {
+      await (shutOut ??= ctx.shutOutPredecessors());
+    } catch (error) {
+      shutOut = null; // a store that did not answer: tried again on the next kick
+      if (!(error instanceof StoppedError))
+        logger.warn({ reason: describeError(error) }, 'sync fences not raised: the run waits');
+      return;
+    }
     while (!halted()) {
       const { running } = await readSyncControl(deps.eventStore);
       if (!running) return;

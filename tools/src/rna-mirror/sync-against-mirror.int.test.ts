@@ -6,7 +6,7 @@
  */
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DomainError, type AidRecord } from '@rna/domain';
+import { DomainError, streams, type AidRecord } from '@rna/domain';
 import { AID_CHANGES_COLLECTION } from '@rna/read-models';
 import { DEAD_LETTERS_COLLECTION, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import {
@@ -405,6 +405,63 @@ describe('sync against the register mirror', () => {
       e.type === 'RegisterFileSucceeded' ? [e.data.name] : [],
     );
     expect(succeeded.sort()).toEqual(ALL_FILES);
+  });
+
+  it('refuses, by the fence, a batch a paused holder had on its way: once the next holder wrote, nothing of the former lands', async () => {
+    harness = await startHarness({ batchSize: 10 });
+    const truth = await readTruth(await harness.generate());
+    // the former holder (token 1) never sees its lease run out: it was paused after its own check,
+    // with a batch already handed to the log (what no check by the holder itself can stop)
+    let release!: () => void;
+    const resumed = new Promise<void>((resolve) => (release = resolve));
+    let paused!: () => void;
+    const pausedMidFile = new Promise<void>((resolve) => (paused = resolve));
+    const formerLandings: string[] = [];
+    let markers = 0;
+    let batchesOfSecondFile = 0;
+    const formerLog = Object.create(harness.messageLog) as typeof harness.messageLog;
+    formerLog.publish = async (topic, messages, options) => {
+      const marker = messages.some(
+        (m) => 'value' in m && (m.value as { type: string }).type === 'SourceFileImported',
+      );
+      if (!marker && markers === 1 && ++batchesOfSecondFile === 2) {
+        paused();
+        await resumed;
+      }
+      await harness.messageLog.publish(topic, messages, options);
+      if (marker) markers += 1;
+      formerLandings.push(marker ? 'marker' : 'batch');
+    };
+    await harness.worker.stop();
+    const former = harness.newWorker({ messageLog: formerLog, fence: { name: 'sync-worker', token: 1 } });
+    const { runId } = await requestSync(harness.eventStore, {
+      scope: 'LAST_YEAR',
+      by: admin,
+      now: clock.now(),
+    });
+    const formerRun = former.runPending();
+    await pausedMidFile;
+    const landedBeforePause = formerLandings.length;
+
+    // the next holder (token 2) takes the run over and finishes it while the former one sleeps
+    const next = harness.newWorker({ fence: { name: 'sync-worker', token: 2 } });
+    await next.runPending();
+    await harness.settle();
+    const runVersion = (await harness.eventStore.readStream(streams.sync(runId))).currentVersion;
+
+    // the former one wakes up: its batch in flight is refused, and it writes nothing more anywhere
+    release();
+    await formerRun;
+    expect(formerLandings.slice(landedBeforePause)).toEqual([]);
+    expect((await harness.eventStore.readStream(streams.sync(runId))).currentVersion).toBe(runVersion);
+    expect((await controlEvents(harness)).filter((e) => e.type === 'SyncCompleted')).toHaveLength(1);
+    await harness.settle();
+    await expectIndexMatches(harness.aidIndex, truth);
+    const succeeded = (await runEvents(harness, runId)).flatMap((e) =>
+      e.type === 'RegisterFileSucceeded' ? [e.data.name] : [],
+    );
+    expect(succeeded.sort()).toEqual(ALL_FILES);
+    await Promise.all([former.stop(), next.stop()]);
   });
 
   it('lets only one of two concurrent requests start a run', async () => {

@@ -12,7 +12,7 @@ import { startProjections, type RunningProjections } from '@rna/read-models';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { archiveProjections } from '@rna/read-models/archive';
 import { requestSync } from '@rna/api';
-import { startSyncWorker, type SyncWorker } from '@rna/sync';
+import { startSyncWorker, type SyncWorker, type SyncWorkerDeps } from '@rna/sync';
 import type { AidIndex, Consumer, DocumentStore, EventStore, MessageLog } from '@rna/infra';
 import { RecordRejectedError } from '@rna/infra/dead-letters';
 import { generateArchive, type GenerateOptions, type TruthRecord } from '../generator/generate';
@@ -38,7 +38,8 @@ export interface Harness {
   generate(options?: Partial<GenerateOptions>): Promise<string>;
   sync(scope?: SyncScope, onlyDocuments?: string[]): Promise<string>;
   settle(): Promise<void>;
-  newWorker(): SyncWorker;
+  /** A worker on the harness's stores; `overrides` replace some of its ports or settings. */
+  newWorker(overrides?: Partial<SyncWorkerDeps>): SyncWorker;
   /** Stops the aid-index consumer and starts it again on `index` (default: the harness's own). */
   restartConsumer(index?: AidIndex): Promise<void>;
 }
@@ -87,12 +88,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const { eventStore, messageLog, aidIndex, documents } = stores;
   let published = 0;
   const publish = messageLog.publish.bind(messageLog);
-  messageLog.publish = async (topic, messages) => {
+  messageLog.publish = async (topic, messages, publishOptions) => {
     published += messages.length;
-    return publish(topic, messages);
+    return publish(topic, messages, publishOptions);
   };
   const register = new HttpRegisterClient({ baseUrl: mirror.url, attempts: 2, backoffMs: 5 });
-  const newWorker = () =>
+  const newWorker = (overrides: Partial<SyncWorkerDeps> = {}) =>
     startSyncWorker({
       eventStore,
       messageLog,
@@ -106,6 +107,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       preferZip: options.preferZip,
       parserThreads: options.parserThreads,
       leaseValid: options.leaseValid,
+      ...overrides,
     });
   const h: Harness = {
     dir,

@@ -51,6 +51,10 @@ CREATE TABLE IF NOT EXISTS aid_rows (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date);
 CREATE INDEX IF NOT EXISTS aid_rows_by_import ON aid_rows (import_ref);
+CREATE TABLE IF NOT EXISTS settled_imports (
+  source_file TEXT PRIMARY KEY,
+  import_id TEXT NOT NULL
+);
 `;
 
 /** project_ref of a row that keeps its project title in its own `project` column. */
@@ -308,13 +312,31 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
       'DELETE FROM aid_rows WHERE import_ref = ? RETURNING tax_code',
     ),
     clearRows: db.prepare('DELETE FROM aid_rows'),
+    settledImport: db
+      .prepare<[string], string>('SELECT import_id FROM settled_imports WHERE source_file = ?')
+      .pluck(),
+    settle: db.prepare<[string, string]>(
+      'INSERT INTO settled_imports (source_file, import_id) VALUES (?, ?) ' +
+        'ON CONFLICT (source_file) DO UPDATE SET import_id = MAX(import_id, excluded.import_id)',
+    ),
+    clearSettled: db.prepare('DELETE FROM settled_imports'),
   };
 
   /** Tax code → source file of each changed aid. */
   const upsertTransaction = db.transaction((records: AidRecord[]) => {
     const changedTaxCodes = new Map<string, string>();
     let changed = 0;
+    // read in this transaction, per file: another process's writer may have settled a newer import
+    const settled = new Map<string, string | undefined>();
+    const settledImportOf = (sourceFile: string) => {
+      if (!settled.has(sourceFile)) settled.set(sourceFile, statements.settledImport.get(sourceFile));
+      return settled.get(sourceFile);
+    };
     for (const record of records) {
+      // a late aid of an import older than the file's last completed import or withdrawal (a paused
+      // writer, a redelivery): what that import brought was settled without it, it stays out
+      const settledImport = settledImportOf(record.sourceFile);
+      if (settledImport !== undefined && isOlderImport(record.importId, settledImport)) continue;
       const parts = splitAid(record);
       const { row } = parts;
       const columns = rowColumns(
@@ -372,11 +394,17 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
     return { count, taxCodes: [...taxCodes] };
   });
 
+  const clearTransaction = db.transaction(() => {
+    statements.clearRows.run();
+    statements.clearSettled.run();
+  });
+
   /** The aids of the file written by the imports `withdrawn` picks. */
   const withdrawImportsTransaction = db.transaction(
-    (sourceFile: string, withdrawn: (importId: string) => boolean): WithdrawResult => {
+    (sourceFile: string, withdrawn: (importId: string) => boolean, settling?: string): WithdrawResult => {
       const taxCodes = new Set<string>();
       let count = 0;
+      if (settling !== undefined) statements.settle.run(sourceFile, settling);
       for (const { ref, importId } of dictionaries.importsOfFile(sourceFile)) {
         if (!withdrawn(importId)) continue;
         for (const removed of statements.withdrawImport.all(ref)) {
@@ -413,10 +441,11 @@ export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
           : isOrderedImportId(keepImportId)
             ? (importId) => importId < keepImportId
             : (importId) => importId !== keepImportId,
+        keepImportId !== undefined && isOrderedImportId(keepImportId) ? keepImportId : undefined,
       ),
     // The dictionaries stay: another connection (the writer thread) may hold their ids in memory, and
     // a rebuild or the next sync brings back the same texts anyway.
-    clear: () => void statements.clearRows.run(),
+    clear: () => clearTransaction.immediate(),
   };
 }
 

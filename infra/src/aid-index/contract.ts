@@ -290,6 +290,32 @@ export function describeAidIndexContract(name: string, factory: HarnessFactory<A
         ]);
       });
 
+      it('never brings back an aid the newer import dropped: an older import’s late aid of a settled file stays out', async () => {
+        await index.upsert([ofImport(older, '1', 100), ofImport(older, '2', 100)]);
+        // the register dropped '2': the newer import brings '1' only, and its marker removes '2'
+        await index.upsert([ofImport(newer, '1', 200)]);
+        await expect(index.withdrawBySourceFile('f1', newer)).resolves.toEqual({ count: 1, taxCodes: [A] });
+        // a writer paused with the older import's batch in hand (or a redelivery) applies it now
+        expect(await index.upsert([ofImport(older, '2', 100), ofImport(older, '1', 100)])).toEqual({
+          changed: 0,
+          changedTaxCodes: [],
+        });
+        expect((await index.search({ taxCodes: [A] })).map((aid) => aid.idComponenteAiuto)).toEqual(['1']);
+        // a file the register withdrew keeps its older aids out too; other files are not concerned
+        await index.withdrawBySourceFile('f1', orderedImportId(9, 'run-b', 'f1'));
+        await index.upsert([
+          ofImport(newer, '1', 200),
+          sampleAid({ idComponenteAiuto: '5', sourceFile: 'f2' }),
+        ]);
+        expect((await index.search({ taxCodes: [A] })).map((aid) => aid.idComponenteAiuto)).toEqual(['5']);
+        // a later import of the file (republished) is let in
+        await index.upsert([ofImport(orderedImportId(10, 'run-c', 'f1'), '1', 300)]);
+        expect((await index.search({ taxCodes: [A] })).map((aid) => aid.idComponenteAiuto)).toEqual([
+          '5',
+          '1',
+        ]);
+      });
+
       it('lets a marker that arrives before its own aids remove only what older imports wrote', async () => {
         await index.upsert([ofImport(older, '1', 100), ofImport(older, '2', 100)]);
         await index.upsert([ofImport(newer, '1', 200)]);

@@ -6,6 +6,7 @@
 import { Client, errors } from '@elastic/elasticsearch';
 import Mock from '@elastic/elasticsearch-mock';
 import { describeAidIndexContract, sampleAid } from './contract';
+import { orderedImportId } from '@rna/domain';
 import { AID_MAPPING, openElasticsearchAidIndex } from './elasticsearch-aid-index';
 
 const url = process.env.ELASTICSEARCH_URL;
@@ -230,7 +231,8 @@ describe('Elasticsearch aid index (mocked cluster)', () => {
     mock.add({ method: 'DELETE', path: '/:index' }, (params) => (record(params), { acknowledged: true }));
     await index.clear();
     const created = requests.find((r) => r.method === 'PUT')!.path.slice(1);
-    expect(requests.map((r) => r.method)).toEqual(['PUT', 'POST', 'DELETE']);
+    // the old index goes, and with it what it knew of each file's last completed import
+    expect(requests.map((r) => r.method)).toEqual(['PUT', 'POST', 'DELETE', 'DELETE']);
     expect(requests[1]!.body).toEqual({
       actions: [
         { remove: { index: 'rna-aids-old', alias: 'rna-aids' } },
@@ -238,6 +240,42 @@ describe('Elasticsearch aid index (mocked cluster)', () => {
       ],
     });
     expect(requests[2]!.path).toBe('/rna-aids-old');
+    expect(requests[3]!.path).toBe('/rna-aids-settled-imports');
+  });
+
+  it('keeps out a late aid of an import older than its file’s last completed one, and records each completed import', async () => {
+    const { mock, index, requests, record } = mockedIndex();
+    const older = orderedImportId(7, 'run-a', 'f1');
+    const newer = orderedImportId(8, 'run-a', 'f1');
+    mock.add({ method: 'HEAD', path: '/_alias/rna-aids' }, () => '');
+    mock.add({ method: 'POST', path: '/rna-aids/_mget' }, () => ({
+      docs: [{ _index: 'rna-aids-7', _id: '2', found: false }],
+    }));
+    mock.add({ method: 'POST', path: '/rna-aids-settled-imports/_mget' }, () => ({
+      docs: [{ _index: 'rna-aids-settled-imports', _id: 'f1', found: true, _source: { importId: newer } }],
+    }));
+    mock.add({ method: 'POST', path: '/_bulk' }, (params) => (record(params), { errors: false, items: [] }));
+    // '2' is in no index (the newer import dropped it): the older import's late copy stays out
+    await expect(
+      index.upsert([sampleAid({ idComponenteAiuto: '2', sourceFile: 'f1', importId: older })]),
+    ).resolves.toEqual({ changed: 0, changedTaxCodes: [] });
+    expect(requests.filter((r) => r.path === '/_bulk')).toEqual([]);
+
+    // a marker records its import as the file's last completed one, never going back
+    mock.add({ method: 'POST', path: '/rna-aids-settled-imports/_update/:id' }, (params) => {
+      record(params);
+      return { result: 'updated' };
+    });
+    mock.add({ method: 'POST', path: '/rna-aids/_search' }, () => ({
+      hits: { total: { value: 0, relation: 'eq' }, hits: [] },
+      aggregations: { codes: { buckets: [] } },
+    }));
+    await index.withdrawBySourceFile('f1', newer);
+    const update = requests.find((r) => r.path === '/rna-aids-settled-imports/_update/f1');
+    expect(update?.body).toMatchObject({
+      upsert: { importId: newer },
+      script: { params: { importId: newer } },
+    });
   });
 
   it('withdraws by source file with one delete-by-query, after listing the tax codes it touches', async () => {

@@ -152,6 +152,8 @@ type BulkOperation =
 export class ElasticsearchAidIndex implements AidIndex {
   private readonly client: Client;
   private readonly alias: string;
+  /** per source file, its last completed import or withdrawal (a small index beside the aids) */
+  private readonly settledIndex: string;
   private ready: Promise<void> | null = null;
 
   constructor(private readonly options: ElasticsearchAidIndexOptions) {
@@ -161,6 +163,7 @@ export class ElasticsearchAidIndex implements AidIndex {
       options.client ??
       new Client({ nodes: elasticsearchNodes(options.node!), maxRetries: 3, requestTimeout: 30_000 });
     this.alias = options.concreteIndex ?? options.alias ?? 'rna-aids';
+    this.settledIndex = `${this.alias}-settled-imports`;
     if (options.concreteIndex) this.ready = Promise.resolve();
   }
 
@@ -211,6 +214,7 @@ export class ElasticsearchAidIndex implements AidIndex {
         );
       }
       const existing = await this.currentDocs(pending.map((r) => r.idComponenteAiuto));
+      const settled = await this.settledImports([...new Set(pending.map((r) => r.sourceFile))]);
       const operations: (BulkOperation | StoredAid)[] = [];
       const planned: { record: AidRecord; isChange: boolean; previousTaxCode?: string }[] = [];
       for (const record of pending) {
@@ -218,6 +222,9 @@ export class ElasticsearchAidIndex implements AidIndex {
         if (current && sameContent(current.doc, record) && current.doc.importId === record.importId) continue;
         // a late message of an import a newer one replaced (import-order.ts): the newer copy stays
         if (current && isOlderImport(record.importId, current.doc.importId)) continue;
+        // a late aid of an import older than its file's last completed import: settled without it
+        const settledImport = settled.get(record.sourceFile);
+        if (settledImport !== undefined && isOlderImport(record.importId, settledImport)) continue;
         const _index = current?.index ?? this.alias;
         operations.push(
           current
@@ -301,6 +308,40 @@ export class ElasticsearchAidIndex implements AidIndex {
     return found;
   }
 
+  /** The last completed import of each file that has one (a missing index: none yet). */
+  private async settledImports(sourceFiles: string[]): Promise<Map<string, string>> {
+    const settled = new Map<string, string>();
+    if (sourceFiles.length === 0) return settled;
+    try {
+      const response = await this.client.mget<{ importId: string }>({
+        index: this.settledIndex,
+        ids: sourceFiles,
+      });
+      for (const doc of response.docs)
+        if ('found' in doc && doc.found && doc._source) settled.set(doc._id, doc._source.importId);
+    } catch (error) {
+      if ((error as { meta?: { statusCode?: number } }).meta?.statusCode !== 404) throw error;
+    }
+    return settled;
+  }
+
+  /** Records `importId` as the file's last completed import unless a newer one is recorded. */
+  private async settle(sourceFile: string, importId: string): Promise<void> {
+    await this.client.update({
+      index: this.settledIndex,
+      id: sourceFile,
+      script: {
+        source:
+          'if (ctx._source.importId == null || ctx._source.importId.compareTo(params.importId) < 0) ' +
+          '{ ctx._source.importId = params.importId } else { ctx.op = "noop" }',
+        params: { importId },
+      },
+      upsert: { importId },
+      retry_on_conflict: 5,
+      refresh: true,
+    });
+  }
+
   async withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }> {
     await this.ensureIndex();
     const existing = await this.currentDocs([...new Set(ids)]);
@@ -318,6 +359,8 @@ export class ElasticsearchAidIndex implements AidIndex {
     keepImportId?: string,
   ): Promise<{ count: number; taxCodes: string[] }> {
     await this.ensureIndex();
+    if (keepImportId !== undefined && isOrderedImportId(keepImportId))
+      await this.settle(sourceFile, keepImportId);
     const query: estypes.QueryDslQueryContainer = {
       bool: {
         filter: [{ term: { sourceFile } }],
@@ -450,6 +493,7 @@ export class ElasticsearchAidIndex implements AidIndex {
     const current = Object.keys(await this.client.indices.getAlias({ name: this.alias }));
     await this.createIndexBehindAlias(current[0] ?? null);
     for (const old of current) await this.client.indices.delete({ index: old }).catch(() => undefined);
+    await this.client.indices.delete({ index: this.settledIndex }).catch(() => undefined);
   }
 
   /** A new concrete index, filled through its own adapter; the alias moves to it on complete(). */

@@ -1,4 +1,5 @@
 /** Small timing helpers shared by the polling consumers of the embedded adapters. */
+import { isBusyError } from './sqlite';
 
 /**
  * A sleep that can be cut short: consumers wait for the next poll, but an append in this process
@@ -97,6 +98,11 @@ export interface PollingLoopSettings {
   onHandlerError(attempt: number, retryInMs: number, error: unknown): void;
   /** The store itself failed (e.g. its file vanished): the loop stops rather than crash the process. */
   onFailure(error: unknown): void;
+  /**
+   * The store's file stayed locked by another connection beyond its busy timeout (a process frozen
+   * in the middle of a write): the round is tried again after a back-off, never given up.
+   */
+  onBusy?(attempt: number, retryInMs: number, error: unknown): void;
   onStopped(): void;
 }
 
@@ -151,13 +157,26 @@ export class PollingLoop<Batch> {
   private async run(): Promise<void> {
     const { round, settings } = this;
     let attempt = 0;
+    let busyAttempt = 0;
     try {
       while (!this.stopping) {
-        const batch = round.next();
-        if (batch === null) {
-          await this.waker.wait(await round.idle());
+        let batch: Batch | null;
+        try {
+          batch = round.next();
+          if (batch === null) {
+            busyAttempt = 0;
+            await this.waker.wait(await round.idle());
+            continue;
+          }
+        } catch (error) {
+          if (!isBusyError(error)) throw error;
+          busyAttempt += 1;
+          const retryInMs = backoffDelay(settings.retry, busyAttempt);
+          settings.onBusy?.(busyAttempt, retryInMs, error);
+          await this.stopSignal.wait(retryInMs);
           continue;
         }
+        busyAttempt = 0;
         try {
           await round.handle(batch);
         } catch (error) {
@@ -168,7 +187,13 @@ export class PollingLoop<Batch> {
           continue;
         }
         attempt = 0;
-        await round.advance(batch);
+        try {
+          await round.advance(batch);
+        } catch (error) {
+          // not moved on: the batch is fetched and handled again (handlers are idempotent)
+          if (!isBusyError(error)) throw error;
+          settings.onBusy?.(1, 0, error);
+        }
       }
       await round.finish();
     } catch (error) {

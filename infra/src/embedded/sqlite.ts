@@ -53,7 +53,8 @@ function convertToIncremental(db: SqliteDatabase): void {
   }
 }
 
-function isBusyError(error: unknown): boolean {
+/** SQLITE_BUSY or SQLITE_LOCKED: another connection holds the file's write lock (for now). */
+export function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }

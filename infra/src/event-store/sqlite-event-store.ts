@@ -358,6 +358,11 @@ class PollingSubscription implements Subscription, PollingRound<RecordedEvent[]>
         settings.onHandlerError({ subscriberId, attempt, retryInMs, error }),
       onFailure: (error) =>
         adapterLog.error({ subscriberId, error: errorMessage(error) }, 'subscription stopped'),
+      onBusy: (attempt, retryInMs, error) =>
+        adapterLog.warn(
+          { subscriberId, attempt, retryInMs, error: errorMessage(error) },
+          'event store locked by another process: trying again',
+        ),
       onStopped: () => settings.onStopped(this),
     });
   }

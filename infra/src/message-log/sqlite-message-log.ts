@@ -421,6 +421,11 @@ class PollingConsumer implements Consumer, PollingRound<LeasedBatch> {
         this.failed = true;
         adapterLog.error({ topic, groupId, error: errorMessage(error) }, 'consumer stopped');
       },
+      onBusy: (attempt, retryInMs, error) =>
+        adapterLog.warn(
+          { topic, groupId, attempt, retryInMs, error: errorMessage(error) },
+          'message log locked by another process: trying again',
+        ),
       onStopped: () => settings.onStopped(this),
     });
   }

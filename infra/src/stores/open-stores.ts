@@ -108,7 +108,15 @@ export function blobStoreBeside(documents: DocumentStore, directory: string): Bl
  * The one store factory: with no engine configured (the embedded default, tests) every port is a file
  * under dataDir; each engine URL moves its port to that engine.
  */
-export function openStores(options: { dataDir: string; engines?: EngineConfig }): Stores {
+export function openStores(options: {
+  dataDir: string;
+  engines?: EngineConfig;
+  /**
+   * The lease time of the embedded log's consumer groups (default 30 s): how long the aids stay
+   * unindexed when the projector fetching them dies or freezes, before another member takes over.
+   */
+  groupLeaseMs?: number;
+}): Stores {
   const engines = options.engines ?? {};
   const selected = engineSelection(engines);
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -123,7 +131,7 @@ export function openStores(options: { dataDir: string; engines?: EngineConfig })
         partitions: engines.kafkaPartitions ?? undefined,
         replicationFactor: engines.kafkaReplicationFactor ?? undefined,
       })
-    : openSqliteMessageLog(file(EMBEDDED_FILES.messages));
+    : openSqliteMessageLog(file(EMBEDDED_FILES.messages), { leaseMs: options.groupLeaseMs });
   const aidIndex = engines.elasticsearchUrl
     ? engineAdapters.elasticsearch().openElasticsearchAidIndex({ node: engines.elasticsearchUrl })
     : openSqliteAidIndex(file(EMBEDDED_FILES.aids));

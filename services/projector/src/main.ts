@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });
   const { dataDir, engines, leaseTtlMs } = loadConfig();
   const clock = processClock();
-  const stores = openStores({ dataDir, engines });
+  // the aids consumer moves to another projector within the lease time, like the projections
+  const stores = openStores({ dataDir, engines, groupLeaseMs: leaseTtlMs });
   // Engines may still be starting (a cluster restart, compose): wait for them, do not crash.
   await waitForEngines(engineProbes(stores), { log: logger });
   const readModels = { documents: stores.documents, aidIndex: stores.aidIndex };

@@ -22,6 +22,7 @@ interface SyncHistoryDoc {
 
 export interface SyncScenario {
   mirrorDir: string;
+  dataDir: string;
   stores: Stores;
   start(name: string, service: 'sync' | 'projector'): ServiceProcess;
   /** Polls `probe` until it answers non-null (2 minutes at most; the services' output on failure). */
@@ -50,6 +51,7 @@ export async function openSyncScenario(
   const files = stores.documents.collection<ArchiveFileDoc>('archive-files');
   return {
     mirrorDir,
+    dataDir,
     stores,
     start: (serviceName, service) =>
       startService(children, serviceName, service, {

@@ -1,5 +1,6 @@
 /** Documents port: typed JSON collections for read models and credentials. */
 import type { BlobStore } from '../blobs/port';
+import type { Fence } from '../fencing';
 
 export interface Doc {
   id: string;
@@ -19,8 +20,10 @@ export interface Collection<T extends Doc> {
   /**
    * Writes the document. With expectedRevision, the write happens only if the stored revision
    * equals it (0 = must not exist); otherwise a ConflictError is thrown. Returns the new revision.
+   * With a lease holder's fence (fencing/), only if no later holder of the lease wrote to this store
+   * (FencedError): checked by the embedded store, not by the MongoDB adapter.
    */
-  put(doc: T, options?: { expectedRevision?: number }): Promise<number>;
+  put(doc: T, options?: { expectedRevision?: number; fence?: Fence }): Promise<number>;
   /**
    * Writes several documents (no revision check), all or none: as many put() calls, but one write
    * for stores that can batch (bulk projections). Later documents with the same id win.

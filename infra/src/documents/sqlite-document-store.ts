@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
 import { checkpointInBackground } from '../embedded/wal-checkpointer';
+import { FENCES_SCHEMA, sqliteFenceCheck, type Fence } from '../fencing';
 import {
   assertDocumentIds,
   ConflictError,
@@ -20,7 +21,7 @@ CREATE TABLE IF NOT EXISTS documents (
   body TEXT NOT NULL,
   PRIMARY KEY (collection, id)
 ) WITHOUT ROWID;
-`;
+${FENCES_SCHEMA}`;
 
 type SqlValue = string | number | null;
 
@@ -74,9 +75,9 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return row ? { doc: JSON.parse(row.body) as T, revision: row.revision } : null;
   }
 
-  async put(doc: T, options: { expectedRevision?: number } = {}): Promise<number> {
+  async put(doc: T, options: { expectedRevision?: number; fence?: Fence } = {}): Promise<number> {
     assertDocumentIds(this.name, [doc]);
-    return this.store.write(this.name, doc.id, JSON.stringify(doc), options.expectedRevision);
+    return this.store.write(this.name, doc.id, JSON.stringify(doc), options.expectedRevision, options.fence);
   }
 
   async putMany(docs: T[]): Promise<void> {
@@ -156,8 +157,16 @@ export class SqliteDocumentStore implements DocumentStore {
         'ON CONFLICT (collection, id) DO UPDATE SET revision = excluded.revision, body = excluded.body',
     );
     // Check and write under one write lock, so two writers with the same expected revision cannot both win.
+    const checkFence = sqliteFenceCheck(this.db);
     this.writeTransaction = this.db.transaction(
-      (collection: string, id: string, body: string, expectedRevision: number | undefined): number => {
+      (
+        collection: string,
+        id: string,
+        body: string,
+        expectedRevision: number | undefined,
+        fence: Fence | undefined,
+      ): number => {
+        if (fence) checkFence(fence);
         const current = readRevision.get(collection, id)?.revision ?? 0;
         if (expectedRevision !== undefined && expectedRevision !== current)
           throw new ConflictError(collection, id);
@@ -224,9 +233,15 @@ export class SqliteDocumentStore implements DocumentStore {
     return Number(this.incrementStatement.get(collection, id, id, field, path, path, path)?.value);
   }
 
-  write(collection: string, id: string, body: string, expectedRevision: number | undefined): number {
+  write(
+    collection: string,
+    id: string,
+    body: string,
+    expectedRevision: number | undefined,
+    fence?: Fence,
+  ): number {
     this.assertOpen();
-    return this.writeTransaction.immediate(collection, id, body, expectedRevision);
+    return this.writeTransaction.immediate(collection, id, body, expectedRevision, fence);
   }
 
   writeMany(collection: string, docs: { id: string; body: string }[]): void {

@@ -13,6 +13,7 @@ import {
   FencedError,
   type AidIndex,
   type Collection,
+  type Doc,
   type DocumentStore,
   type EventStore,
   type Fence,
@@ -119,6 +120,18 @@ function singleWriter(
   };
 }
 
+/** The collection, its writes carrying the fence (the run's file states are the holder's to write). */
+function fencedPuts<T extends Doc>(
+  collection: Collection<T>,
+  fence: Fence | undefined,
+  fenced: <R>(write: () => Promise<R>) => Promise<R>,
+): Collection<T> {
+  if (!fence) return collection;
+  const withFence: Collection<T> = Object.create(collection) as Collection<T>;
+  withFence.put = (doc, options) => fenced(() => collection.put(doc, { ...options, fence }));
+  return withFence;
+}
+
 /**
  * `isStopped`: the worker was asked to stop, or its lease ran out (worker.ts `halted`). A write the
  * store fenced off (a later holder wrote) stops the worker for good, as a crash would: `fencedOff`.
@@ -159,8 +172,12 @@ export function createRunContext(
     retryDelayMs: deps.retryDelayMs ?? 2000,
     parserThreads: Math.max(1, Math.floor(deps.parserThreads ?? 1)),
     progress: new ProgressTracker(deps.documents, () => clock.now().getTime()),
-    fileStates: deps.documents.collection<FileState>(FILE_STATE_COLLECTION),
-    registerFiles: deps.documents.collection<RegisterFileDoc>(REGISTER_FILES_COLLECTION),
+    fileStates: fencedPuts(deps.documents.collection<FileState>(FILE_STATE_COLLECTION), fence, fenced),
+    registerFiles: fencedPuts(
+      deps.documents.collection<RegisterFileDoc>(REGISTER_FILES_COLLECTION),
+      fence,
+      fenced,
+    ),
     at: () => clock.now().toISOString(),
     append: (runId, event) => appendTo(streams.sync(runId), Array.isArray(event) ? event : [event]),
     appendControl: (event) => appendTo(streams.syncControl, [event]),

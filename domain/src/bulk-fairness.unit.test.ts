@@ -61,6 +61,12 @@ describe('who may request another bulk job', () => {
     ).toBeNull();
   });
 
+  it('counts towards a client’s 5 free jobs neither jobs run for no client nor a job without a request time', () => {
+    const four = times(4, { cost: 0 });
+    expect(refusal([...four, job({ cost: 0, clientId: null })], { metered: true, cost: 0 })).toBeNull();
+    expect(refusal([...four, job({ cost: 0, requestedAt: '' })], { metered: true, cost: 0 })).toBeNull();
+  });
+
   it('refuses with B012 while the results kept reach 500 MB, expired ones aside', () => {
     expect(BULK_RESULT_QUOTA_BYTES).toBe(500 * 1024 * 1024);
     const half = BULK_RESULT_QUOTA_BYTES / 2;
@@ -96,6 +102,23 @@ describe('the job the runner takes next', () => {
       )?.id,
     ).toBe('a1');
     expect(nextFairJob([], new Map())).toBeNull();
+  });
+
+  it('takes the earliest request whatever the order of the waiting list, the first listed on a tie', () => {
+    const jobs = [
+      waiting('a2', 'anna', '2026-03-10T08:00:01Z'),
+      waiting('a1', 'anna', '2026-03-10T08:00:00Z'),
+      waiting('a1bis', 'anna', '2026-03-10T08:00:00Z'),
+    ];
+    expect(nextFairJob(jobs, new Map())?.id).toBe('a1');
+  });
+
+  it('serves a user never served before one served already, even when that one asked earlier', () => {
+    const jobs = [
+      waiting('b1', 'bruno', '2026-03-10T08:00:05Z'),
+      waiting('a1', 'anna', '2026-03-10T08:00:00Z'),
+    ];
+    expect(nextFairJob(jobs, new Map([['anna', 100]]))?.id).toBe('b1');
   });
 
   it('serves 30 jobs of one user and one of another in turns: the other waits one job at most', () => {

@@ -59,6 +59,109 @@ describe('reading a list from a sheet’s cells', () => {
     expect(() => readCodeCells(rows, 'Partita')).toThrow(expect.objectContaining({ code: 'B005' }));
   });
 
+  it('finds the chosen column by its header without accents, dots, dashes, slashes or underscores', () => {
+    const rows = [
+      ['Denominazione', 'Cod_fisc/P-IVA società', 'Note'],
+      ['ACME', VALID_PIVA, ''],
+    ];
+    expect(readCodeCells(rows, 'codfiscpiva societa').taxCodes).toEqual([VALID_PIVA]);
+    expect(
+      readCodeCells(
+        [
+          [' P.IVA ', 'Nome'],
+          [OTHER_PIVA, 'Beta'],
+        ],
+        'piva',
+      ).column,
+    ).toBe('P.IVA');
+  });
+
+  it('reads the chosen column when it is the first one', () => {
+    const list = readCodeCells(
+      [
+        ['Codice fiscale', 'Nome'],
+        [VALID_PIVA, 'ACME'],
+      ],
+      'Codice fiscale',
+    );
+    expect(list.taxCodes).toEqual([VALID_PIVA]);
+  });
+
+  it('names the missing column, without the spaces typed around it, when the first row lacks it (B005)', () => {
+    const rows = [
+      ['Cliente', 'P. IVA'],
+      ['ACME', VALID_PIVA],
+    ];
+    expect(() => readCodeCells(rows, '  Partita ')).toThrow(
+      expect.objectContaining({
+        code: 'B005',
+        message: 'Nessuna colonna «Partita» nella prima riga del file',
+      }),
+    );
+  });
+
+  it('reads the likely column when the chosen one is only spaces', () => {
+    const list = readCodeCells(
+      [
+        ['Ragione sociale', 'Identificativo'],
+        ['ACME', VALID_PIVA],
+      ],
+      '   ',
+    );
+    expect(list.column).toBe('Identificativo');
+    expect(list.taxCodes).toEqual([VALID_PIVA]);
+  });
+
+  it('without a chosen column, reads the one holding the codes whatever its header says', () => {
+    const list = readCodeCells([
+      ['Cliente', 'Identificativo'],
+      ['ACME S.r.l.', VALID_PIVA],
+      ['Beta S.p.A.', OTHER_PIVA],
+    ]);
+    expect(list.column).toBe('Identificativo');
+    expect(list.taxCodes).toEqual([VALID_PIVA, OTHER_PIVA]);
+  });
+
+  it('prefers the column holding the most codes, the leftmost on a tie, to one headed “Partita IVA”', () => {
+    const most = readCodeCells([
+      ['Identificativo', 'Partita IVA', 'Referente'],
+      [VALID_PIVA, '', CF],
+      [OTHER_PIVA, '', ''],
+    ]);
+    expect(most.column).toBe('Identificativo');
+    expect(most.taxCodes).toEqual([VALID_PIVA, OTHER_PIVA]);
+    const tie = readCodeCells([
+      ['Cliente', 'Partita IVA', 'Codice fiscale'],
+      ['ACME', VALID_PIVA, CF],
+    ]);
+    expect(tie.column).toBe('Partita IVA');
+  });
+
+  it('guesses the column from the first 200 rows only', () => {
+    // one code in the first column early on, five in the second only from row 201
+    const rows = [
+      ['Cliente', 'Altro'],
+      [VALID_PIVA, ''],
+      ...Array.from({ length: 198 }, (_, i) => [`Cliente ${i}`, '']),
+      ...Array.from({ length: 5 }, (_, i) => ['Dopo', String(10_000_000_000 + i)]),
+    ];
+    const list = readCodeCells(rows);
+    expect(list.column).toBe('Cliente');
+    expect(list.taxCodes).toEqual([VALID_PIVA]);
+    expect(list.ignoredCount).toBe(203);
+  });
+
+  it('reads the column headed “Partita IVA” when no code shows in the first 200 rows', () => {
+    const rows = [
+      ['Ragione sociale', 'Note', 'Partita IVA'],
+      ...Array.from({ length: 200 }, (_, i) => [`Cliente ${i}`, 'da verificare', '']),
+      ['ACME', 'ok', VALID_PIVA],
+    ];
+    const list = readCodeCells(rows);
+    expect(list.column).toBe('Partita IVA');
+    expect(list.taxCodes).toEqual([VALID_PIVA]);
+  });
+
   it('without a chosen column, reads the one holding the codes when the names come first', () => {
     const list = readCodeCells([
       ['Ragione sociale', 'P.IVA'],
@@ -101,11 +204,98 @@ describe('reading a list from a sheet’s cells', () => {
     expect(list.ignoredCount).toBe(2);
   });
 
+  it('echoes a cell of exactly 60 characters whole', () => {
+    const sixty = 'y'.repeat(60);
+    expect(readCodeCells([[VALID_PIVA], [sixty]]).ignored).toEqual([sixty]);
+  });
+
+  it('drops cells of spaces alone and rows too short for the column, without counting them as ignored', () => {
+    const list = readCodeCells([
+      ['Ragione sociale', 'Partita IVA'],
+      ['ACME', VALID_PIVA],
+      ['Beta', '   '],
+      ['Gamma'],
+    ]);
+    expect(list.taxCodes).toEqual([VALID_PIVA]);
+    expect(list.ignoredCount).toBe(0);
+    expect(list.ignored).toEqual([]);
+  });
+
+  it('lists an ignored cell without the spaces around it', () => {
+    expect(readCodeCells([[VALID_PIVA], ['  n.d.  ']]).ignored).toEqual(['n.d.']);
+  });
+
+  it('gives back the zeros of a 9-digit partita IVA, but pads no cell with letters in it', () => {
+    expect(readCodeCells([['488410010']]).taxCodes).toEqual(['00488410010']);
+    const list = readCodeCells([[VALID_PIVA], ['X123456789'], ['123456789X']]);
+    expect(list.taxCodes).toEqual([VALID_PIVA]);
+    expect(list.ignored).toEqual(['X123456789', '123456789X']);
+  });
+
+  it('lists a header without the spaces around it, and the first row’s non-blank headers as the columns', () => {
+    const list = readCodeCells([
+      [' Codice fiscale ', '', ' Nome '],
+      [VALID_PIVA, '', 'ACME'],
+    ]);
+    expect(list.column).toBe('Codice fiscale');
+    expect(list.columns).toEqual(['Codice fiscale', 'Nome']);
+  });
+
+  it('takes a first row blank in the codes’ column, or too short to reach it, for data, not a header', () => {
+    const blank = readCodeCells([
+      ['', 'Nota'],
+      [VALID_PIVA, 'ACME'],
+    ]);
+    expect(blank).toMatchObject({ column: null, columns: [], taxCodes: [VALID_PIVA] });
+    const short = readCodeCells([['Nome'], ['ACME', VALID_PIVA], ['Beta', OTHER_PIVA]]);
+    expect(short).toMatchObject({ column: null, columns: [], taxCodes: [VALID_PIVA, OTHER_PIVA] });
+  });
+
   it('lists at most 50 ignored cells but counts them all', () => {
     const rows = [[VALID_PIVA], ...Array.from({ length: 70 }, (_, i) => [`nota ${i}`])];
     const list = readCodeCells(rows);
     expect(list.ignored).toHaveLength(50);
     expect(list.ignoredCount).toBe(70);
+  });
+});
+
+describe('reading the company groups of a sheet', () => {
+  it('reads each company’s group from a column headed “Gruppo” or “Impresa unica”', () => {
+    const list = readCodeCells([
+      ['Codice fiscale', 'Impresa unica'],
+      [VALID_PIVA, 'Alfa'],
+      [OTHER_PIVA, ''],
+      [CF],
+    ]);
+    expect(list.groups).toEqual([{ taxCode: VALID_PIVA, group: 'Alfa' }]);
+    const gruppo = readCodeCells([
+      ['Ragione sociale', 'P.IVA', 'Gruppo'],
+      ['ACME', VALID_PIVA, 'Beta'],
+    ]);
+    expect(gruppo.groups).toEqual([{ taxCode: VALID_PIVA, group: 'Beta' }]);
+  });
+
+  it('keeps a group’s name printable and at most 100 characters long', () => {
+    const list = readCodeCells([
+      ['P.IVA', 'Gruppo'],
+      [VALID_PIVA, `\u0007 Gruppo ${'z'.repeat(120)} `],
+    ]);
+    expect(list.groups).toEqual([{ taxCode: VALID_PIVA, group: `Gruppo ${'z'.repeat(93)}` }]);
+  });
+
+  it('does not read the codes’ own column as their group', () => {
+    const list = readCodeCells(
+      [
+        ['Gruppo', 'Impresa unica'],
+        [VALID_PIVA, 'Alfa'],
+      ],
+      'Gruppo',
+    );
+    expect(list.groups).toEqual([{ taxCode: VALID_PIVA, group: 'Alfa' }]);
+  });
+
+  it('reads no group from a sheet without a header row', () => {
+    expect(readCodeCells([[VALID_PIVA, 'Alfa']]).groups).toEqual([]);
   });
 });
 
@@ -118,6 +308,19 @@ describe('reading a pasted list', () => {
     expect(list.duplicates).toBe(1);
     expect(list.ignored).toEqual(['ciao']);
     expect(list.warnings).toEqual([{ taxCode: WRONG_CHECK, reason: 'CHECK_DIGIT' }]);
+  });
+
+  it('splits at a lone carriage return too, and gives no column, headers nor groups', () => {
+    expect(readPastedCodes(`${VALID_PIVA}\r${OTHER_PIVA}\r${VALID_PIVA}`)).toEqual({
+      column: null,
+      columns: [],
+      taxCodes: [VALID_PIVA, OTHER_PIVA],
+      warnings: [],
+      ignored: [],
+      ignoredCount: 0,
+      duplicates: 1,
+      groups: [],
+    });
   });
 
   it('refuses 85,000 pasted codes with B003, and lists a pasted piece of any length cut short', () => {
@@ -202,6 +405,15 @@ describe('each company’s figures', () => {
     expect(bulkTotals([acme!, other!, none!])).toEqual({ companiesWithAids: 2, aids: 5, overCeiling: 1 });
   });
 
+  it('counts in the total an aid granted exactly 3 years ago, and a ceiling reached exactly is not exceeded', () => {
+    const [row] = bulkCompanySummaries(
+      [OTHER_PIVA],
+      [aid(OTHER_PIVA, '2023-03-10', 1_000, false), aid(OTHER_PIVA, '2025-01-15', 300_000)],
+      now,
+    );
+    expect(row).toMatchObject({ totalLast3Years: 301_000, remainingNow: 0, exceeded: false, warnings: [] });
+  });
+
   it('counts an aid granted this month only from next month on, as the search does', () => {
     const [row] = bulkCompanySummaries([OTHER_PIVA], [aid(OTHER_PIVA, '2026-03-02', 100_000)], now);
     expect(row).toMatchObject({
@@ -271,6 +483,53 @@ describe('a job’s stream', () => {
     ).toEqual([]);
   });
 
+  it('is requested once', () => {
+    const request = {
+      type: 'RequestBulkSearch' as const,
+      data: requested.data as Extract<BulkSearchEvent, { type: 'BulkSearchRequested' }>['data'],
+    };
+    expect(bulkJobDecider.decide(request, given())).toEqual([requested]);
+    expect(bulkJobDecider.decide(request, given(requested))).toEqual([]);
+  });
+
+  it('records progress only forward, never past the list’s codes', () => {
+    const progress = (doneCodes: number) => ({
+      type: 'RecordProgress' as const,
+      data: { doneCodes, at: 'p' },
+    });
+    const [first] = bulkJobDecider.decide(progress(1), given(requested));
+    expect(first).toEqual({ type: 'BulkSearchProgressed', data: { jobId: 'j1', doneCodes: 1, at: 'p' } });
+    const running = given(requested, first!);
+    expect(bulkJobDecider.decide(progress(1), running)).toEqual([]);
+    const [past] = bulkJobDecider.decide(progress(7), running);
+    expect(past).toMatchObject({ data: { doneCodes: 3 } });
+    expect(given(requested, first!, past!).doneCodes).toBe(3);
+  });
+
+  it('keeps a completed job completed whatever progress or charge is read after it', () => {
+    const completed: BulkSearchEvent = {
+      type: 'BulkSearchCompleted',
+      data: {
+        jobId: 'j1',
+        at: 'c',
+        companiesWithAids: 1,
+        aids: 2,
+        overCeiling: 0,
+        expiresAt: '2026-04-09T09:00:00.000Z',
+      },
+    };
+    const late: BulkSearchEvent = {
+      type: 'BulkSearchProgressed',
+      data: { jobId: 'j1', doneCodes: 1, at: 'l' },
+    };
+    const charged: BulkSearchEvent = { type: 'BulkSearchCharged', data: { jobId: 'j1', at: 'l', cost: 9 } };
+    expect(given(requested, completed, late, charged)).toMatchObject({
+      status: 'COMPLETED',
+      doneCodes: 3,
+      cost: 2,
+    });
+  });
+
   it('a client’s job runs only once charged, is charged once, and may fail uncharged', () => {
     const awaiting: BulkSearchEvent = {
       type: 'BulkSearchRequested',
@@ -315,6 +574,7 @@ describe('a job’s stream', () => {
     });
     expect(isBulkJobRefused(given(awaiting, failed!))).toBe(false);
     expect(isBulkJobRefused(given(awaiting, bulkJobDecider.decide(fail('U004'), unpaid)[0]!))).toBe(true);
+    expect(isBulkJobRefused(given(awaiting, bulkJobDecider.decide(fail('A002'), unpaid)[0]!))).toBe(true);
     expect(bulkJobDecider.decide(charge, given(awaiting, failed!))).toEqual([]);
   });
 
@@ -337,6 +597,9 @@ describe('a job’s stream', () => {
         expiresAt: '2026-04-09T09:00:00.000Z',
       },
     };
+    expect(() => bulkJobDecider.decide(download('2026-03-10T10:00:00Z'), given(requested))).toThrow(
+      expect.objectContaining({ code: 'B006', message: 'Il risultato non è ancora pronto' }),
+    );
     const done = given(requested, completed);
     expect(bulkJobDecider.decide(download('2026-03-11T10:00:00.000Z'), done)).toHaveLength(1);
     expect(() => bulkJobDecider.decide(download('2026-04-09T09:00:00.000Z'), done)).toThrow(

@@ -256,6 +256,25 @@ describe('the sync-control decider (sync-control)', () => {
       .then([{ type: 'SyncRequested', data: custom }]);
   });
 
+  it('keeps a run going while it starts and works through its files, until it completes', () => {
+    const started: SyncEvent = {
+      type: 'SyncStarted',
+      data: { runId: 'r1', files: ['2024_01'], at: '2026-03-10T10:00:01.000Z' },
+    };
+    const queued: SyncEvent = {
+      type: 'RegisterFileQueued',
+      data: { runId: 'r1', name: '2024_01', at: '2026-03-10T10:00:02.000Z' },
+    };
+    spec
+      .given([requested('r1'), started, queued])
+      .when({ type: 'RequestSync', data: request('r2') })
+      .thenThrows('S001');
+    spec
+      .given([requested('r1'), started, queued, completed('r1')])
+      .when({ type: 'RequestSync', data: request('r2') })
+      .then([requested('r2')]);
+  });
+
   it('lets a new run start once the one going has failed', () => {
     spec
       .given([

@@ -91,6 +91,68 @@ describe('the search answer', () => {
     });
   });
 
+  it('gives empty references, and a regulation without code, for a row the register left them out of', () => {
+    const answer = searchAnswer(
+      resultOf([
+        aid('1', {
+          cor: undefined,
+          car: undefined,
+          codRegolamento: undefined,
+          desRegolamento: 'Reg. UE 651/2014',
+        }),
+      ]),
+      { details: true },
+    );
+    expect(rowsWithDetails(answer)![0]).toMatchObject({
+      cor: '',
+      car: '',
+      regulation: { code: '', text: 'Reg. UE 651/2014' },
+    });
+  });
+
+  it('gives a row the detail columns do not reach empty references, never another row’s', () => {
+    const answer = searchAnswer(
+      resultOf([
+        aid('1'),
+        aid('2', {
+          soggettoConcedente: 'INPS',
+          codRegolamento: 'CE2831/23',
+          desRegolamento: 'De minimis generale',
+        }),
+        aid('3'),
+      ]),
+      {
+        details: true,
+      },
+    );
+    const details = answer.details!;
+    // details for the first row only, as an answer cut short would carry them
+    const cut = {
+      rows: answer.rows,
+      details: {
+        ...details,
+        cor: details.cor.slice(0, 1),
+        car: details.car.slice(0, 1),
+        cup: details.cup.slice(0, 1),
+        importoNominale: details.importoNominale.slice(0, 1),
+        titoloProgetto: details.titoloProgetto.slice(0, 1),
+        grantor: details.grantor.slice(0, 1),
+        regulation: details.regulation.slice(0, 1),
+      },
+    };
+    const [, , third] = rowsWithDetails(cut)!;
+    expect(third).toEqual({
+      ...answer.rows[2],
+      cor: '',
+      car: '',
+      cup: '',
+      importoNominale: '',
+      titoloProgetto: '',
+      soggettoConcedente: '',
+      regulation: { code: '', text: '' },
+    });
+  });
+
   it('sends a text repeated across rows once, each row pointing at its own', () => {
     const answer = searchAnswer(
       resultOf([

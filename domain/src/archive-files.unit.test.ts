@@ -36,6 +36,16 @@ describe('archive file names', () => {
     expect(parseArchiveFileName('OpenData_Aiuti_2024_02_006')?.part).toBe(6);
   });
 
+  it('takes December, any case of the name, and the spaces around it', () => {
+    expect(parseArchiveFileName(' opendata_aiuti_2023_12.XML ')).toEqual({
+      year: 2023,
+      month: 12,
+      part: 1,
+      displayName: '2023_12',
+      fileName: 'opendata_aiuti_2023_12.XML',
+    });
+  });
+
   it('returns null for other names', () => {
     for (const name of [
       'OpenData_Aiuto_2024_02.xml', // singular
@@ -43,6 +53,11 @@ describe('archive file names', () => {
       'OpenData_Aiuti_2024_2.xml',
       'OpenData_Aiuti_2024_02_02.xml',
       'OpenData_Aiuti_2024_02.csv',
+      'OpenData_Aiuti_2024_00.xml',
+      'OpenData_Aiuti_2024_02_000.xml',
+      'OpenData_Aiuti_24_02.xml',
+      'OpenData_Aiuti_2024_02.xml.bak',
+      'old_OpenData_Aiuti_2024_02.xml',
       'OpenData_Misure_2024_02.xml',
       'readme.txt',
       '',
@@ -60,6 +75,17 @@ describe('archive file names', () => {
   it('reads display names too', () => {
     expect(parseArchiveName('2024_02_002')).toMatchObject({ year: 2024, month: 2, part: 2 });
     expect(parseArchiveName('2024_00')).toBeNull();
+    expect(parseArchiveName(' 2024_02 ')).toEqual({
+      year: 2024,
+      month: 2,
+      part: 1,
+      displayName: '2024_02',
+      fileName: 'OpenData_Aiuti_2024_02.xml',
+    });
+    expect(parseArchiveName('OpenData_Aiuti_2024_02_002.zip')?.displayName).toBe('2024_02_002');
+    for (const name of ['2024_13', '2024_2', 'x2024_02', '2024_02_002x', '2024_02_000']) {
+      expect(parseArchiveName(name)).toBeNull();
+    }
   });
 });
 
@@ -89,6 +115,9 @@ describe('newest-first order', () => {
     expect(
       sortArchiveNamesNewestFirst(['2023_12', 'zeta', '2024_02', 'alpha', '2024_02_002', '2024_11']),
     ).toEqual(['2024_11', '2024_02_002', '2024_02', '2023_12', 'alpha', 'zeta']);
+    // whichever comes first in the list
+    expect(sortArchiveNamesNewestFirst(['zeta', '2023_12', 'alpha'])).toEqual(['2023_12', 'alpha', 'zeta']);
+    expect(sortArchiveNamesNewestFirst(['2023_12', 'zeta', 'alpha'])).toEqual(['2023_12', 'alpha', 'zeta']);
   });
 });
 
@@ -98,6 +127,8 @@ describe('sync scopes', () => {
   it('knows its scopes', () => {
     expect(isSyncScope('LAST_3_YEARS')).toBe(true);
     expect(isSyncScope('LAST_MONTH')).toBe(false);
+    for (const scope of ['LAST_YEAR', 'ALL', 'CUSTOM']) expect(isSyncScope(scope)).toBe(true);
+    for (const value of [null, 12, ['ALL'], 'all', '']) expect(isSyncScope(value)).toBe(false);
   });
 
   it('LAST_YEAR is the 12 months ending with the current month', () => {
@@ -167,5 +198,17 @@ describe('sync scopes', () => {
     ]);
     expect(selectFilesForScope(listing, 'CUSTOM', now, ['2099_01', 'junk'])).toEqual([]);
     expect(selectFilesForScope(listing, 'CUSTOM', now)).toEqual([]);
+    // a name copied with spaces around it, asked twice, selects its file once
+    expect(
+      names(selectFilesForScope(listing, 'CUSTOM', now, [' OpenData_Aiuti_2015_04.zip ', '2015_04'])),
+    ).toEqual(['2015_04']);
+  });
+
+  it('CUSTOM takes the very file named when the listing has it in two spellings', () => {
+    const both = files('OpenData_Aiuti_2024_04.xml', 'OpenData_Aiuti_2024_04.zip');
+    expect(
+      selectFilesForScope(both, 'CUSTOM', now, ['OpenData_Aiuti_2024_04.zip']).map((f) => f.fileName),
+    ).toEqual(['OpenData_Aiuti_2024_04.zip']);
+    expect(selectFilesForScope(both, 'CUSTOM', now, ['2024_04'])).toHaveLength(2);
   });
 });

@@ -1,4 +1,14 @@
-import { clientStatusLabel, endDateFromDay, isAccessExpired, renewedEndDate, renewEndDate } from './clients';
+import {
+  clientDecider,
+  clientStatusLabel,
+  endDateFromDay,
+  isAccessExpired,
+  renewedEndDate,
+  renewEndDate,
+} from './clients';
+import { stateOf } from './decider';
+import type { Actor, ClientEvent } from './events';
+import { deciderSpecification } from './testing';
 
 describe('client status label', () => {
   const endDate = Date.UTC(2025, 0, 15, 11, 0); // 15 Jan 2025, 12:00 in Rome
@@ -27,6 +37,8 @@ describe('end dates', () => {
 
   it('refuses a malformed day with J001', () => {
     expect(() => endDateFromDay('15-01-2025')).toThrow(expect.objectContaining({ code: 'J001' }));
+    // the message names the end date and quotes what was sent
+    expect(() => endDateFromDay('15-01-2025')).toThrow('Data di scadenza non valida: "15-01-2025"');
     expect(() => endDateFromDay('2025-02-29')).toThrow(expect.objectContaining({ code: 'J001' }));
   });
 
@@ -59,5 +71,46 @@ describe('end dates', () => {
     expect(renewEndDate(endDateFromDay('2024-03-30'))).not.toBe(
       endDateFromDay('2024-03-30') + 365 * 86_400_000,
     );
+  });
+});
+
+describe('the client decider', () => {
+  const spec = deciderSpecification(clientDecider);
+  const admin: Actor = { userId: 'admin-1', email: 'admin@portale.it', role: 'ADMIN' };
+  const at = '2026-01-05T10:00:00.000Z';
+  const invited: ClientEvent = {
+    type: 'ClientInvited',
+    data: { clientId: 'c1', email: 'studio@rossi.it', fixedTaxCode: null, invitedAt: at, by: admin },
+  };
+  const activated: ClientEvent = { type: 'ClientActivated', data: { clientId: 'c1', activatedAt: at } };
+  const removed: ClientEvent = { type: 'ClientRemoved', data: { clientId: 'c1', by: admin } };
+
+  it('assigns a logo and removes a client', () => {
+    spec
+      .given([invited])
+      .when({ type: 'AssignLogo', data: { clientId: 'c1', logoId: 7, by: admin } })
+      .then([{ type: 'ClientLogoAssigned', data: { clientId: 'c1', logoId: 7, by: admin } }]);
+    spec
+      .given([invited, activated])
+      .when({ type: 'RemoveClient', data: { clientId: 'c1', by: admin } })
+      .then([removed]);
+  });
+
+  it('keeps a client after its other events: a sign-in, a flag, a logo', () => {
+    const history: ClientEvent[] = [
+      invited,
+      activated,
+      { type: 'ClientAccessed', data: { clientId: 'c1', accessedAt: at } },
+      { type: 'ClientPdfEnabledSet', data: { clientId: 'c1', enabled: true, by: admin } },
+      { type: 'ClientLogoAssigned', data: { clientId: 'c1', logoId: 7, by: admin } },
+    ];
+    spec
+      .given(history)
+      .when({ type: 'RecordSignIn', data: { clientId: 'c1', at } })
+      .then([{ type: 'ClientAccessed', data: { clientId: 'c1', accessedAt: at } }]);
+  });
+
+  it('forgets a removed client’s address and password: the stream is as if it was never invited', () => {
+    expect(stateOf(clientDecider, [invited, activated, removed])).toEqual(clientDecider.initialState);
   });
 });

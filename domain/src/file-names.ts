@@ -15,7 +15,7 @@ function codesPart(taxCodes: readonly string[]): string {
   const codes = [...new Set(taxCodes.map((code) => code.toUpperCase().replace(/[^A-Z0-9]/g, '')))].filter(
     Boolean,
   );
-  if (codes.length === 0) return '';
+  // no code at all joins to ''
   return codes.length <= NAMED_CODES ? codes.join('_') : `${codes.length}-codici`;
 }
 

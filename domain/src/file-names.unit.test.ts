@@ -20,6 +20,20 @@ describe('the names of downloaded files', () => {
     expect(downloadFileName('aiuti', 'xlsx', at, ['../x y'])).toBe('aiuti-XY-2026-11-25.xlsx');
   });
 
+  it('name up to three codes one by one, each once, and leave out a code with no letter or digit', () => {
+    expect(downloadFileName('aiuti', 'xlsx', at, ['01234567897', '12345678903', '23456789016'])).toBe(
+      'aiuti-01234567897_12345678903_23456789016-2026-11-25.xlsx',
+    );
+    // the same code typed twice, in two cases, is one code
+    expect(downloadFileName('aiuti', 'pdf', at, ['rssmra80a01h501u', 'RSSMRA80A01H501U'])).toBe(
+      'aiuti-RSSMRA80A01H501U-2026-11-25.pdf',
+    );
+    expect(downloadFileName('aiuti', 'xlsx', at, ['--', '01234567897'])).toBe(
+      'aiuti-01234567897-2026-11-25.xlsx',
+    );
+    expect(downloadFileName('aiuti', 'xlsx', at, ['  '])).toBe('aiuti-2026-11-25.xlsx');
+  });
+
   it('take the day in Rome: late on 31 December UTC is already the new year', () => {
     expect(downloadFileName('clienti', 'xlsx', new Date('2025-12-31T23:30:00Z'))).toBe(
       'clienti-2026-01-01.xlsx',

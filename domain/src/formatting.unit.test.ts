@@ -5,6 +5,7 @@ import {
   formatItalianDate,
   formatItalianDateTime,
   formatMonthLabel,
+  printableText,
 } from './formatting';
 
 describe('euro formatting', () => {
@@ -30,6 +31,15 @@ describe('euro formatting', () => {
     expect(formatInteger(1234)).toBe('1.234');
     expect(formatInteger(999)).toBe('999');
     expect(formatInteger(-1_234_567)).toBe('-1.234.567');
+    expect(formatInteger(1_000_000)).toBe('1.000.000');
+  });
+
+  it('rounds to the nearest whole number or cent, with no minus sign on a zero', () => {
+    expect(formatInteger(1_234.5)).toBe('1.235');
+    expect(formatInteger(-0.4)).toBe('0');
+    expect(formatEuroCents(123_456.6)).toBe('1.234,57 €');
+    expect(formatEuroCents(-0.4)).toBe('0,00 €');
+    expect(formatEuroCents(-99)).toBe('-0,99 €');
   });
 });
 
@@ -53,5 +63,14 @@ describe('date formatting', () => {
     expect(formatMonthLabel({ year: 2024, month: 3 })).toBe('03/24');
     expect(formatMonthLabel({ year: 2100, month: 12 })).toBe('12/00');
     expect(formatMonthLabel({ year: 2007, month: 1 })).toBe('01/07');
+  });
+});
+
+describe('printable text', () => {
+  it('drops control and invisible format characters and trims the rest', () => {
+    // a tab and a line break inside, a zero-width space and a BOM around
+    expect(printableText('\ufeff ACME\tS.R.L.\n\u200b ')).toBe('ACMES.R.L.');
+    expect(printableText('  Regione Lombardia  ')).toBe('Regione Lombardia');
+    expect(printableText('Società à r.l. – 😀')).toBe('Società à r.l. – 😀');
   });
 });

@@ -77,7 +77,7 @@ function startsSentence(text: string, index: number): boolean {
  */
 function informalForms(text: string, lists: GlossaryLists): string[] {
   const found: string[] = [];
-  const label = !/[.,:;?!]/.test(text) && (text.match(/\p{L}{2,}/gu) ?? []).length <= 3;
+  const label = !/[.,:;?!]/.test(text) && [...text.matchAll(/\p{L}{2,}/gu)].length <= 3;
   for (const word of lists.informal) {
     for (const match of text.matchAll(wholeWord(word, 'giu'))) {
       if (label && match.index === text.search(/\S/)) continue;

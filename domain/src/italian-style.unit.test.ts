@@ -1,4 +1,10 @@
-import { catalogueBreaches, readGlossaryLists, styleBreaches, type GlossaryLists } from './italian-style';
+import {
+  catalogueBreaches,
+  catalogueEntries,
+  readGlossaryLists,
+  styleBreaches,
+  type GlossaryLists,
+} from './italian-style';
 
 const lists: GlossaryLists = {
   english: ['alert', 'audit', 'sync', 'report', 'download', 'default', 'login', 'bar chart'],
@@ -32,6 +38,21 @@ describe('the glossary’s lists', () => {
     });
   });
 
+  it('read indented rows and rows without a closing bar, skip empty cells and lines that are no row', () => {
+    const markdown = [
+      '<!-- lista:tu -->',
+      'Forme da non usare |',
+      '  | Forma | Nota |',
+      '  | --- | --- |',
+      '  | `tuo` | possessivo |',
+      '| `hai` | verbo',
+      '|  | riga vuota |',
+      '| `l`app` | un apice nel mezzo resta |',
+      '<!-- /lista -->',
+    ].join('\n');
+    expect(readGlossaryLists(markdown).informal).toEqual(['tuo', 'hai', 'l`app']);
+  });
+
   it('refuse a list the checks do not know', () => {
     expect(() => readGlossaryLists('<!-- lista:altro -->\n<!-- /lista -->')).toThrow(/altro/);
   });
@@ -58,12 +79,32 @@ describe('the style of an Italian text', () => {
     expect(rules('Scegli file')).toEqual([]);
     expect(rules('Salva solo la colonna dei codici.')).toEqual(['informal Salva']);
     expect(rules('Errore interno, riprova')).toEqual(['informal riprova']);
+    // three words are still a label, four are a sentence
+    expect(rules('Salva la ricerca')).toEqual([]);
+    expect(rules('Salva la ricerca corrente')).toEqual(['informal Salva']);
   });
 
   it('refuses Title Case, but not proper nouns, acronyms or a new sentence', () => {
     expect(rules('Errore Durante il recupero Dati')).toEqual(['titleCase Durante', 'titleCase Dati']);
     expect(rules('Aiuti di Stato nel Registro Nazionale Aiuti. Foglio Excel e PDF')).toEqual([]);
     expect(rules('Vai a «Imprese uniche» (Solo admin)')).toEqual([]);
+    // a full stop earlier on does not make every later word open a sentence
+    expect(rules('Fatto. Ora il Totale')).toEqual(['titleCase Totale']);
+    // a word after a proper noun is still in the middle of the sentence
+    expect(rules('Scarichi il foglio (Excel Completo)')).toEqual(['titleCase Completo']);
+  });
+
+  it('lets a proper noun stand wherever it appears, the longest listed form first', () => {
+    expect(rules('Aiuti di Stato e altri aiuti di Stato')).toEqual([]);
+    const nested = { ...lists, properNouns: ['Registro', 'Registro Nazionale Aiuti'] };
+    expect(styleBreaches('Aiuti nel Registro Nazionale Aiuti', nested)).toEqual([]);
+    // and the caller's list keeps its order
+    expect(nested.properNouns).toEqual(['Registro', 'Registro Nazionale Aiuti']);
+  });
+
+  it('finds listed words with characters a pattern would read as operators', () => {
+    const dotted = { ...lists, english: ['e.g.'] };
+    expect(styleBreaches('Un codice (e.g. il suo)', dotted)).toEqual([{ rule: 'english', found: 'e.g.' }]);
   });
 
   it('wants “de minimis” in lower case, “De minimis” only to open a sentence', () => {
@@ -72,16 +113,32 @@ describe('the style of an Italian text', () => {
     expect(rules('Nota sul De Minimis')).toEqual(['deMinimis De Minimis', 'titleCase Minimis']);
     expect(rules('Totale De minimis')).toEqual(['deMinimis De minimis']);
     expect(rules('De Minimis residuo')).toEqual(['deMinimis De Minimis', 'titleCase Minimis']);
+    // two spaces or a line break between the words are no proper spelling either
+    expect(rules('Totale de  minimis')).toEqual(['deMinimis de  minimis']);
   });
 
   it('skips interpolations and the texts the SPEC fixes verbatim', () => {
     expect(rules('{{count}} Alert')).toEqual(['english Alert']);
     expect(rules('Ciao {{Report}} e {Audit}')).toEqual([]);
     expect(rules('Errore Durante il Recupero Dati')).toEqual([]);
+    // markup of any length, with what its attributes say
+    expect(rules('Prego <a href="/login">acceda</a> di nuovo')).toEqual([]);
+    // an interpolation may end a name that goes on in capitals, the words after that are checked again
+    expect(rules('Cliente: {{nome}} Srl')).toEqual([]);
+    expect(rules('{{n}} aiuti per Regione')).toEqual(['titleCase Regione']);
+    // so may a fixed text of the SPEC
+    expect(rules('Appare Errore Durante il Recupero Dati Sempre')).toEqual([]);
   });
 });
 
 describe('a catalogue', () => {
+  it('lists its texts by dotted path, leaving out what is not text', () => {
+    expect(catalogueEntries({ a: { b: 'Uno', c: null, d: 2 }, e: 'Due' })).toEqual([
+      ['a.b', 'Uno'],
+      ['e', 'Due'],
+    ]);
+  });
+
   it('names each breach by the key of its text', () => {
     expect(catalogueBreaches({ a: { b: 'Scarica il Report' }, c: 'Tutto bene' }, lists)).toEqual([
       'a.b: english Report',

@@ -1,5 +1,6 @@
 import type { AidRecord } from './events';
 import {
+  capText,
   checkRegisterRecord,
   EXCEL_CELL_MAX_CHARS,
   REGISTER_TEXT_MAX_CHARS,
@@ -47,8 +48,9 @@ describe('a register record checked like user input', () => {
     // given a record with a real date, amounts and short texts; when checked
     const record = aid();
     const result = checkRegisterRecord(record, SYNC_NOW);
-    // then it is kept unchanged, nothing capped
+    // then it is kept unchanged, nothing capped, and not even copied (a file holds millions of them)
     expect(result).toEqual({ ok: true, record, capped: false });
+    expect(result.ok && result.record).toBe(record);
   });
 
   it('accepts 29 February of a leap year and rejects it in any other year', () => {
@@ -171,5 +173,106 @@ describe('a register record checked like user input', () => {
     const reason = rejection(check({ idComponenteAiuto: id }));
     expect(reason?.idComponenteAiuto).toHaveLength(40);
     expect(reason?.message.length).toBeLessThan(100);
+  });
+
+  it('quotes at most 40 characters of a long tax code or a long malformed date too', () => {
+    const taxCode = 'X'.repeat(50);
+    expect(rejection(check({ codiceFiscaleBeneficiario: taxCode }))?.message).toBe(
+      `Codice fiscale del beneficiario non valido: ${'X'.repeat(39)}…`,
+    );
+    const day = `2026-02-10${'0'.repeat(50)}`;
+    expect(rejection(check({ dataConcessione: day }))?.message).toBe(
+      `Data di concessione non valida: ${day.slice(0, 39)}…`,
+    );
+  });
+
+  it('takes component ids of up to 20 digits and tax codes of up to 32 characters', () => {
+    expect(check({ idComponenteAiuto: '9'.repeat(20) }).ok).toBe(true);
+    expect(rejection(check({ idComponenteAiuto: '9'.repeat(21) }))).toEqual({
+      idComponenteAiuto: '9'.repeat(21),
+      reason: 'ID_NON_VALIDO',
+      message: `Identificativo del componente di aiuto non valido: ${'9'.repeat(21)}`,
+    });
+    expect(check({ codiceFiscaleBeneficiario: 'X'.repeat(32) }).ok).toBe(true);
+    expect(rejection(check({ codiceFiscaleBeneficiario: 'X'.repeat(33) }))?.message).toBe(
+      `Codice fiscale del beneficiario non valido: ${'X'.repeat(33)}`,
+    );
+  });
+
+  it('rejects a component id with anything but digits, at either end or in the middle', () => {
+    for (const id of ['A12', '12A', '1 2', '-12', '1.5']) {
+      expect(rejection(check({ idComponenteAiuto: id }))?.reason).toBe('ID_NON_VALIDO');
+    }
+    // spaces only: the id is missing
+    expect(rejection(check({ idComponenteAiuto: '   ' }))?.message).toBe(
+      'Identificativo del componente di aiuto mancante',
+    );
+  });
+
+  it('keeps the record with the spaces around its id and date trimmed, the register’s record untouched', () => {
+    const record = aid({ idComponenteAiuto: ' 20260200000011 ', dataConcessione: '2026-02-10 ' });
+    const result = checkRegisterRecord(record, SYNC_NOW);
+    expect(result).toEqual({ ok: true, record: aid(), capped: false });
+    expect(record.idComponenteAiuto).toBe(' 20260200000011 ');
+    // a date with spaces alone is trimmed too
+    const dateOnly = check({ dataConcessione: ' 2026-02-10' });
+    expect(dateOnly.ok && dateOnly.record.dataConcessione).toBe('2026-02-10');
+    const idOnly = check({ idComponenteAiuto: '20260200000011\t' });
+    expect(idOnly.ok && idOnly.record.idComponenteAiuto).toBe('20260200000011');
+  });
+
+  it('caps every free text of the record, and leaves the register’s record as it was', () => {
+    const long = 'L'.repeat(2_500);
+    const capped = `${'L'.repeat(1_999)}…`;
+    const record = aid({ cor: long, settoreAttivita: long, desRegolamento: long });
+    const result = checkRegisterRecord(record, SYNC_NOW);
+    expect(result).toEqual({
+      ok: true,
+      record: aid({ cor: capped, settoreAttivita: capped, desRegolamento: capped }),
+      capped: true,
+    });
+    expect(record.cor).toBe(long);
+  });
+
+  it('names the record of a missing tax code by its id, and calls a blank date missing', () => {
+    expect(rejection(check({ codiceFiscaleBeneficiario: '' }))).toEqual({
+      idComponenteAiuto: '20260200000011',
+      reason: 'CODICE_FISCALE_NON_VALIDO',
+      message: 'Codice fiscale del beneficiario mancante',
+    });
+    expect(rejection(check({ dataConcessione: ' ' }))?.message).toBe('Data di concessione mancante');
+  });
+
+  it('checks the nominal amount as well as the aid element', () => {
+    expect(rejection(check({ importoNominaleCents: Number.POSITIVE_INFINITY }))).toMatchObject({
+      reason: 'IMPORTO_NON_VALIDO',
+      message: 'Importo non valido (importo nominale)',
+    });
+    expect(rejection(check({ elementoDiAiutoCents: 10_000_000_000_001 }))?.message).toBe(
+      'Importo fuori misura (elemento di aiuto): 100.000.000.000,01 €',
+    );
+  });
+});
+
+describe('capText', () => {
+  it('leaves a text of at most the cap as it is', () => {
+    expect(capText('abcde', 5)).toBe('abcde');
+    expect(capText('', 5)).toBe('');
+  });
+
+  it('cuts a longer text to the cap, its last character an ellipsis', () => {
+    expect(capText('abcdef', 5)).toBe('abcd…');
+    expect(capText('x'.repeat(2_001))).toBe(`${'x'.repeat(1_999)}…`);
+  });
+
+  it('cuts before a character outside the basic plane rather than through it, whatever the character', () => {
+    // U+10000 (\ud800\udc00), U+1F600 😀 (\ud83d\ude00), U+10FFFF (\udbff\udfff): the first and
+    // last code points that take two units
+    for (const wide of ['\u{10000}', '😀', '\u{10FFFF}']) {
+      expect(capText(`abc${wide}xyz`, 5)).toBe('abc…');
+    }
+    // a character of the basic plane right at the cut is kept
+    expect(capText('abc\uffffxyz', 5)).toBe('abc\uffff…');
+    expect(capText('abc\u{d7ff}xyz', 5)).toBe('abc\u{d7ff}…');
   });
 });

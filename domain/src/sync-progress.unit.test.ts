@@ -47,6 +47,38 @@ describe('a running sync’s progress', () => {
     });
     expect(syncRunProgress({ ...done, total: 0, done: 0 }, start + 1_000).estimatedEnd).toBeNull();
   });
+
+  it('counts a download by what of it has arrived, between nothing and the whole of its half', () => {
+    // 1 of 10 files done: a download reported past 100 % counts as 100 %, one below 0 as 0 %
+    const run = (files: SyncRunFileDto[]) => ({ start, done: 1, total: 10, published: 0, files });
+    // 1.5 of 10 files in 60 s: 400 s in all
+    expect(syncRunProgress(run([file('DOWNLOADING', 150)]), start + 60_000).estimatedEnd).toBe(
+      start + 400_000,
+    );
+    // 1 of 10 files in 60 s: 600 s in all
+    expect(syncRunProgress(run([file('DOWNLOADING', -20)]), start + 60_000).estimatedEnd).toBe(
+      start + 600_000,
+    );
+    // a finished or failed file counts by `done` only
+    expect(syncRunProgress(run([file('SUCCESS', 100), file('ERROR', 40)]), start + 60_000).estimatedEnd).toBe(
+      start + 600_000,
+    );
+  });
+
+  it('gives a rate from the first full second and the first aid on', () => {
+    const run = { start, done: 0, total: 10, published: 500, files: [] };
+    expect(syncRunProgress(run, start + 1_000).aidsPerSecond).toBe(500);
+    expect(syncRunProgress(run, start + 999).aidsPerSecond).toBeNull();
+    expect(syncRunProgress({ ...run, published: 0 }, start + 5_000).aidsPerSecond).toBeNull();
+  });
+
+  it('extrapolates an end from 1 % of the work done on, not before, and not at the run’s first instant', () => {
+    const run = { start, done: 1, total: 100, published: 0, files: [] };
+    // 1 % in 30 s: 3,000 s in all
+    expect(syncRunProgress(run, start + 30_000).estimatedEnd).toBe(start + 3_000_000);
+    expect(syncRunProgress({ ...run, total: 101 }, start + 30_000).estimatedEnd).toBeNull();
+    expect(syncRunProgress(run, start).estimatedEnd).toBeNull();
+  });
 });
 
 describe('a run’s duration', () => {
@@ -57,5 +89,14 @@ describe('a run’s duration', () => {
     expect(formatRunDuration(63 * 60_000 + 20_000)).toBe('1 h 3 min');
     expect(formatRunDuration(2 * 3_600_000)).toBe('2 h');
     expect(formatRunDuration(-5)).toBe('0 s');
+  });
+
+  it('rounds to the nearest second', () => {
+    expect(formatRunDuration(1_499)).toBe('1 s');
+    expect(formatRunDuration(1_500)).toBe('2 s');
+    expect(formatRunDuration(59_500)).toBe('1 min');
+    expect(formatRunDuration(3_599_600)).toBe('1 h');
+    // seconds are not shown beside hours
+    expect(formatRunDuration(3_659_000)).toBe('1 h');
   });
 });

@@ -118,6 +118,9 @@ describe('newest-first order', () => {
     // whichever comes first in the list
     expect(sortArchiveNamesNewestFirst(['zeta', '2023_12', 'alpha'])).toEqual(['2023_12', 'alpha', 'zeta']);
     expect(sortArchiveNamesNewestFirst(['2023_12', 'zeta', 'alpha'])).toEqual(['2023_12', 'alpha', 'zeta']);
+    // also an unknown name that the alphabet puts before digits ('_' sorts before '2')
+    expect(sortArchiveNamesNewestFirst(['_leggimi', '2024_01'])).toEqual(['2024_01', '_leggimi']);
+    expect(sortArchiveNamesNewestFirst(['2024_01', '_leggimi'])).toEqual(['2024_01', '_leggimi']);
   });
 });
 
@@ -202,6 +205,13 @@ describe('sync scopes', () => {
     expect(
       names(selectFilesForScope(listing, 'CUSTOM', now, [' OpenData_Aiuti_2015_04.zip ', '2015_04'])),
     ).toEqual(['2015_04']);
+    // a file name copied with spaces selects that very file, not the other spelling of its month
+    const both = files('OpenData_Aiuti_2024_05.xml', 'OpenData_Aiuti_2024_05.zip');
+    expect(
+      selectFilesForScope(both, 'CUSTOM', now, ['  OpenData_Aiuti_2024_05.zip ']).map(
+        (file) => file.fileName,
+      ),
+    ).toEqual(['OpenData_Aiuti_2024_05.zip']);
   });
 
   it('CUSTOM takes the very file named when the listing has it in two spellings', () => {

@@ -130,7 +130,7 @@ export function styleBreaches(text: string, lists: GlossaryLists): StyleBreach[]
 /** Every string of a nested catalogue, keyed by its dotted path. */
 export function catalogueEntries(node: unknown, path = ''): [string, string][] {
   if (typeof node === 'string') return [[path, node]];
-  if (!node || typeof node !== 'object') return [];
+  if (!node) return []; // numbers and booleans have no entries either
   return Object.entries(node).flatMap(([key, value]) =>
     catalogueEntries(value, path ? `${path}.${key}` : key),
   );

@@ -92,6 +92,11 @@ describe('the style of an Italian text', () => {
     expect(rules('Fatto. Ora il Totale')).toEqual(['titleCase Totale']);
     // a word after a proper noun is still in the middle of the sentence
     expect(rules('Scarichi il foglio (Excel Completo)')).toEqual(['titleCase Completo']);
+    // only the word «De» of «de minimis» is left to its own rule, not words that begin or end so
+    expect(rules('Apra il Dettaglio della pratica Grande')).toEqual([
+      'titleCase Dettaglio',
+      'titleCase Grande',
+    ]);
   });
 
   it('lets a proper noun stand wherever it appears, the longest listed form first', () => {

@@ -13,8 +13,8 @@
  * at its own deadline (renewal sent + lease time − margin, on its monotonic clock), which comes
  * before any observer's take-over: an observer sees a renewal at or after the instant it was written.
  *
- * Each change of holder adds one to the lease's token (a renewal keeps it): the holder's fencing token
- * (fencing/), which the stores that check it use to refuse anything a former holder still sends.
+ * Each change of holder makes the lease's token greater (a renewal keeps it): the holder's fencing
+ * token (fencing/), which the stores that check it use to refuse anything a former holder still sends.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -33,7 +33,7 @@ export interface LeaseDoc {
   expiresAt: number;
   /** The holder's lease time: an observer waits at least this long (or its own, when longer). */
   ttlMs?: number;
-  /** One more at each change of holder, kept by renewals (absent on leases written before tokens: 0). */
+  /** Greater at each change of holder, kept by renewals (absent on leases written before tokens: 0). */
   token?: number;
 }
 
@@ -114,10 +114,13 @@ export async function attemptLease(documents: DocumentStore, settings: LeaseSett
       return { held: false, token: 0, revision: current.revision, ripeInMs: waitMs - elapsed };
     // the same revision for a whole lease time: its holder stopped renewing (dead, or cut off)
   }
-  // a renewal keeps the token; a take-over (the lease given up included) takes the next one
+  // A renewal keeps the token; a take-over (the lease given up included) takes a greater one: the
+  // next, or the wall clock's milliseconds when greater, so that a lease document lost or restored
+  // from a backup does not start again below the tokens the stores have already seen (which would
+  // fence every holder off). Only growth matters: hosts' clocks need not agree.
   const previousToken = current?.doc.token ?? 0;
   const renewing = current?.doc.holder === settings.holder && current.doc.expiresAt !== 0;
-  const token = renewing ? Math.max(1, previousToken) : previousToken + 1;
+  const token = renewing ? Math.max(1, previousToken) : Math.max(previousToken + 1, Date.now());
   try {
     await leases.put(
       {

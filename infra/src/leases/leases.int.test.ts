@@ -60,27 +60,49 @@ describe('leases', () => {
     expect(await tryHoldLease(stores.documents, a)).toBe(true);
   });
 
-  it('gives each new holder the next fencing token, which renewals keep', async () => {
+  it('gives each new holder a greater fencing token, which renewals keep', async () => {
     let now = 0;
     const a = { name: 'sync-worker', holder: 'a', ttlMs: 500, now: () => now };
     const b = { name: 'sync-worker', holder: 'b', ttlMs: 500, now: () => now };
-    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: 1 });
+    const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
+    const first = await attemptLease(stores.documents, a);
+    expect(first.held).toBe(true);
     expect(await attemptLease(stores.documents, b)).toMatchObject({ held: false }); // b starts watching
     now = 300;
-    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: 1 }); // renewed
+    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: first.token }); // renewed
     now = 900; // b saw a's renewal at 300: unchanged for a lease time, a stopped renewing
     expect(await attemptLease(stores.documents, b)).toMatchObject({ held: false });
     now = 1_400;
-    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: true, token: 2 });
+    const second = await attemptLease(stores.documents, b);
+    expect(second).toMatchObject({ held: true });
+    expect(second.token).toBeGreaterThan(first.token);
     expect(await attemptLease(stores.documents, a)).toMatchObject({ held: false });
-    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: true, token: 2 });
-    // given up and taken again, even by the same process: a new holding, a new token
+    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: true, token: second.token });
+    // given up and taken again, even by the same process: a new holding, a greater token
     await releaseLease(stores.documents, b);
-    expect(await attemptLease(stores.documents, b)).toMatchObject({ held: true, token: 3 });
-    await releaseLease(stores.documents, b);
-    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: 4 });
-    const lease = await stores.documents.collection<LeaseDoc>(LEASES_COLLECTION).get('sync-worker');
-    expect(lease).toMatchObject({ holder: 'a', token: 4 });
+    const third = await attemptLease(stores.documents, b);
+    expect(third.token).toBeGreaterThan(second.token);
+    // a lease whose token ran ahead of the wall clock (another host's clock): the next is one more
+    const current = await leases.getWithRevision('sync-worker');
+    const ahead = Date.now() + 3_600_000;
+    await leases.put(
+      { ...current!.doc, expiresAt: 0, token: ahead },
+      { expectedRevision: current!.revision },
+    );
+    expect(await attemptLease(stores.documents, a)).toMatchObject({ held: true, token: ahead + 1 });
+    expect(await leases.get('sync-worker')).toMatchObject({ holder: 'a', token: ahead + 1 });
+  });
+
+  it('gives a holder a token above every one the stores saw, also when the lease document was lost', async () => {
+    const before = Date.now();
+    const a = { name: 'sync-worker', holder: 'a', ttlMs: 500 };
+    const first = await attemptLease(stores.documents, a);
+    // the lease document deleted (a store restored from an old backup): no token to count from
+    await stores.documents.collection<LeaseDoc>(LEASES_COLLECTION).delete('sync-worker');
+    const again = await attemptLease(stores.documents, { ...a, holder: 'b' });
+    // tokens follow the wall clock from below: a store that saw `first` does not fence `again` off
+    expect(first.token).toBeGreaterThanOrEqual(before);
+    expect(again.token).toBeGreaterThanOrEqual(first.token);
   });
 
   it('hands the work the token it holds the lease with, a new one after a take-over', async () => {
@@ -105,7 +127,7 @@ describe('leases', () => {
         { expectedRevision: current!.revision },
       );
       await until(() => fences.length === 2);
-      expect(fences).toEqual([1, 3]);
+      expect(fences[1]).toBeGreaterThan(Math.max(fences[0]!, 2));
     } finally {
       await a.stop();
     }

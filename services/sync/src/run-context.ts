@@ -149,6 +149,11 @@ export function createRunContext(
       return await write();
     } catch (error) {
       if (!(error instanceof FencedError)) throw error;
+      if (!fencedOff)
+        (deps.logger ?? silentLogger).warn(
+          { lease: error.fence.name, token: error.fence.token, laterToken: error.seenToken },
+          'sync fenced off: a later holder of the lease wrote; this process sends nothing more',
+        );
       fencedOff = true;
       throw new StoppedError();
     }

@@ -48,12 +48,18 @@ describe('aidRecordProblems', () => {
     ['a number, not text', 12345],
     ['missing', undefined],
   ])('refuses an aid id that is %s', (_, idComponenteAiuto) => {
-    expect(aidRecordProblems(spoiled({ idComponenteAiuto }))).toEqual(['idComponenteAiuto must be an integer']);
+    expect(aidRecordProblems(spoiled({ idComponenteAiuto }))).toEqual([
+      'idComponenteAiuto must be an integer',
+    ]);
   });
 
   it('refuses an id with digits only at one end', () => {
-    expect(aidRecordProblems(spoiled({ idComponenteAiuto: 'x123' }))).toEqual(['idComponenteAiuto must be an integer']);
-    expect(aidRecordProblems(spoiled({ idComponenteAiuto: '123x' }))).toEqual(['idComponenteAiuto must be an integer']);
+    expect(aidRecordProblems(spoiled({ idComponenteAiuto: 'x123' }))).toEqual([
+      'idComponenteAiuto must be an integer',
+    ]);
+    expect(aidRecordProblems(spoiled({ idComponenteAiuto: '123x' }))).toEqual([
+      'idComponenteAiuto must be an integer',
+    ]);
   });
 
   it('refuses an aid without a beneficiary tax code, but keeps one the register spelled badly', () => {

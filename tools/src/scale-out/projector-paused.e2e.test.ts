@@ -18,8 +18,7 @@ import { requestSync } from '@rna/api';
 import type { Actor } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import { EMBEDDED_FILES } from '@rna/infra/stores';
-import { generateArchive } from '../generator/generate';
-import { expectIndexMatches, readTruth } from '../rna-mirror/sync-harness';
+import { expectIndexMatches } from '../rna-mirror/sync-harness';
 import { buildMains, type ServiceProcess } from './processes';
 import { openSyncScenario, type SyncScenario } from './sync-scenario';
 
@@ -68,16 +67,7 @@ afterAll(() => scenario?.close());
 
 it('a projector paused past its lease while indexing, then woken and stopped, leaves every aid indexed once', async () => {
   const { stores, start, until } = scenario;
-  const generated = await generateArchive({
-    outDir: scenario.mirrorDir,
-    months: ['2024_01', '2024_02'],
-    aids: 3_000,
-    partSize: 750,
-    seed: 29,
-    zip: true,
-    beneficiaries: 40,
-  });
-  const truth = await readTruth(generated.truthFile!);
+  const truth = await scenario.generateRegister({ aids: 3_000, seed: 29 });
   const messages = new Database(path.join(scenario.dataDir, EMBEDDED_FILES.messages), { readonly: true });
   try {
     const projectors = [start('projector-1', 'projector'), start('projector-2', 'projector')];

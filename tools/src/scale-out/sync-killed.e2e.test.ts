@@ -11,8 +11,6 @@ import type { ChildProcess } from 'node:child_process';
 import { AIDS_TOPIC, type Actor, type AidMessage } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import { requestSync } from '@rna/api';
-import { generateArchive } from '../generator/generate';
-import { readTruth } from '../rna-mirror/sync-harness';
 import { buildMains } from './processes';
 import { openSyncScenario, type SyncScenario } from './sync-scenario';
 
@@ -39,16 +37,7 @@ afterAll(() => scenario?.close());
 
 it('a sync process killed with SIGKILL mid-file: the next one resumes, and the index equals the files exactly', async () => {
   const { stores, start, until } = scenario;
-  const generated = await generateArchive({
-    outDir: scenario.mirrorDir,
-    months: ['2024_01', '2024_02'],
-    aids: 24_000,
-    partSize: 6_000,
-    seed: 11,
-    zip: true,
-    beneficiaries: 40,
-  });
-  const truth = await readTruth(generated.truthFile!);
+  const truth = await scenario.generateRegister({ aids: 24_000, seed: 11 });
   const files = stores.documents.collection<{ id: string; lastUpdate: number | null }>('archive-files');
 
   // every AidRecorded on the wire, by aid and by the import that published it

@@ -15,8 +15,7 @@ import { AIDS_TOPIC, type Actor, type AidRecord } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import type { LeaseDoc } from '@rna/infra/leases';
 import { requestSync } from '@rna/api';
-import { generateArchive } from '../generator/generate';
-import { expectIndexMatches, readTruth } from '../rna-mirror/sync-harness';
+import { expectIndexMatches } from '../rna-mirror/sync-harness';
 import { buildMains, type ServiceProcess } from './processes';
 import { openSyncScenario, type SyncScenario } from './sync-scenario';
 
@@ -40,16 +39,7 @@ afterAll(() => scenario?.close());
 
 it('a sync process paused past its lease mid-file and resumed changes nothing: every aid indexed, once', async () => {
   const { stores, start, until } = scenario;
-  const generated = await generateArchive({
-    outDir: scenario.mirrorDir,
-    months: ['2024_01', '2024_02'],
-    aids: 3_000,
-    partSize: 750,
-    seed: 23,
-    zip: true,
-    beneficiaries: 40,
-  });
-  const truth = await readTruth(generated.truthFile!);
+  const truth = await scenario.generateRegister({ aids: 3_000, seed: 23 });
   const leases = stores.documents.collection<LeaseDoc>('leases');
 
   start('projector', 'projector');

@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openStores, type Stores } from '@rna/infra/stores';
 import { startMirror, type RunningMirror } from '../rna-mirror/server';
+import { generateArchive, type TruthRecord } from '../generator/generate';
+import { readTruth } from '../rna-mirror/sync-harness';
 import { startService, until as untilReady, type ServiceProcess } from './processes';
 
 interface ArchiveFileDoc {
@@ -27,6 +29,11 @@ export interface SyncScenario {
   start(name: string, service: 'sync' | 'projector'): ServiceProcess;
   /** Polls `probe` until it answers non-null (2 minutes at most; the services' output on failure). */
   until<T>(what: string, probe: () => Promise<T | null>): Promise<T>;
+  /**
+   * Two months of the register, zipped, in parts of a quarter of the aids each, for 40 companies,
+   * served by the mirror: the generated truth.
+   */
+  generateRegister(options: { aids: number; seed: number }): Promise<TruthRecord[]>;
   /** The files done while another is being imported, once that is the case. */
   fileDoneAndNextUnderWay(): Promise<ArchiveFileDoc[]>;
   /** The runs, once none is running any more. */
@@ -60,6 +67,18 @@ export async function openSyncScenario(
         ...options.env,
       }),
     until,
+    async generateRegister({ aids, seed }) {
+      const generated = await generateArchive({
+        outDir: mirrorDir,
+        months: ['2024_01', '2024_02'],
+        aids,
+        partSize: aids / 4,
+        seed,
+        zip: true,
+        beneficiaries: 40,
+      });
+      return readTruth(generated.truthFile!);
+    },
     fileDoneAndNextUnderWay: () =>
       until('a file imported and the next one under way', async () => {
         const all = await files.find();

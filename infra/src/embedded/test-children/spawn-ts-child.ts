@@ -24,7 +24,10 @@ export function spawnTsChild(script: string, args: string[]): ChildProcessWithou
   });
 }
 
-/** Resolves with the first stdout line that satisfies the predicate; rejects if the child exits first. */
+/**
+ * Resolves with the first stdout line that satisfies the predicate; rejects if the child's output ends first.
+ * 'close' (not 'exit'): a child may exit before its last stdout chunk has reached us.
+ */
 export function waitForLine(child: ChildProcessWithoutNullStreams, predicate: (line: string) => boolean) {
   return new Promise<string>((resolve, reject) => {
     let buffer = '';
@@ -34,7 +37,7 @@ export function waitForLine(child: ChildProcessWithoutNullStreams, predicate: (l
       buffer += chunk.toString();
       for (const line of buffer.split('\n')) if (predicate(line)) resolve(line);
     });
-    child.on('exit', (code) =>
+    child.on('close', (code) =>
       reject(new Error(`child exited with ${code} before the expected output: ${stderr}`)),
     );
   });

@@ -192,8 +192,12 @@ interface ProjectColumns {
  */
 export class AidDictionaries {
   private readonly textIds = new RecentMemo<string, number>(100_000);
-  /** project titles met once lately, kept in their row: a second meeting puts them in `texts` */
-  private readonly projectsSeenOnce = new RecentMemo<string, true>(100_000);
+  /**
+   * Project titles met once lately (by their textKey: a number, not the title, so 200,000 of them cost
+   * a few MB, not tens), kept in their row: a second meeting puts them in `texts`. Two titles sharing
+   * a key only put the second one in `texts` early, which costs a few bytes and changes no answer.
+   */
+  private readonly projectsSeenOnce = new RecentMemo<number, true>(100_000);
   private readonly importRefs = new RecentMemo<string, number>(5_000);
   private readonly importsByRef = new RecentMemo<number, { sourceFile: string; importId: string }>(5_000);
   private readonly statements;
@@ -238,8 +242,9 @@ export class AidDictionaries {
    * dictionary from the second on: most titles are one aid's own, some repeat across a measure.
    */
   project(json: string, title: string | null): ProjectColumns {
-    if (this.textIds.get(json) === undefined && this.projectsSeenOnce.get(json) === undefined) {
-      this.projectsSeenOnce.set(json, true);
+    const key = textKey(json);
+    if (this.textIds.get(json) === undefined && this.projectsSeenOnce.get(key) === undefined) {
+      this.projectsSeenOnce.set(key, true);
       return { ref: INLINE_PROJECT, inline: title };
     }
     return { ref: this.textId(json), inline: null };

@@ -32,12 +32,13 @@ export interface SyncWorker {
  */
 export function startSyncWorker(deps: SyncWorkerDeps): SyncWorker {
   let stopped = false;
-  // stopped, or the lease ran out by this holder's own deadline, or a store fenced this holder off
-  // (a later one wrote): nothing more is begun or sent
-  const halted = () => stopped || ctx.fencedOff() || deps.leaseValid?.() === false;
+  // stopped, or the lease ran out by this holder's own deadline: the run stops at its next step
+  const stoppedOrLeaseGone = () => stopped || deps.leaseValid?.() === false;
+  const ctx = createRunContext(deps, stoppedOrLeaseGone);
+  // …or a store fenced this holder off (a later one wrote): nothing more is begun or sent
+  const halted = () => stoppedOrLeaseGone() || ctx.fencedOff();
   let busy: Promise<void> | null = null;
   let again = false;
-  const ctx = createRunContext(deps, () => stopped || deps.leaseValid?.() === false);
   const { logger, progress, appendControl, at } = ctx;
 
   let shutOut: Promise<void> | null = null;

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { formatSummary, summarise, type AcceptedEquivalent, type MutationReport } from './summary';
 
 const root = path.resolve(__dirname, '../../..');
-// every scope's report (mutation.json, mutation-domain.json, mutation-deciding.json), oldest first,
+// every scope's report (mutation.json, mutation-domain.json, mutation-deciding-leases.json…), oldest first,
 // so that a file's newest results win
 const dir = path.join(root, 'test-output/mutation');
 const reports = readdirSync(dir)
-  .filter((name) => /^mutation(-\w+)?\.json$/.test(name))
+  .filter((name) => /^mutation(-[\w-]+)?\.json$/.test(name))
   .map((name) => path.join(dir, name))
   .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
   .map((file) => JSON.parse(readFileSync(file, 'utf8')) as MutationReport);

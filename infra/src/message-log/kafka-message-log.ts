@@ -123,7 +123,8 @@ export function batchesByBytes<M extends { key: string; value: string }>(
       throw new Error(
         `A message of ${size} bytes (key ${message.key}) exceeds the request budget of ${maxBytes} bytes`,
       );
-    if (bytes + size > maxBytes && batch.length > 0) {
+    // (an empty batch holds 0 bytes, and a message over the budget alone was refused above)
+    if (bytes + size > maxBytes) {
       batches.push(batch);
       batch = [];
       bytes = 0;

@@ -12,6 +12,7 @@ import {
   countPaidRequest,
   countWriteRequest,
   DEFAULT_WRITE_REQUESTS_PER_MINUTE,
+  REQUEST_BUDGETS_COLLECTION,
   RetryLaterError,
 } from './paid-work-limit';
 import { startApiHarness, type ApiHarness } from '../documents/testing';
@@ -103,4 +104,52 @@ describe('budgets shared by several API processes', () => {
       );
       expect(writes.filter((o) => o === 'ok')).toHaveLength(16);
     }, false));
+
+  // a minute of the epoch: shared counters count by it; a process's own counter by the minute from
+  // the user's first count, which here begins with it
+  const minuteStart = Math.floor(Date.UTC(2026, 10, 26, 10, 0) / 60_000) * 60_000;
+
+  it.each([true, false])(
+    'tell a user refused 15 s into the minute to retry in 45 s, when it ends (shared counters: %s)',
+    (shared) =>
+      withTwoProcesses(async (a) => {
+        const clock = jest.spyOn(Date, 'now').mockReturnValue(minuteStart);
+        try {
+          for (let i = 0; i < 10; i++) await countWriteRequest(a, 'greedy');
+          clock.mockReturnValue(minuteStart + 15_000);
+          const refused = await countWriteRequest(a, 'greedy').catch((error: unknown) => error);
+          expect(refused).toBeInstanceOf(RetryLaterError);
+          expect((refused as RetryLaterError).retryAfterSeconds).toBe(45);
+        } finally {
+          clock.mockRestore();
+        }
+      }, shared),
+  );
+
+  it("keep one shared counter a user: the minute before is dropped by the minute's first count, and only by it", () =>
+    withTwoProcesses(async (a) => {
+      const counters = a.documents.collection<{ id: string; hits: number }>(REQUEST_BUDGETS_COLLECTION);
+      const minute = minuteStart / 60_000;
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(minuteStart + 59_000);
+      try {
+        for (let i = 0; i < 3; i++) await countPaidRequest(a, 'greedy');
+        await countPaidRequest(a, 'other');
+        clock.mockReturnValue(minuteStart + 60_500);
+        const deletes = jest.spyOn(counters.constructor.prototype as typeof counters, 'delete');
+        await countPaidRequest(a, 'greedy');
+        await new Promise((resolve) => setImmediate(resolve)); // the drop is not awaited by the count
+        expect(await counters.get(`paid:greedy:${minute}`)).toBeNull();
+        expect(await counters.get(`paid:greedy:${minute + 1}`)).toEqual(expect.objectContaining({ hits: 1 }));
+        // another user's minute is theirs to drop
+        expect(await counters.get(`paid:other:${minute}`)).toEqual(expect.objectContaining({ hits: 1 }));
+        // the minute's later counts write their counter only
+        await countPaidRequest(a, 'greedy');
+        await countPaidRequest(a, 'greedy');
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(deletes).toHaveBeenCalledTimes(1);
+        deletes.mockRestore();
+      } finally {
+        clock.mockRestore();
+      }
+    }, true));
 });

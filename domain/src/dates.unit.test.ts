@@ -109,6 +109,18 @@ describe('date formats', () => {
     expect(() => isoToItalianDay('garbage')).toThrow(expect.objectContaining({ code: 'J001' }));
   });
 
+  it('knows the first and last days of a month and of the calendar, and the text around a date', () => {
+    expect(parseIsoDay('2024-00-10')).toBeNull();
+    expect(parseIsoDay('2024-01-00')).toBeNull();
+    expect(parseIsoDay('2024-01-31')).toEqual({ year: 2024, month: 1, day: 31 });
+    expect(parseIsoDay('0000-01-01')).toBeNull(); // there was no year 0
+    expect(parseIsoDay('0001-01-01')).toEqual({ year: 1, month: 1, day: 1 });
+    expect(isoToItalianDay('0999-05-06')).toBe('06-05-0999'); // four digits of year, always
+    expect(parseIsoDay(' 2024-01-31\n')).toEqual({ year: 2024, month: 1, day: 31 });
+    expect(parseIsoDay('x2024-01-31')).toBeNull();
+    expect(parseIsoDay('2024-01-31x')).toBeNull();
+  });
+
   it('parses dd-mm-yyyy with an optional hh:mm in range', () => {
     expect(parseItalianDateTime('29-02-2024 23:59')).toEqual({
       year: 2024,
@@ -136,6 +148,11 @@ describe('noon in Rome', () => {
   it('is right on the days the clocks change', () => {
     expect(romeNoonEpochMs('2024-03-31')).toBe(Date.UTC(2024, 2, 31, 10, 0));
     expect(romeNoonEpochMs('2024-10-27')).toBe(Date.UTC(2024, 9, 27, 11, 0));
+  });
+
+  it('finds the summer-time instant of a wall time in the last hour before the clocks go back', () => {
+    // 27 Oct 2024: 03:00 CEST became 02:00 CET at 01:00 UTC; 01:30 that night was still CEST (UTC+2)
+    expect(romeWallTimeToEpochMs('2024-10-27', 1, 30)).toBe(Date.UTC(2024, 9, 26, 23, 30));
   });
 
   it('round-trips through the Rome wall clock', () => {

@@ -77,6 +77,27 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
     });
   });
 
+  it('gives the space back as soon as the consumers have read everything, however recent the last trim', async () => {
+    // a trim at most once a minute: the flow's batches come well within it, the end must not wait for it
+    await withLog({ trimIntervalMs: 60_000 }, async (log, file) => {
+      const seen: number[] = [];
+      const consumer = log.consume({ topic: 'aids', groupId: 'index', handler: handlerOf(seen) });
+      for (let i = 0; i < 20; i++) {
+        await log.publish(
+          'aids',
+          Array.from({ length: 500 }, (_, j) => aid(i * 500 + j)),
+        );
+        await consumer.caughtUp();
+      }
+      expect(seen).toHaveLength(10_000);
+      expect(stored(file)).toBe(0);
+      await consumer.stop();
+      const grown = 10_000 * 1_000;
+      await log.close();
+      expect(fs.statSync(file).size).toBeLessThan(grown / 10);
+    });
+  });
+
   it('tells a group that comes later what was deleted before it read it, then hands it the rest', async () => {
     await withLog({}, async (log) => {
       const first: number[] = [];

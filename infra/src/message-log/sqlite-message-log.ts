@@ -354,10 +354,16 @@ export class SqliteMessageLog implements MessageLog {
   trimConsumed(topic: string): void {
     if (this.options.trimConsumed === false) return;
     const now = Date.now();
-    if (now - (this.lastTrim.get(topic) ?? 0) < (this.options.trimIntervalMs ?? 1000)) return;
+    // once every group has read all there is, the file is given back at once, whenever the last trim was
+    const drained = (this.statements.slowestGroup.get(topic)?.c ?? 0) >= this.lastOffset(topic);
+    if (!drained && now - (this.lastTrim.get(topic) ?? 0) < (this.options.trimIntervalMs ?? 1000)) return;
     this.lastTrim.set(topic, now);
     try {
-      if (this.trimTransaction.immediate(topic) > 0) this.db.pragma('incremental_vacuum');
+      // While messages flow, the pages freed are left for the next publishes to fill: giving them back
+      // then (incremental_vacuum moves the file's last pages into the holes) rewrote ~2,000 pages a
+      // second in a whole-register sync, a tenth of the main thread's time. The file is at most the
+      // backlog bound meanwhile, and shrinks when the consumers have caught up.
+      if (this.trimTransaction.immediate(topic) > 0 && drained) this.db.pragma('incremental_vacuum');
     } catch (error) {
       // another process trimming or writing: the next commit tries again
       adapterLog.warn({ topic, error: errorMessage(error) }, 'trim of consumed messages postponed');

@@ -361,7 +361,7 @@ export class SqliteMessageLog implements MessageLog {
     try {
       // While messages flow, the pages freed are left for the next publishes to fill: giving them back
       // then (incremental_vacuum moves the file's last pages into the holes) rewrote ~2,000 pages a
-      // second in a whole-register sync, a tenth of the main thread's time. The file is at most the
+      // second in a whole-register sync (5 % of the main thread's time). The file is at most the
       // backlog bound meanwhile, and shrinks when the consumers have caught up.
       if (this.trimTransaction.immediate(topic) > 0 && drained) this.db.pragma('incremental_vacuum');
     } catch (error) {

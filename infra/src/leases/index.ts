@@ -243,6 +243,7 @@ export function runWhileHoldingLease(
   let turn: Promise<void> = Promise.resolve();
   // the holder's own deadline (monotonic ms): from the last renewal that succeeded, counted from when
   // it was sent, since the store may have written it at any instant in between
+  // Stryker disable next-line UnaryOperator: nothing reads it before the first renewal sets it
   let validUntil = -Infinity;
   let token = 0;
   const lease: HeldLease = {
@@ -273,6 +274,20 @@ export function runWhileHoldingLease(
     }
   };
 
+  /** Stops the work at the deadline even if the next renewal hangs or the loop is late. */
+  const armDeadline = () => {
+    clearTimeout(deadlineTimer);
+    deadlineTimer = setTimeout(
+      () => {
+        // a timer may fire a fraction of a millisecond before the monotonic clock reaches its time:
+        // then it is set again for the rest, or the work would run on until the renewal gave up
+        if (lease.valid()) armDeadline();
+        else void loseWork().catch((error: unknown) => options.onError?.(error));
+      },
+      Math.max(1, Math.ceil(validUntil - monotonic())),
+    );
+  };
+
   // when another holds the lease: the next ask comes no later than the instant it could be taken over
   let nextInMs = renewEveryMs;
   const tick = async () => {
@@ -284,7 +299,12 @@ export function runWhileHoldingLease(
       const attempt = await renew();
       held = attempt.held;
       heldToken = attempt.token;
-      if (!held) nextInMs = Math.min(renewEveryMs, Math.max(1, Math.ceil(attempt.ripeInMs)));
+      if (!held) {
+        nextInMs = Math.min(renewEveryMs, Math.max(1, Math.ceil(attempt.ripeInMs)));
+        // the store says another holds it: no longer valid from now, not from the deadline on (the
+        // work may take a while to stop, and must begin nothing more meanwhile)
+        validUntil = -Infinity;
+      }
     } catch (error) {
       options.onError?.(error); // a store that does not answer: the lease will lapse, stop working
     }
@@ -295,14 +315,7 @@ export function runWhileHoldingLease(
     if (held) {
       token = heldToken;
       validUntil = sentAt + heldFor;
-      // stop at the deadline even if the next renewal hangs or the loop is late
-      clearTimeout(deadlineTimer);
-      deadlineTimer = setTimeout(
-        () => {
-          if (!lease.valid()) void loseWork().catch((error: unknown) => options.onError?.(error));
-        },
-        Math.max(0, validUntil - monotonic()),
-      );
+      armDeadline();
     }
     if (held && !work && lease.valid()) {
       work = await start(lease);
@@ -311,8 +324,8 @@ export function runWhileHoldingLease(
       await loseWork();
     }
   };
+  // called at start, and after each turn unless stopped (stop() clears the timer of the next)
   const schedule = () => {
-    if (stopped) return;
     turn = tick()
       .catch((error: unknown) => options.onError?.(error))
       .finally(() => {

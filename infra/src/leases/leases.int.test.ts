@@ -2,6 +2,7 @@ import type { Collection, Doc, DocumentStore } from '../documents/port';
 import { openTemporaryStores, type TemporaryStores } from '../embedded/testing';
 import {
   attemptLease,
+  holderMarginMs,
   LEASES_COLLECTION,
   leaseClock,
   releaseLease,
@@ -29,6 +30,29 @@ function hangingStore(documents: DocumentStore, hang: { now: boolean }): Documen
   };
 }
 
+/** The store, with some methods of its collections replaced (the others are the store's own). */
+function overriding(
+  documents: DocumentStore,
+  replace: <T extends Doc>(inner: Collection<T>) => Partial<Collection<T>>,
+): DocumentStore {
+  return {
+    ...documents,
+    collection<T extends Doc>(name: string): Collection<T> {
+      const inner = documents.collection<T>(name);
+      const replaced = replace(inner);
+      return new Proxy(inner, {
+        get: (target, key: string) => {
+          if (key in replaced) return replaced[key as keyof Collection<T>];
+          const value = (target as unknown as Record<string, unknown>)[key];
+          return typeof value === 'function'
+            ? (value as (...args: unknown[]) => unknown).bind(target)
+            : value;
+        },
+      });
+    },
+  };
+}
+
 describe('leases', () => {
   let stores: TemporaryStores;
   beforeEach(() => {
@@ -45,7 +69,13 @@ describe('leases', () => {
     expect(await tryHoldLease(stores.documents, a)).toBe(true);
     expect(await tryHoldLease(stores.documents, b)).toBe(false); // b first sees a's lease at 0
     bNow = 400;
-    expect(await tryHoldLease(stores.documents, b)).toBe(false);
+    // refused, and told when a's revision, if still unchanged, may be taken: in 100 ms of b's clock
+    expect(await attemptLease(stores.documents, b)).toEqual({
+      held: false,
+      token: 0,
+      revision: 1,
+      ripeInMs: 100,
+    });
     aNow = 1_400;
     expect(await tryHoldLease(stores.documents, a)).toBe(true); // a renewal: a new revision
     bNow = 600; // 600 ms since b first saw the lease, but it has just seen the renewal
@@ -240,10 +270,21 @@ describe('leases', () => {
       const timer = setInterval(() => log.push(name), 5);
       return { stop: async () => clearInterval(timer) };
     };
+    const changes: boolean[] = [];
+    let aLease: HeldLease | null = null;
     const a = runWhileHoldingLease(
       stores.documents,
-      { name: 'sync', holder: 'a', ttlMs: 60_000, renewEveryMs: 20 },
-      writer('a'),
+      {
+        name: 'sync',
+        holder: 'a',
+        ttlMs: 60_000,
+        renewEveryMs: 20,
+        onChange: (holding) => changes.push(holding),
+      },
+      (lease) => {
+        aLease = lease;
+        return writer('a')();
+      },
     );
     let intruder: NodeJS.Timeout | undefined;
     try {
@@ -258,6 +299,9 @@ describe('leases', () => {
       );
       // stopped on the refused renewal, long before its own deadline (a minute) could stop it
       await until(() => !a.holding());
+      // and its lease no longer valid, though a minute has not passed since its last renewal
+      expect(aLease!.valid()).toBe(false);
+      expect(changes).toEqual([true, false]);
       // from here on b writes; a must not write once more while b writes many times
       const bStarts = log.length;
       intruder = setInterval(() => log.push('b'), 5);
@@ -275,13 +319,20 @@ describe('leases', () => {
     let running = false;
     let lease: HeldLease | null = null;
     const ttlMs = 600;
+    const events: string[] = [];
     const work = runWhileHoldingLease(
       hangingStore(stores.documents, hang),
-      { name: 'sync-worker', holder: 'a', ttlMs, renewEveryMs: 100 },
+      {
+        name: 'sync-worker',
+        holder: 'a',
+        ttlMs,
+        renewEveryMs: 100,
+        onError: (error) => events.push(`error: ${(error as Error).message}`),
+      },
       (held) => {
         lease = held;
         running = true;
-        return { stop: async () => void (running = false) };
+        return { stop: async () => void ((running = false), events.push('stopped')) };
       },
     );
     try {
@@ -290,6 +341,9 @@ describe('leases', () => {
       hang.now = true; // every renewal from here on waits for ever
       await until(() => !running);
       expect(lease!.valid()).toBe(false);
+      // by its own deadline (last renewal sent + 540 ms), before the hung renewal gave up (sent later + 600 ms)
+      await until(() => events.length >= 2);
+      expect(events).toEqual(['stopped', `error: Lease renewal did not answer within ${ttlMs} ms`]);
     } finally {
       hang.now = false;
       await work.stop();
@@ -311,11 +365,126 @@ describe('leases', () => {
       await until(() => lease !== null);
       monotonicNow = 899; // within the lease time less its 100 ms margin
       expect(lease!.valid()).toBe(true);
+      monotonicNow = 900; // the deadline itself is past it
+      expect(lease!.valid()).toBe(false);
       monotonicNow = 12_000; // SIGSTOP for 12 s, then SIGCONT: the same instant, no timer run yet
       expect(lease!.valid()).toBe(false);
     } finally {
       await work.stop();
     }
+  });
+
+  it('begins the work again, from a clean state, when a renewal succeeds after the deadline passed', async () => {
+    let pausedMs = 0; // a pause (SIGSTOP, a long GC) moves the monotonic clock, not the timers
+    const begun: string[] = [];
+    const work = runWhileHoldingLease(
+      stores.documents,
+      {
+        name: 'sync-worker',
+        holder: 'a',
+        ttlMs: 60_000,
+        renewEveryMs: 20,
+        monotonic: () => performance.now() + pausedMs,
+      },
+      (lease) => {
+        begun.push(`begun with ${lease.fence().token}`);
+        return { stop: async () => void begun.push('stopped') };
+      },
+    );
+    try {
+      await until(() => begun.length === 1);
+      await renewals(stores.documents, 'sync-worker', 5); // renewals in time change nothing
+      expect(begun).toHaveLength(1);
+      pausedMs = 120_000; // woken two lease times later: the next renewal still finds the lease ours
+      await until(() => begun.length === 3);
+      await renewals(stores.documents, 'sync-worker', 5);
+      expect(begun).toEqual([begun[0], 'stopped', begun[0]]); // the same token: nobody took it meanwhile
+    } finally {
+      await work.stop();
+    }
+  });
+
+  it('renews by default often enough that a standby never takes a live holder’s lease', async () => {
+    const holder = runWhileHoldingLease(
+      stores.documents,
+      { name: 'alerts', holder: 'a', ttlMs: 1_500 },
+      () => ({
+        stop: async () => undefined,
+      }),
+    );
+    await until(() => holder.holding());
+    const standby = runWhileHoldingLease(
+      stores.documents,
+      { name: 'alerts', holder: 'b', ttlMs: 1_500, renewEveryMs: 50 },
+      () => ({ stop: async () => undefined }),
+    );
+    try {
+      await renewals(stores.documents, 'alerts', 5); // ~2.5 s: more than a lease time
+      expect(standby.holding()).toBe(false);
+      expect(holder.holding()).toBe(true);
+    } finally {
+      await standby.stop();
+      await holder.stop();
+    }
+  });
+
+  it('asks for a lease another holds no more often than its renewal period', async () => {
+    let asks = 0;
+    const counting = overriding(stores.documents, (inner) => ({
+      getWithRevision: (id) => (asks++, inner.getWithRevision(id)),
+    }));
+    const settings = { name: 'alerts', ttlMs: 600, renewEveryMs: 100 };
+    const holder = runWhileHoldingLease(stores.documents, { ...settings, holder: 'a' }, () => ({
+      stop: async () => undefined,
+    }));
+    await until(() => holder.holding());
+    const standby = runWhileHoldingLease(counting, { ...settings, holder: 'b' }, () => ({
+      stop: async () => undefined,
+    }));
+    try {
+      await renewals(stores.documents, 'alerts', 10); // ~1 s of the holder renewing every 100 ms
+      expect(standby.holding()).toBe(false);
+      expect(asks).toBeLessThan(40); // ~10 at one a period; asking at once again would be hundreds
+    } finally {
+      await standby.stop();
+      await holder.stop();
+    }
+  });
+
+  it('keeps what a store error says: only a lost race is a refusal', async () => {
+    const failing = overriding(stores.documents, () => ({
+      put: () => Promise.reject(new Error('disk I/O error')),
+    }));
+    await expect(attemptLease(failing, { name: 'sync', holder: 'a', ttlMs: 500 })).rejects.toThrow(
+      'disk I/O error',
+    );
+  });
+
+  it('gives up only its own lease: a holder that took it meanwhile keeps it', async () => {
+    const a = { name: 'sync', holder: 'a', ttlMs: 500 };
+    expect(await tryHoldLease(stores.documents, a)).toBe(true);
+    const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
+    // b takes the lease over between a's read and its write (a's read is served as it was)
+    const racing = overriding(stores.documents, (inner) => ({
+      getWithRevision: async (id) => {
+        const seen = await inner.getWithRevision(id);
+        await leases.put(
+          { id: 'sync', holder: 'b', expiresAt: 1, token: 9 },
+          { expectedRevision: seen!.revision },
+        );
+        return seen;
+      },
+    }));
+    await releaseLease(racing, a);
+    expect(await leases.get('sync')).toEqual(
+      expect.objectContaining({ holder: 'b', expiresAt: 1, token: 9 }),
+    );
+  });
+
+  it('keeps a tenth of the lease time off the holder’s deadline, at least 20 ms', () => {
+    expect(holderMarginMs(15_000)).toBe(1_500);
+    expect(holderMarginMs(1_000)).toBe(100);
+    expect(holderMarginMs(100)).toBe(20);
   });
 });
 

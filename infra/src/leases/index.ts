@@ -310,8 +310,9 @@ export function runWhileHoldingLease(
     }
     if (stopped) return;
     // The deadline passed before this renewal (a pause, a late loop): the work may have stopped
-    // itself on `valid()`; it is begun again from a clean state rather than left half-stopped.
-    if (held && work && (sentAt >= validUntil || heldToken !== token)) await loseWork();
+    // itself on `valid()`; it is begun again from a clean state rather than left half-stopped. (Not
+    // held: its work is lost below anyway.)
+    if (sentAt >= validUntil || heldToken !== token) await loseWork();
     if (held) {
       token = heldToken;
       validUntil = sentAt + heldFor;

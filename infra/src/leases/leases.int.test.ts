@@ -350,6 +350,34 @@ describe('leases', () => {
     }
   });
 
+  it('reports a work that fails to stop at the deadline', async () => {
+    const hang = { now: false };
+    const errors: string[] = [];
+    let running = false;
+    const work = runWhileHoldingLease(
+      hangingStore(stores.documents, hang),
+      {
+        name: 'sync-worker',
+        holder: 'a',
+        ttlMs: 300,
+        renewEveryMs: 50,
+        onError: (e) => errors.push((e as Error).message),
+      },
+      () => {
+        running = true;
+        return { stop: () => Promise.reject(new Error('the work could not stop')) };
+      },
+    );
+    try {
+      await until(() => running);
+      hang.now = true;
+      await until(() => errors.includes('the work could not stop'));
+    } finally {
+      hang.now = false;
+      await work.stop();
+    }
+  });
+
   it('tells a holder woken from a pause that its lease ran out, before any timer has run', async () => {
     let monotonicNow = 0;
     let lease: HeldLease | null = null;

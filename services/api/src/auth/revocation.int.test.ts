@@ -28,6 +28,9 @@ describe('sessions end when they should', () => {
     const laptop = await api.signIn(email, CHOSEN_PASSWORD);
     await me(phone).expect(200);
     await me(laptop).expect(200);
+    // another user, signed in meanwhile: none of this is theirs to end
+    const bystanderEmail = 'altro-utente@example.it';
+    const bystander = await api.signIn(bystanderEmail, (await api.inviteClient(bystanderEmail)).code);
 
     await request(api.app)
       .put('/api/users/change-password')
@@ -43,12 +46,15 @@ describe('sessions end when they should', () => {
     await me(renewed).expect(200);
     // and the old password is gone
     await request(api.app).post('/api/auth/login').send({ email, password: CHOSEN_PASSWORD }).expect(401);
+    await refresh(bystander).expect(200);
   });
 
   it('a password reset ends every session, access tokens included', async () => {
     const email = 'reset-revoca@example.it';
     const { code } = await api.inviteClient(email);
     const session = await api.signIn(email, code);
+    const bystanderEmail = 'altro-reset@example.it';
+    const bystander = await api.signIn(bystanderEmail, (await api.inviteClient(bystanderEmail)).code);
     await request(api.app).post('/api/auth/forgot').send({ email }).expect(204);
     const resetMail = () =>
       api.smtp.received.find((m) => m.to.includes(email) && m.subject.includes('Reimpostazione'));
@@ -62,6 +68,7 @@ describe('sessions end when they should', () => {
       .expect(204);
     expect((await me(session).expect(401)).body.code).toBe('A001');
     await refresh(session).expect(401);
+    await refresh(bystander).expect(200); // another user's session is not the reset's
   });
 
   it('a sign-in lasts 30 days at most, however often its refresh token rotates', async () => {
@@ -102,6 +109,20 @@ describe('refresh tokens presented twice', () => {
     const winner = answers.find((a) => a.status === 200)!.body.refreshToken as string;
     expect(winner).toEqual(expect.any(String));
     expect((await refresh(winner)).status).toBe(401);
+  });
+
+  it('a replayed token ends its own sign-in only: the user’s other sign-ins and other users carry on', async () => {
+    const email = 'replay@example.it';
+    const { code } = await api.inviteClient(email);
+    const phone = await api.signIn(email, code);
+    const laptop = await api.signIn(email, code);
+    const otherEmail = 'replay-altro@example.it';
+    const other = await api.signIn(otherEmail, (await api.inviteClient(otherEmail)).code);
+    const rotated = (await refresh(phone.refreshToken)).body.refreshToken as string;
+    expect((await refresh(phone.refreshToken)).status).toBe(401); // the spent one again: a replay
+    expect((await refresh(rotated)).status).toBe(401); // its family ends with it
+    expect((await refresh(laptop.refreshToken)).status).toBe(200);
+    expect((await refresh(other.refreshToken)).status).toBe(200);
   });
 
   it('a refresh token past its lifetime is refused, and a fresh sign-in works', async () => {

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import type { AuthTokensDto } from '@rna/domain';
+import type { Collection, Doc } from '@rna/infra';
 import { CHOSEN_PASSWORD, startTestApi, type TestApi } from '../testing/harness';
+import { refreshSession, REFRESH_TOKENS_COLLECTION } from './sessions';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const DAY = 86_400_000;
@@ -86,12 +88,24 @@ describe('sessions end when they should', () => {
     api.advance(2 * DAY);
     expect((await refresh(tokens).expect(401)).body.code).toBe('A001');
   });
+
+  it('a sign-in ends at the very instant its 30 days are up', async () => {
+    const email = 'istante@example.it';
+    const { code } = await api.inviteClient(email);
+    const lastMoment = await api.signIn(email, code);
+    const atTheEnd = await api.signIn(email, code);
+    api.advance(30 * DAY - 1);
+    await refresh(lastMoment).expect(200); // a millisecond before
+    api.advance(1);
+    expect((await refresh(atTheEnd).expect(401)).body.code).toBe('A001'); // and not at the instant itself
+  });
 });
 
 describe('refresh tokens presented twice', () => {
   let api: TestApi;
+  const logs: string[] = [];
   beforeAll(async () => {
-    api = await startTestApi({ limits: { loginFailuresPerAddress: 1000 } });
+    api = await startTestApi({ limits: { loginFailuresPerAddress: 1000 }, logs });
   });
   afterAll(() => api.close());
 
@@ -120,9 +134,56 @@ describe('refresh tokens presented twice', () => {
     const other = await api.signIn(otherEmail, (await api.inviteClient(otherEmail)).code);
     const rotated = (await refresh(phone.refreshToken)).body.refreshToken as string;
     expect((await refresh(phone.refreshToken)).status).toBe(401); // the spent one again: a replay
+    // the operator is told whose sign-in was replayed (the user, never the token)
+    const warning = logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.userId === phone.user.id);
+    expect(warning).toEqual(
+      expect.objectContaining({ msg: 'spent refresh token presented again: session family revoked' }),
+    );
+    expect(logs.join('\n')).not.toContain(phone.refreshToken);
     expect((await refresh(rotated)).status).toBe(401); // its family ends with it
     expect((await refresh(laptop.refreshToken)).status).toBe(200);
     expect((await refresh(other.refreshToken)).status).toBe(200);
+  });
+
+  it('two refreshes that both read the token before either spends it: only one is answered', async () => {
+    const email = 'gara@example.it';
+    const { code } = await api.inviteClient(email);
+    const tokens = await api.signIn(email, code);
+    // both reads are held until the second has happened: the writes then race for real
+    let reads = 0;
+    let bothRead: () => void = () => undefined;
+    const readsDone = new Promise<void>((resolve) => (bothRead = resolve));
+    const documents = api.deps.documents;
+    const racing = {
+      ...api.deps,
+      documents: {
+        ...documents,
+        collection: <T extends Doc>(name: string): Collection<T> => {
+          const inner = documents.collection<T>(name);
+          if (name !== REFRESH_TOKENS_COLLECTION) return inner;
+          return new Proxy(inner, {
+            get: (target, key: string) =>
+              key === 'getWithRevision'
+                ? async (id: string) => {
+                    const found = await target.getWithRevision(id);
+                    if (++reads === 2) bothRead();
+                    await readsDone;
+                    return found;
+                  }
+                : (target as unknown as Record<string, unknown>)[key] instanceof Function
+                  ? (target as unknown as Record<string, (...a: unknown[]) => unknown>)[key]!.bind(target)
+                  : (target as unknown as Record<string, unknown>)[key],
+          });
+        },
+      },
+    } as typeof api.deps;
+    const outcomes = await Promise.allSettled([
+      refreshSession(racing, tokens.refreshToken),
+      refreshSession(racing, tokens.refreshToken),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
   });
 
   it('a refresh token past its lifetime is refused, and a fresh sign-in works', async () => {

@@ -1,5 +1,5 @@
-import type { Collection, Doc, DocumentStore } from '../documents/port';
-import { openTemporaryStores, type TemporaryStores } from '../embedded/testing';
+import type { DocumentStore } from '../documents/port';
+import { openTemporaryStores, withCollectionMethods, type TemporaryStores } from '../embedded/testing';
 import {
   attemptLease,
   holderMarginMs,
@@ -16,41 +16,11 @@ import {
 /** The store, except that once `hang` is set no lease read or write ever answers (a hung engine call). */
 function hangingStore(documents: DocumentStore, hang: { now: boolean }): DocumentStore {
   const never = new Promise<never>(() => undefined);
-  return {
-    ...documents,
-    collection<T extends Doc>(name: string): Collection<T> {
-      const inner = documents.collection<T>(name);
-      return {
-        ...inner,
-        get: (id) => (hang.now ? never : inner.get(id)),
-        getWithRevision: (id) => (hang.now ? never : inner.getWithRevision(id)),
-        put: (doc, options) => (hang.now ? never : inner.put(doc, options)),
-      };
-    },
-  };
-}
-
-/** The store, with some methods of its collections replaced (the others are the store's own). */
-function overriding(
-  documents: DocumentStore,
-  replace: <T extends Doc>(inner: Collection<T>) => Partial<Collection<T>>,
-): DocumentStore {
-  return {
-    ...documents,
-    collection<T extends Doc>(name: string): Collection<T> {
-      const inner = documents.collection<T>(name);
-      const replaced = replace(inner);
-      return new Proxy(inner, {
-        get: (target, key: string) => {
-          if (key in replaced) return replaced[key as keyof Collection<T>];
-          const value = (target as unknown as Record<string, unknown>)[key];
-          return typeof value === 'function'
-            ? (value as (...args: unknown[]) => unknown).bind(target)
-            : value;
-        },
-      });
-    },
-  };
+  return withCollectionMethods(documents, (_, inner) => ({
+    get: (id) => (hang.now ? never : inner.get(id)),
+    getWithRevision: (id) => (hang.now ? never : inner.getWithRevision(id)),
+    put: (doc, options) => (hang.now ? never : inner.put(doc, options)),
+  }));
 }
 
 describe('leases', () => {
@@ -458,7 +428,7 @@ describe('leases', () => {
 
   it('asks for a lease another holds no more often than its renewal period', async () => {
     let asks = 0;
-    const counting = overriding(stores.documents, (inner) => ({
+    const counting = withCollectionMethods(stores.documents, (_, inner) => ({
       getWithRevision: (id) => (asks++, inner.getWithRevision(id)),
     }));
     const settings = { name: 'alerts', ttlMs: 600, renewEveryMs: 100 };
@@ -480,7 +450,7 @@ describe('leases', () => {
   });
 
   it('keeps what a store error says: only a lost race is a refusal', async () => {
-    const failing = overriding(stores.documents, () => ({
+    const failing = withCollectionMethods(stores.documents, () => ({
       put: () => Promise.reject(new Error('disk I/O error')),
     }));
     await expect(attemptLease(failing, { name: 'sync', holder: 'a', ttlMs: 500 })).rejects.toThrow(
@@ -493,7 +463,7 @@ describe('leases', () => {
     expect(await tryHoldLease(stores.documents, a)).toBe(true);
     const leases = stores.documents.collection<LeaseDoc>(LEASES_COLLECTION);
     // b takes the lease over between a's read and its write (a's read is served as it was)
-    const racing = overriding(stores.documents, (inner) => ({
+    const racing = withCollectionMethods(stores.documents, (_, inner) => ({
       getWithRevision: async (id) => {
         const seen = await inner.getWithRevision(id);
         await leases.put(

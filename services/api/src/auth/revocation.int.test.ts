@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { AuthTokensDto } from '@rna/domain';
-import type { Collection, Doc } from '@rna/infra';
+import { withCollectionMethods } from '@rna/infra/embedded/testing';
 import { CHOSEN_PASSWORD, startTestApi, type TestApi } from '../testing/harness';
 import { refreshSession, REFRESH_TOKENS_COLLECTION } from './sessions';
 
@@ -155,30 +155,21 @@ describe('refresh tokens presented twice', () => {
     let reads = 0;
     let bothRead: () => void = () => undefined;
     const readsDone = new Promise<void>((resolve) => (bothRead = resolve));
-    const documents = api.deps.documents;
     const racing = {
       ...api.deps,
-      documents: {
-        ...documents,
-        collection: <T extends Doc>(name: string): Collection<T> => {
-          const inner = documents.collection<T>(name);
-          if (name !== REFRESH_TOKENS_COLLECTION) return inner;
-          return new Proxy(inner, {
-            get: (target, key: string) =>
-              key === 'getWithRevision'
-                ? async (id: string) => {
-                    const found = await target.getWithRevision(id);
-                    if (++reads === 2) bothRead();
-                    await readsDone;
-                    return found;
-                  }
-                : (target as unknown as Record<string, unknown>)[key] instanceof Function
-                  ? (target as unknown as Record<string, (...a: unknown[]) => unknown>)[key]!.bind(target)
-                  : (target as unknown as Record<string, unknown>)[key],
-          });
-        },
-      },
-    } as typeof api.deps;
+      documents: withCollectionMethods(api.deps.documents, (name, inner) =>
+        name !== REFRESH_TOKENS_COLLECTION
+          ? {}
+          : {
+              getWithRevision: async (id) => {
+                const found = await inner.getWithRevision(id);
+                if (++reads === 2) bothRead();
+                await readsDone;
+                return found;
+              },
+            },
+      ),
+    };
     const outcomes = await Promise.allSettled([
       refreshSession(racing, tokens.refreshToken),
       refreshSession(racing, tokens.refreshToken),

@@ -107,7 +107,7 @@ describe('budgets shared by several API processes', () => {
 
   // a minute of the epoch: shared counters count by it; a process's own counter by the minute from
   // the user's first count, which here begins with it
-  const minuteStart = Math.floor(Date.UTC(2026, 10, 26, 10, 0) / 60_000) * 60_000;
+  const minuteStart = Date.UTC(2026, 10, 26, 10, 0); // the first instant of a minute
 
   it.each([true, false])(
     'tell a user refused 15 s into the minute to retry in 45 s, when it ends (shared counters: %s)',

@@ -224,11 +224,11 @@ export class AidDictionaries {
     };
   }
 
-  /** Call inside the write transaction: a new text is inserted with it. */
-  textId(text: string): number {
+  /** Call inside the write transaction: a new text is inserted with it. `key`: its textKey, if computed. */
+  textId(text: string, key?: number): number {
     let id = this.textIds.get(text);
     if (id === undefined) {
-      const key = textKey(text);
+      key ??= textKey(text);
       id =
         this.statements.findText.get(key, text) ??
         Number(this.statements.insertText.run(key, text).lastInsertRowid);
@@ -242,12 +242,14 @@ export class AidDictionaries {
    * dictionary from the second on: most titles are one aid's own, some repeat across a measure.
    */
   project(json: string, title: string | null): ProjectColumns {
+    const known = this.textIds.get(json);
+    if (known !== undefined) return { ref: known, inline: null };
     const key = textKey(json);
-    if (this.textIds.get(json) === undefined && this.projectsSeenOnce.get(key) === undefined) {
+    if (this.projectsSeenOnce.get(key) === undefined) {
       this.projectsSeenOnce.set(key, true);
       return { ref: INLINE_PROJECT, inline: title };
     }
-    return { ref: this.textId(json), inline: null };
+    return { ref: this.textId(json, key), inline: null };
   }
 
   /** The project title's JSON as a stored row keeps it. */

@@ -274,6 +274,46 @@ describe('SQLite aid index rebuilt beside itself', () => {
     }
   });
 
+  it('is filled without its search index and searched through it once complete', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-rebuild-search-'));
+    const file = path.join(dir, 'aids.db');
+    const index = openSqliteAidIndex(file);
+    const searchPlan = (db: Database.Database) =>
+      db
+        .prepare<[], { detail: string }>(
+          "EXPLAIN QUERY PLAN SELECT id FROM aid_rows WHERE tax_code = 'CF3' ORDER BY grant_date DESC",
+        )
+        .all()
+        .map((step) => step.detail)
+        .join(' | ');
+    try {
+      const rebuild = await index.beginRebuild();
+      // many companies, in the writer thread's batches, the way a replay of register files comes
+      const aids = Array.from({ length: 3_000 }, (_, i) =>
+        sampleAid({ idComponenteAiuto: String(i), codiceFiscaleBeneficiario: `cf${i % 7}` }),
+      );
+      await rebuild.target.upsert(aids);
+      const filling = new Database(`${file}.rebuild`, { readonly: true });
+      expect(searchPlan(filling)).not.toContain('aid_rows_by_tax_code_date');
+      filling.close();
+      await rebuild.complete();
+      const found = await index.search({ taxCodes: ['cf3'] });
+      expect(found.map((aid) => aid.idComponenteAiuto).sort()).toEqual(
+        aids
+          .filter((aid) => aid.codiceFiscaleBeneficiario === 'cf3')
+          .map((aid) => aid.idComponenteAiuto)
+          .sort(),
+      );
+      await index.close();
+      const rebuilt = new Database(file, { readonly: true });
+      expect(searchPlan(rebuilt)).toContain('aid_rows_by_tax_code_date');
+      rebuilt.close();
+    } finally {
+      await index.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('leaves the index as it was when the rebuild is abandoned', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-abandon-'));
     const index = openSqliteAidIndex(path.join(dir, 'aids.db'));

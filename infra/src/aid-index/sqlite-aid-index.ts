@@ -17,6 +17,8 @@ import {
   AID_INDEX_SCHEMA,
   addInlineProjectColumn,
   aidIndexWrites,
+  buildSearchIndex,
+  dropSearchIndex,
   INLINE_PROJECT,
   tuneForBulkWrites,
   validate,
@@ -91,8 +93,9 @@ function readStatements(db: SqliteDatabase) {
   };
 }
 
-function connect(file: string): Connection {
+function connect(file: string, options: SqliteAidIndexOptions = {}): Connection {
   const db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
+  if (options.searchIndexWhenFilled) dropSearchIndex(db);
   addInlineProjectColumn(db);
   tuneForBulkWrites(db);
   const writes = aidIndexWrites(db);
@@ -106,6 +109,14 @@ function removeDatabaseFiles(file: string, companionsOnly = false): void {
     fs.rmSync(`${file}${suffix}`, { force: true });
 }
 
+export interface SqliteAidIndexOptions {
+  /**
+   * A file filled before anyone searches it (a rebuild's): rows go in without the search index,
+   * built in one sort when the file is complete (`finishFilling`).
+   */
+  searchIndexWhenFilled?: boolean;
+}
+
 export class SqliteAidIndex implements AidIndex {
   private live: Connection;
   private writer: BulkWriter | null = null;
@@ -113,8 +124,11 @@ export class SqliteAidIndex implements AidIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly file: string) {
-    this.live = connect(file);
+  constructor(
+    private readonly file: string,
+    options: SqliteAidIndexOptions = {},
+  ) {
+    this.live = connect(file, options);
   }
 
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {
@@ -222,11 +236,12 @@ export class SqliteAidIndex implements AidIndex {
     this.assertOpen();
     const rebuildFile = `${this.file}.rebuild`;
     removeDatabaseFiles(rebuildFile);
-    const target = new SqliteAidIndex(rebuildFile);
+    const target = new SqliteAidIndex(rebuildFile, { searchIndexWhenFilled: true });
     return {
       target,
       complete: () =>
         this.enqueue(async () => {
+          await target.finishFilling();
           await target.close(); // its WAL checkpointed into the file and removed
           await this.writer?.close();
           this.writer = null;
@@ -241,6 +256,17 @@ export class SqliteAidIndex implements AidIndex {
         removeDatabaseFiles(rebuildFile);
       },
     };
+  }
+
+  /** Builds the search index of a file filled without it (a no-op when it has one). */
+  async finishFilling(): Promise<void> {
+    this.assertOpen();
+    await this.enqueue(async () => {
+      // the writer thread's connection goes first: the new index changes the schema it prepared on
+      await this.writer?.close();
+      this.writer = null;
+      buildSearchIndex(this.live.db);
+    });
   }
 
   async close(): Promise<void> {

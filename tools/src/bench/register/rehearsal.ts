@@ -9,6 +9,7 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { defaultParserThreads } from '@rna/infra/config';
 import { rssSampler } from '../bench-suite';
 import { generateArchive, type TruthRecord } from '../../generator/generate';
 import { clock, readTruth, startHarness, type Harness } from '../../rna-mirror/sync-harness';
@@ -126,7 +127,8 @@ export async function rehearseRegister(
   log: (message: string) => void = () => undefined,
 ): Promise<Rehearsal> {
   const plan = registerPlan(totalAids);
-  const harness = await startHarness({ batchSize: 2_000, parserThreads: 2 });
+  // the portal's own settings: the batch and the parser threads it runs with on this machine
+  const harness = await startHarness({ batchSize: 2_000, parserThreads: defaultParserThreads() });
   // the mirror serves the harness's directory (the register files in it; other files are ignored)
   const mirrorDir = harness.dir;
   const truthByMonth = new Map<string, string>();

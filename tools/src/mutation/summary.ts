@@ -23,6 +23,8 @@ export interface MutationReport {
 export interface AcceptedEquivalent {
   file: string;
   line: number;
+  /** where on the line, when the same mutator changes two things there and only one is equivalent */
+  column?: number;
   mutator: string;
   reason: string;
 }
@@ -75,7 +77,11 @@ export function summarise(report: MutationReport, accepted: readonly AcceptedEqu
         count.undetected += 1;
         const line = mutant.location.start.line;
         const match = accepted.find(
-          (a) => a.file === file && a.line === line && a.mutator === mutant.mutatorName,
+          (a) =>
+            a.file === file &&
+            a.line === line &&
+            (a.column === undefined || a.column === mutant.location.start.column) &&
+            a.mutator === mutant.mutatorName,
         );
         survivors.push({
           file,

@@ -73,5 +73,8 @@ describe('mutation summary', () => {
     expect(formatSummary(summary)).toContain('accepted: retry loop bound');
     // an accepted equivalent elsewhere on the file does not excuse this one
     expect(summarise(files, [{ ...accepted[0]!, line: 41 }]).failures).toHaveLength(1);
+    // nor one elsewhere on the line, when the entry names its column
+    expect(summarise(files, [{ ...accepted[0]!, column: 9 }]).failures).toHaveLength(1);
+    expect(summarise(files, [{ ...accepted[0]!, column: 1 }]).failures).toEqual([]);
   });
 });

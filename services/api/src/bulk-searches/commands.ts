@@ -66,7 +66,7 @@ export interface PreviewInput {
 
 /** The list of a preview, read on a worker thread (list-reader.ts). */
 function listOf(input: PreviewInput): Promise<BulkCodeList> {
-  const column = input.column?.trim() ? input.column.trim() : null;
+  const column = input.column ?? null; // a column of spaces is no column: readCodeCells trims it
   if (input.file) return readCodeListOffThread({ bytes: input.file.bytes, column });
   return readCodeListOffThread({ text: input.text ?? '', column });
 }

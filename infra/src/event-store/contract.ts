@@ -101,6 +101,11 @@ export function describeEventStoreContract(name: string, factory: HarnessFactory
         await expectConflict(store.appendToStream('s', [ev('B')], { expectedVersion: 'no_stream' }), 0);
       });
 
+      it('version -1, the version read of a missing stream, is a stream that does not exist', async () => {
+        await store.appendToStream('s', [ev('A')], { expectedVersion: -1 });
+        await expectConflict(store.appendToStream('s', [ev('B')], { expectedVersion: -1 }), 0);
+      });
+
       it("'stream_exists' fails on a new stream and succeeds afterwards", async () => {
         await expectConflict(store.appendToStream('s', [ev('A')], { expectedVersion: 'stream_exists' }), -1);
         await store.appendToStream('s', [ev('A')]);

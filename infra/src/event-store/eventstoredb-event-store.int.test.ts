@@ -45,6 +45,7 @@ describe('EventStoreDB mapping', () => {
     expect(toExpectedRevision('no_stream')).toBe(NO_STREAM);
     expect(toExpectedRevision('stream_exists')).toBe(STREAM_EXISTS);
     expect(toExpectedRevision(4)).toBe(4n);
+    expect(toExpectedRevision(-1)).toBe(NO_STREAM);
     expect(() => toExpectedRevision(-2)).toThrow(/Invalid expected version/);
     expect(fromCurrentRevision(NO_STREAM)).toBe(-1);
     expect(fromCurrentRevision(7n)).toBe(7);

@@ -95,6 +95,8 @@ export function toExpectedRevision(expected: ExpectedVersion): AppendExpectedRev
   if (expected === 'any') return ANY;
   if (expected === 'no_stream') return NO_STREAM;
   if (expected === 'stream_exists') return STREAM_EXISTS;
+  // what readStream reports for a missing stream, as the embedded store reads it: no stream yet
+  if (expected === -1) return NO_STREAM;
   if (!Number.isSafeInteger(expected) || expected < 0)
     throw new Error(`Invalid expected version ${expected}`);
   return BigInt(expected);

@@ -70,6 +70,13 @@ describe('The bulk charge, decision by decision', () => {
     (await api.deps.eventStore.readStream<BulkSearchEvent>(streams.bulk(jobId))).events;
   const quotaEvents = async (clientId: string) =>
     (await api.deps.eventStore.readStream(streams.quota(clientId))).events;
+  /** The job a client requested last, read from the store (a request that failed never answered it). */
+  const lastRequestedJobId = async (clientId: string) => {
+    const requested = (await api.deps.eventStore.readAll({ after: 0, maxCount: 200_000 })).filter(
+      (e) => e.type === 'BulkSearchRequested' && (e.data as { userId: string }).userId === clientId,
+    );
+    return (requested.at(-1)!.data as { jobId: string }).jobId;
+  };
   const remaining = async (token: string) =>
     (await request(api.app).get('/api/clients/me').set('Authorization', `Bearer ${token}`).expect(200)).body
       .remainingSearches as number;
@@ -300,48 +307,37 @@ describe('The bulk charge, decision by decision', () => {
       expect(attempts).toBe(5);
     });
 
+    /**
+     * The request stalls just before its charge lands (a paused process); meanwhile the runner, past a
+     * request's time, finds no charge and settles the job as never charged: the request answers B008.
+     */
+    const stalledAndSettled = async (client: { id: string; email: string }, taxCodes: string[]) => {
+      const stalling = appending(api.deps.eventStore, async (stream, types, go) => {
+        if (stream === streams.quota(client.id) && types.includes('SearchPerformed'))
+          expect(await settleUnchargedJob(api.deps, await lastRequestedJobId(client.id))).toBe('FAILED');
+        return go();
+      });
+      await expect(
+        requestBulkSearch({ ...api.deps, eventStore: stalling }, principalOf(client), {
+          taxCodes,
+          sourceName: 'in-ritardo.csv',
+        }),
+      ).rejects.toMatchObject({ code: 'B008' });
+    };
+
     it('settled as B008 while a free list stalled: nothing to give back, and no refund recorded', async () => {
       const client = await api.client({ remainingSearches: 10 });
       await request(api.app)
         .get(`/api/documents?taxCodes=${ACME}`)
         .set('Authorization', `Bearer ${client.token}`)
         .expect(200);
-      const stalling = appending(api.deps.eventStore, async (stream, types, go) => {
-        if (stream === streams.quota(client.id) && types.includes('SearchPerformed')) {
-          const jobs = (await api.deps.eventStore.readAll({ after: 0, maxCount: 100_000 })).filter(
-            (e) => e.type === 'BulkSearchRequested' && (e.data as { userId: string }).userId === client.id,
-          );
-          const jobId = (jobs.at(-1)!.data as { jobId: string }).jobId;
-          expect(await settleUnchargedJob(api.deps, jobId)).toBe('FAILED');
-        }
-        return go();
-      });
-      await expect(
-        requestBulkSearch({ ...api.deps, eventStore: stalling }, principalOf(client), {
-          taxCodes: [ACME],
-          sourceName: 'gratis.csv',
-        }),
-      ).rejects.toMatchObject({ code: 'B008' });
+      await stalledAndSettled(client, [ACME]);
       expect((await quotaEvents(client.id)).map((e) => e.type)).not.toContain('SearchRefunded');
     });
 
     it('settled as B008 while a paid list stalled: the refund says why', async () => {
       const client = await api.client({ remainingSearches: 10 });
-      const stalling = appending(api.deps.eventStore, async (stream, types, go) => {
-        if (stream === streams.quota(client.id) && types.includes('SearchPerformed')) {
-          const jobs = (await api.deps.eventStore.readAll({ after: 0, maxCount: 100_000 })).filter(
-            (e) => e.type === 'BulkSearchRequested' && (e.data as { userId: string }).userId === client.id,
-          );
-          await settleUnchargedJob(api.deps, (jobs.at(-1)!.data as { jobId: string }).jobId);
-        }
-        return go();
-      });
-      await expect(
-        requestBulkSearch({ ...api.deps, eventStore: stalling }, principalOf(client), {
-          taxCodes: [BETA],
-          sourceName: 'pagata.csv',
-        }),
-      ).rejects.toMatchObject({ code: 'B008' });
+      await stalledAndSettled(client, [BETA]);
       expect((await quotaEvents(client.id)).at(-1)).toMatchObject({
         type: 'SearchRefunded',
         data: { cost: 1, reason: expect.stringContaining('senza addebito') },
@@ -379,10 +375,7 @@ describe('The bulk charge, decision by decision', () => {
           sourceName: 'pagina-due.csv',
         }),
       ).rejects.toThrow('the process died');
-      const requested = (await api.deps.eventStore.readAll({ after: 0, maxCount: 200_000 })).filter(
-        (e) => e.type === 'BulkSearchRequested' && (e.data as { userId: string }).userId === client.id,
-      );
-      const jobId = (requested.at(-1)!.data as { jobId: string }).jobId;
+      const jobId = await lastRequestedJobId(client.id);
       expect(await settleUnchargedJob(api.deps, jobId)).toBe('CHARGED');
       expect((await jobEvents(jobId)).map((e) => e.type)).toEqual([
         'BulkSearchRequested',

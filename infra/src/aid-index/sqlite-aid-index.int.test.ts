@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { AID_INDEX_SCHEMA } from './aid-index-writes';
+import { AID_INDEX_SCHEMA, SEARCH_INDEX_NAME } from './aid-index-writes';
 import { splitAid, textKey } from './compact-aid-rows';
 import { describeAidIndexContract, sampleAid } from './contract';
 import { openSqliteAidIndex } from './sqlite-aid-index';
@@ -294,7 +294,7 @@ describe('SQLite aid index rebuilt beside itself', () => {
       );
       await rebuild.target.upsert(aids);
       const filling = new Database(`${file}.rebuild`, { readonly: true });
-      expect(searchPlan(filling)).not.toContain('aid_rows_by_tax_code_date');
+      expect(searchPlan(filling)).not.toContain(SEARCH_INDEX_NAME);
       filling.close();
       await rebuild.complete();
       const found = await index.search({ taxCodes: ['cf3'] });
@@ -306,7 +306,7 @@ describe('SQLite aid index rebuilt beside itself', () => {
       );
       await index.close();
       const rebuilt = new Database(file, { readonly: true });
-      expect(searchPlan(rebuilt)).toContain('aid_rows_by_tax_code_date');
+      expect(searchPlan(rebuilt)).toContain(SEARCH_INDEX_NAME);
       rebuilt.close();
     } finally {
       await index.close();

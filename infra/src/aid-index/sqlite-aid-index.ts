@@ -259,7 +259,7 @@ export class SqliteAidIndex implements AidIndex {
   }
 
   /** Builds the search index of a file filled without it (a no-op when it has one). */
-  async finishFilling(): Promise<void> {
+  private async finishFilling(): Promise<void> {
     this.assertOpen();
     await this.enqueue(async () => {
       // the writer thread's connection goes first: the new index changes the schema it prepared on

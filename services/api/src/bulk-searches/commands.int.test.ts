@@ -70,9 +70,11 @@ describe('The bulk charge, decision by decision', () => {
     (await api.deps.eventStore.readStream<BulkSearchEvent>(streams.bulk(jobId))).events;
   const quotaEvents = async (clientId: string) =>
     (await api.deps.eventStore.readStream(streams.quota(clientId))).events;
+  /** Every event of the store, in order (a few thousand in this file). */
+  const allEvents = () => api.deps.eventStore.readAll({ after: 0, maxCount: 200_000 });
   /** The job a client requested last, read from the store (a request that failed never answered it). */
   const lastRequestedJobId = async (clientId: string) => {
-    const requested = (await api.deps.eventStore.readAll({ after: 0, maxCount: 200_000 })).filter(
+    const requested = (await allEvents()).filter(
       (e) => e.type === 'BulkSearchRequested' && (e.data as { userId: string }).userId === clientId,
     );
     return (requested.at(-1)!.data as { jobId: string }).jobId;
@@ -251,7 +253,7 @@ describe('The bulk charge, decision by decision', () => {
           sourceName: 'rifiutata.csv',
         }),
       ).rejects.toMatchObject({ code: 'U004' });
-      const failed = await api.deps.eventStore.readAll({ after: 0, maxCount: 100_000 });
+      const failed = await allEvents();
       const job = failed.filter((e) => e.type === 'BulkSearchFailed').at(-1)!;
       expect(job.data).toMatchObject({ code: 'U004', reason: 'Nessuna ricerca addebitata' });
       expect(await remaining(client.token)).toBe(10);
@@ -266,14 +268,14 @@ describe('The bulk charge, decision by decision', () => {
           refusedOnce = true;
           return Promise.reject(error);
         });
-        const before = (await api.deps.eventStore.readAll({ after: 0, maxCount: 100_000 })).length;
+        const before = (await allEvents()).length;
         await expect(
           requestBulkSearch({ ...api.deps, eventStore: failing }, principalOf(client), {
             taxCodes: [ACME],
             sourceName: 'errore.csv',
           }),
         ).rejects.toBe(error);
-        const appended = (await api.deps.eventStore.readAll({ after: 0, maxCount: 100_000 })).slice(before);
+        const appended = (await allEvents()).slice(before);
         expect(appended.filter((e) => e.type === 'BulkSearchFailed').map((e) => e.data)).toEqual([
           expect.objectContaining({ code: 'B008' }),
         ]);
@@ -282,11 +284,11 @@ describe('The bulk charge, decision by decision', () => {
 
     it('keeps nothing when the quota refuses before the job exists', async () => {
       const poor = await api.client({ remainingSearches: 1 });
-      const before = (await api.deps.eventStore.readAll({ after: 0, maxCount: 100_000 })).length;
+      const before = (await allEvents()).length;
       await expect(
         requestBulkSearch(api.deps, principalOf(poor), { taxCodes: [ACME, BETA], sourceName: 'povera.csv' }),
       ).rejects.toMatchObject({ code: 'U004' });
-      const appended = (await api.deps.eventStore.readAll({ after: 0, maxCount: 100_000 })).slice(before);
+      const appended = (await allEvents()).slice(before);
       expect(appended.filter((e) => e.type.startsWith('BulkSearch'))).toEqual([]);
     });
 

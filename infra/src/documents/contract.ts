@@ -4,9 +4,18 @@
  */
 import { settleAll, type ContractHarness, type HarnessFactory } from '../embedded/contract-helpers';
 import { adaptersPerTest } from '../embedded/contract-lifecycle';
-import { ConflictError, shadowCollectionName, updateDocument, type DocumentStore } from './port';
+import { FencedError, type Fence } from '../fencing';
+import {
+  ConflictError,
+  fencedDocuments,
+  shadowCollectionName,
+  updateDocument,
+  type DocumentStore,
+} from './port';
 
 export type DocumentStoreHarness = ContractHarness<DocumentStore>;
+
+const fence = (token: number, name = 'sync-worker'): Fence => ({ name, token });
 
 interface Client {
   id: string;
@@ -227,6 +236,91 @@ export function describeDocumentStoreContract(name: string, factory: HarnessFact
         ]);
         expect(fulfilled).toHaveLength(1);
         expect(await store.collection('users').count()).toBe(1);
+      });
+
+      it('refuses a former lease holder’s writes once a later holder wrote, to any document, leaving them as they were', async () => {
+        const other = await open();
+        const states = (at: DocumentStore) => at.collection<{ id: string; status: string }>('file-states');
+        await states(store).put({ id: '2024_01', status: 'PARSING' }, { fence: fence(1) });
+        await states(other).put({ id: '2024_01', status: 'SUCCESS' }, { fence: fence(2) });
+        await expect(
+          states(store).put({ id: '2024_01', status: 'ERROR' }, { fence: fence(1) }),
+        ).rejects.toBeInstanceOf(FencedError);
+        // the holder is shut out of the store, not of one document or one collection
+        await expect(
+          states(store).put({ id: '2024_02', status: 'PARSING' }, { fence: fence(1), expectedRevision: 0 }),
+        ).rejects.toBeInstanceOf(FencedError);
+        await expect(
+          store.collection<Client>('listing').put(client('l1'), { fence: fence(1) }),
+        ).rejects.toBeInstanceOf(FencedError);
+        expect(await states(other).find()).toEqual([{ id: '2024_01', status: 'SUCCESS' }]);
+        expect(await store.collection('listing').count()).toBe(0);
+        // writes without a fence, or with another lease's, are not concerned; the later holder goes on
+        await states(store).put({ id: 'unfenced', status: 'x' });
+        await states(store).put({ id: 'notifier', status: 'x' }, { fence: fence(1, 'notifier') });
+        await expect(states(other).put({ id: '2024_01', status: 'DONE' }, { fence: fence(2) })).resolves.toBe(
+          3,
+        );
+        await expect(states(store).put({ id: 'bad', status: 'x' }, { fence: fence(0) })).rejects.toThrow(
+          TypeError,
+        );
+        expect(await states(store).get('bad')).toBeNull();
+      });
+
+      it('fences the writes of several documents and deletes too, and so does a store seen through a holder’s fence', async () => {
+        const other = await open();
+        const former = fencedDocuments(store, fence(1, 'projection:clients')).collection<Client>('clients');
+        const later = fencedDocuments(other, fence(2, 'projection:clients')).collection<Client>('clients');
+        await former.putMany([client('c1'), client('c2')]);
+        await former.delete('c2');
+        await later.putMany([client('c1', { remainingSearches: 5 }), client('c3')]);
+        await expect(
+          former.putMany([client('c1', { remainingSearches: 0 }), client('c4')]),
+        ).rejects.toBeInstanceOf(FencedError);
+        await expect(former.delete('c3')).rejects.toBeInstanceOf(FencedError);
+        await expect(former.put(client('c5'))).rejects.toBeInstanceOf(FencedError);
+        await expect(
+          updateDocument(former, 'c1', (c) => c && { ...c, remainingSearches: 1 }),
+        ).rejects.toBeInstanceOf(FencedError);
+        // a putMany with nothing in it raises the fence all the same: a new holder shuts the former out
+        await fencedDocuments(store, fence(3, 'projection:clients')).collection<Client>('other').putMany([]);
+        await expect(later.delete('c1')).rejects.toBeInstanceOf(FencedError);
+        // reads through the view see the store
+        expect(await former.find()).toEqual([client('c1', { remainingSearches: 5 }), client('c3')]);
+        expect(await later.getWithRevision('c1')).toMatchObject({ revision: 2 });
+      });
+
+      it('refuses every write a former holder begins after its successor’s first write has returned', async () => {
+        const other = await open();
+        const states = (at: DocumentStore) => at.collection<{ id: string; by: number }>('file-states');
+        let successorWrote = false;
+        const outcomes: { after: boolean; fenced: boolean }[] = [];
+        const former = (async () => {
+          for (let i = 0; i < 30; i++) {
+            await new Promise((resolve) => setImmediate(resolve)); // the successor's turn comes in between
+            const after = successorWrote;
+            try {
+              await states(store).put({ id: `former-${i}`, by: 1 }, { fence: fence(1) });
+              outcomes.push({ after, fenced: false });
+            } catch (error) {
+              if (!(error instanceof FencedError)) throw error;
+              outcomes.push({ after, fenced: true });
+            }
+          }
+        })();
+        const successor = (async () => {
+          while (outcomes.length < 5) await new Promise((resolve) => setImmediate(resolve));
+          for (let i = 0; i < 10; i++) {
+            await states(other).put({ id: `successor-${i}`, by: 2 }, { fence: fence(2) });
+            successorWrote = true;
+          }
+        })();
+        await Promise.all([former, successor]);
+        expect(outcomes.filter((o) => o.after && !o.fenced)).toEqual([]);
+        expect(outcomes.some((o) => o.after)).toBe(true); // the race was run, not settled before it
+        const written = await states(other).find();
+        expect(written.filter((doc) => doc.by === 2)).toHaveLength(10);
+        expect(written.filter((doc) => doc.by === 1)).toHaveLength(outcomes.filter((o) => !o.fenced).length);
       });
 
       it('close and reopen: nothing lost, nothing duplicated, revisions continue', async () => {

@@ -6,8 +6,12 @@
  * Compare-and-set: findOneAndUpdate with the revision in the filter ({ _id, _rev: expected }); the
  * update is a pipeline that replaces the document and increments `_rev`, so the write and the check
  * are one atomic operation on the server. expectedRevision 0 is an insert (duplicate key = conflict).
+ *
+ * A lease holder's write (a fence, fencing/) and putMany run in a transaction, so they need a replica
+ * set (production runs one; so do compose and the engine tests, as a one-node set).
  */
-import mongoose, { Schema, type Connection, type Model } from 'mongoose';
+import mongoose, { Schema, type ClientSession, type Connection, type Model } from 'mongoose';
+import { assertFence, FencedError, type Fence } from '../fencing';
 import { GridFsBlobStore } from '../blobs/gridfs-blob-store';
 import type { BlobStore } from '../blobs/port';
 import {
@@ -34,6 +38,36 @@ interface StoredDoc {
 }
 
 const DUPLICATE_KEY = 11000;
+
+/** Where each lease's highest token that wrote to this database is kept (fencing/). */
+const FENCES_COLLECTION = '_fences';
+
+/** A transaction reads one snapshot and commits once a majority holds it. */
+const TRANSACTION_OPTIONS = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority', journal: true },
+} as const;
+
+/**
+ * Inside the write's transaction: raises the lease's highest token to this one, or refuses the write
+ * (FencedError, the transaction aborted) when a later holder wrote. The check always writes the fence
+ * document (a counter goes up), so that a former holder's transaction and its successor's always
+ * conflict on it and one of them is retried after the other committed: two transactions that only
+ * read it could both commit under snapshot isolation, the former holder's write landing after its
+ * successor began.
+ */
+async function checkFence(connection: Connection, fence: Fence, session: ClientSession): Promise<void> {
+  assertFence(fence);
+  const before = await connection
+    .collection<{ _id: string; token: number; checks: number }>(FENCES_COLLECTION)
+    .findOneAndUpdate(
+      { _id: fence.name },
+      { $max: { token: fence.token }, $inc: { checks: 1 } },
+      { upsert: true, returnDocument: 'before', session },
+    );
+  const seen = before?.token ?? 0;
+  if (seen > fence.token) throw new FencedError(fence, seen);
+}
 
 function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DUPLICATE_KEY;
@@ -108,55 +142,63 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return stored ? { doc: fromStored<T>(stored), revision: stored._rev } : null;
   }
 
-  async put(doc: T, options: { expectedRevision?: number } = {}): Promise<number> {
+  async put(doc: T, options: { expectedRevision?: number; fence?: Fence } = {}): Promise<number> {
     assertDocumentIds(this.name, [doc]);
-    const expected = options.expectedRevision;
-    if (expected === 0) {
-      try {
-        await this.model.collection.insertOne({ ...toStored(doc), _id: doc.id, _rev: 1 } as never);
-        return 1;
-      } catch (error) {
-        if (isDuplicateKey(error)) throw new ConflictError(this.name, doc.id);
-        throw error;
-      }
-    }
-    const filter = expected === undefined ? { _id: doc.id } : { _id: doc.id, _rev: expected };
+    const { expectedRevision: expected, fence } = options;
     for (let attempt = 1; ; attempt++) {
       try {
-        const updated = await this.model
-          .findOneAndUpdate(filter, replacementPipeline(doc), {
-            upsert: expected === undefined,
-            new: true,
-            projection: { _rev: 1 },
-          })
-          .lean<StoredDoc>()
-          .exec();
-        if (!updated) throw new ConflictError(this.name, doc.id);
-        return updated._rev;
+        if (!fence) return await this.write(doc, expected);
+        // the fence check and the write in one transaction: both happen or neither
+        return await this.model.db.transaction(async (session) => {
+          await checkFence(this.model.db, fence, session);
+          return this.write(doc, expected, session);
+        }, TRANSACTION_OPTIONS);
       } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        if (expected === 0) throw new ConflictError(this.name, doc.id);
         // Two unconditional upserts of a new id race on the insert: the loser retries as an update.
-        if (expected === undefined && isDuplicateKey(error) && attempt < 3) continue;
+        if (expected === undefined && attempt < 3) continue;
         throw error;
       }
     }
   }
 
+  private async write(doc: T, expected: number | undefined, session?: ClientSession): Promise<number> {
+    if (expected === 0) {
+      await this.model.collection.insertOne({ ...toStored(doc), _id: doc.id, _rev: 1 } as never, { session });
+      return 1;
+    }
+    const filter = expected === undefined ? { _id: doc.id } : { _id: doc.id, _rev: expected };
+    const updated = await this.model
+      .findOneAndUpdate(filter, replacementPipeline(doc), {
+        upsert: expected === undefined,
+        new: true,
+        projection: { _rev: 1 },
+        session,
+      })
+      .lean<StoredDoc>()
+      .exec();
+    if (!updated) throw new ConflictError(this.name, doc.id);
+    return updated._rev;
+  }
+
   /**
-   * One ordered bulk write (later documents with the same id win). Without a replica-set transaction
-   * MongoDB cannot make it all-or-none; a failed batch is redelivered and rewritten whole, which is
-   * what the projections that use it rely on.
+   * One ordered bulk write in a transaction (later documents with the same id win): all or none, also
+   * when the server fails halfway. Needs a replica set, as every write concern here does.
    */
-  async putMany(docs: T[]): Promise<void> {
+  async putMany(docs: T[], options: { fence?: Fence } = {}): Promise<void> {
     // checked before the bulk write: a bad document in the middle must not leave the first ones written
     assertDocumentIds(this.name, docs);
+    const { fence } = options;
     const lastById = new Map(docs.map((doc) => [doc.id, doc]));
-    if (lastById.size === 0) return;
-    await this.model.bulkWrite(
-      [...lastById.values()].map((doc) => ({
-        updateOne: { filter: { _id: doc.id }, update: replacementPipeline(doc) as never, upsert: true },
-      })),
-      { ordered: true },
-    );
+    if (lastById.size === 0 && !fence) return;
+    const writes = [...lastById.values()].map((doc) => ({
+      updateOne: { filter: { _id: doc.id }, update: replacementPipeline(doc) as never, upsert: true },
+    }));
+    await this.model.db.transaction(async (session) => {
+      if (fence) await checkFence(this.model.db, fence, session);
+      if (writes.length > 0) await this.model.bulkWrite(writes, { ordered: true, session });
+    }, TRANSACTION_OPTIONS);
   }
 
   async increment(id: string, field: keyof T & string): Promise<number> {
@@ -172,9 +214,13 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return Number((stored as Record<string, unknown> | null)?.[field]);
   }
 
-  async delete(id: string): Promise<boolean> {
-    const result = await this.model.deleteOne({ _id: id }).exec();
-    return result.deletedCount > 0;
+  async delete(id: string, options: { fence?: Fence } = {}): Promise<boolean> {
+    const { fence } = options;
+    if (!fence) return (await this.model.deleteOne({ _id: id }).exec()).deletedCount > 0;
+    return this.model.db.transaction(async (session) => {
+      await checkFence(this.model.db, fence, session);
+      return (await this.model.deleteOne({ _id: id }, { session }).exec()).deletedCount > 0;
+    }, TRANSACTION_OPTIONS);
   }
 
   async find(filter?: Partial<T>, options: FindOptions<T> = {}): Promise<T[]> {

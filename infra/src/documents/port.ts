@@ -21,15 +21,17 @@ export interface Collection<T extends Doc> {
    * Writes the document. With expectedRevision, the write happens only if the stored revision
    * equals it (0 = must not exist); otherwise a ConflictError is thrown. Returns the new revision.
    * With a lease holder's fence (fencing/), only if no later holder of the lease wrote to this store
-   * (FencedError): checked by the embedded store, not by the MongoDB adapter.
+   * (FencedError): the check and the write are one transaction.
    */
   put(doc: T, options?: { expectedRevision?: number; fence?: Fence }): Promise<number>;
   /**
    * Writes several documents (no revision check), all or none: as many put() calls, but one write
-   * for stores that can batch (bulk projections). Later documents with the same id win.
+   * for stores that can batch (bulk projections). Later documents with the same id win. A fence as
+   * for put.
    */
-  putMany(docs: T[]): Promise<void>;
-  delete(id: string): Promise<boolean>;
+  putMany(docs: T[], options?: { fence?: Fence }): Promise<void>;
+  /** Deletes the document, telling whether there was one. A fence as for put. */
+  delete(id: string, options?: { fence?: Fence }): Promise<boolean>;
   /** Field equality on top-level fields; all must match. */
   find(filter?: Partial<T>, options?: FindOptions<T>): Promise<T[]>;
   count(filter?: Partial<T>): Promise<number>;
@@ -130,4 +132,22 @@ export class ConflictError extends Error {
     super(`Revision conflict on ${collection}/${id}`);
     this.name = 'ConflictError';
   }
+}
+
+/**
+ * The store as a lease holder writes to it: every put, putMany and delete of its collections carries
+ * the holder's fence (fencing/), so that none lands once a later holder of the lease has written.
+ * Reads go to the store as they are; counters and clear() are not a holder's writes and are not fenced.
+ */
+export function fencedDocuments(store: DocumentStore, fence: Fence): DocumentStore {
+  const fencedView: DocumentStore = Object.create(store) as DocumentStore;
+  fencedView.collection = <T extends Doc>(name: string): Collection<T> => {
+    const collection = store.collection<T>(name);
+    const fencedCollection: Collection<T> = Object.create(collection) as Collection<T>;
+    fencedCollection.put = (doc, options) => collection.put(doc, { ...options, fence });
+    fencedCollection.putMany = (docs) => collection.putMany(docs, { fence });
+    fencedCollection.delete = (id) => collection.delete(id, { fence });
+    return fencedCollection;
+  };
+  return fencedView;
 }

@@ -80,17 +80,19 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.write(this.name, doc.id, JSON.stringify(doc), options.expectedRevision, options.fence);
   }
 
-  async putMany(docs: T[]): Promise<void> {
+  async putMany(docs: T[], options: { fence?: Fence } = {}): Promise<void> {
     assertDocumentIds(this.name, docs);
-    if (docs.length === 0) return;
+    // with a fence and no document, the fence is still checked and raised (as the other stores do)
+    if (docs.length === 0 && !options.fence) return;
     this.store.writeMany(
       this.name,
       docs.map((doc) => ({ id: doc.id, body: JSON.stringify(doc) })),
+      options.fence,
     );
   }
 
-  async delete(id: string): Promise<boolean> {
-    return this.store.run('DELETE FROM documents WHERE collection = ? AND id = ?', [this.name, id]) === 1;
+  async delete(id: string, options: { fence?: Fence } = {}): Promise<boolean> {
+    return this.store.remove(this.name, id, options.fence);
   }
 
   async find(filter?: Partial<T>, options: FindOptions<T> = {}): Promise<T[]> {
@@ -135,6 +137,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly statementCache = new Map<string, Statement<SqlValue[]>>();
   private readonly writeTransaction;
   private readonly writeManyTransaction;
+  private readonly deleteTransaction;
   private incrementStatement: Statement<
     [string, string, string, string, string, string, string],
     { value: number }
@@ -180,8 +183,18 @@ export class SqliteDocumentStore implements DocumentStore {
         'ON CONFLICT (collection, id) DO UPDATE SET revision = revision + 1, body = excluded.body',
     );
     this.writeManyTransaction = this.db.transaction(
-      (collection: string, docs: { id: string; body: string }[]) => {
+      (collection: string, docs: { id: string; body: string }[], fence: Fence | undefined) => {
+        if (fence) checkFence(fence);
         for (const doc of docs) upsertBumping.run(collection, doc.id, doc.body);
+      },
+    );
+    const deleteOne = this.db.prepare<[string, string]>(
+      'DELETE FROM documents WHERE collection = ? AND id = ?',
+    );
+    this.deleteTransaction = this.db.transaction(
+      (collection: string, id: string, fence: Fence | undefined): boolean => {
+        if (fence) checkFence(fence);
+        return deleteOne.run(collection, id).changes === 1;
       },
     );
   }
@@ -244,9 +257,14 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.writeTransaction.immediate(collection, id, body, expectedRevision, fence);
   }
 
-  writeMany(collection: string, docs: { id: string; body: string }[]): void {
+  writeMany(collection: string, docs: { id: string; body: string }[], fence?: Fence): void {
     this.assertOpen();
-    this.writeManyTransaction.immediate(collection, docs);
+    this.writeManyTransaction.immediate(collection, docs, fence);
+  }
+
+  remove(collection: string, id: string, fence?: Fence): boolean {
+    this.assertOpen();
+    return this.deleteTransaction.immediate(collection, id, fence);
   }
 
   all<Row>(sql: string, params: SqlValue[]): Row[] {

@@ -10,6 +10,7 @@ import {
   type HarnessFactory,
 } from '../embedded/contract-helpers';
 import { adaptersPerTest } from '../embedded/contract-lifecycle';
+import { FencedError } from '../fencing';
 import { ConcurrencyError, streamPages, type EventStore, type RecordedEvent } from './port';
 
 export type EventStoreHarness = ContractHarness<EventStore>;
@@ -209,6 +210,23 @@ export function describeEventStoreContract(name: string, factory: HarnessFactory
       });
     });
 
+    it('refuses a former lease holder’s checkpoint once a later holder stored one, even one that does not move it', async () => {
+      const other = await open();
+      const holder = (token: number) => ({ fence: { name: 'projection:clients', token } });
+      await store.storeCheckpoint('projection:clients', 10, holder(1));
+      await other.storeCheckpoint('projection:clients', 10, holder(2)); // the later holder, not moved yet
+      await expect(store.storeCheckpoint('projection:clients', 30, holder(1))).rejects.toBeInstanceOf(
+        FencedError,
+      );
+      expect(await other.getCheckpoint('projection:clients')).toBe(10);
+      await other.storeCheckpoint('projection:clients', 20, holder(2));
+      expect(await store.getCheckpoint('projection:clients')).toBe(20);
+      // another subscriber's checkpoint, or one without a fence (a rebuild's reset), is not concerned
+      await store.storeCheckpoint('projection:users', 5, { fence: { name: 'projection:users', token: 1 } });
+      await store.storeCheckpoint('projection:clients', 0, { reset: true });
+      expect(await other.getCheckpoint('projection:clients')).toBe(0);
+    });
+
     describe('restart', () => {
       it('close and reopen: nothing lost, nothing duplicated, positions keep growing', async () => {
         await store.appendToStream('client-1', [ev('A'), ev('B')]);
@@ -259,6 +277,21 @@ export function describeEventStoreContract(name: string, factory: HarnessFactory
           async () => (await store.getCheckpoint('p1')) === appended.lastGlobalPosition,
         );
         await sub.stop();
+      });
+
+      it('a subscription with a fence stores its checkpoints with it: a former holder’s stops moving', async () => {
+        await store.appendToStream('a', [ev('1'), ev('2')]);
+        const later = await open();
+        await later.storeCheckpoint('fenced', 0, { fence: { name: 'fenced', token: 2 } });
+        const seen = collector();
+        const sub = store.subscribeToAll({
+          subscriberId: 'fenced',
+          handler: seen.handler,
+          fence: { name: 'fenced', token: 1 },
+        });
+        await eventually('the events handed over', async () => seen.seen.length === 2);
+        await sub.stop().catch(() => undefined);
+        expect(await later.getCheckpoint('fenced')).toBe(0);
       });
 
       it('never calls the handler before subscribeToAll has returned', async () => {

@@ -56,6 +56,7 @@ import {
   type Subscription,
 } from './port';
 import { adapterLogger, logRetriedHandler } from '../logging';
+import { FencedError, type Fence } from '../fencing';
 
 const adapterLog = adapterLogger('event-store');
 
@@ -87,6 +88,8 @@ interface StoredCheckpoint {
   position: number;
   /** the revision of the checkpoint stream's last event; null before the first */
   revision: bigint | null;
+  /** the fence of the lease holder that stored it, if one did */
+  fence?: Fence;
 }
 /** The u64::MAX the server sends when it has no position for an event. */
 const NO_POSITION = 18446744073709551615n;
@@ -309,9 +312,9 @@ export class EventStoreDbEventStore implements EventStore {
         fromRevision: END,
         maxCount: 1,
       })) {
-        const data = resolved.event?.data as { position?: number } | undefined;
+        const data = resolved.event?.data as { position?: number; fence?: Fence } | undefined;
         if (resolved.event && typeof data?.position === 'number')
-          return { position: data.position, revision: resolved.event.revision };
+          return { position: data.position, revision: resolved.event.revision, fence: data.fence };
       }
       return { position: 0, revision: null };
     } catch (error) {
@@ -329,19 +332,35 @@ export class EventStoreDbEventStore implements EventStore {
   async storeCheckpoint(
     subscriberId: string,
     position: number,
-    options: { reset?: boolean } = {},
+    options: { reset?: boolean; fence?: Fence } = {},
   ): Promise<void> {
     const stream = this.checkpointStream(subscriberId);
+    const { fence } = options;
     for (let attempt = 1; ; attempt++) {
       const known = this.checkpoints.get(subscriberId) ?? (await this.readCheckpoint(subscriberId));
-      if (!options.reset && position <= known.position) return;
+      // the fence travels in the checkpoint, so the check and the write are one compare-and-set on
+      // the checkpoint's stream: a later holder's checkpoint moves the revision and is read back
+      if (fence && known.fence?.name === fence.name && known.fence.token > fence.token)
+        throw new FencedError(fence, known.fence.token);
+      const raisesFence =
+        fence !== undefined && (known.fence?.name !== fence.name || known.fence.token < fence.token);
+      const next = options.reset ? position : Math.max(position, known.position);
+      if (!options.reset && next === known.position && !raisesFence) return;
+      const kept = fence ?? known.fence;
       try {
         const result = await this.client.appendToStream(
           stream,
-          jsonEvent({ type: 'Checkpoint', data: { position } }),
+          jsonEvent({
+            type: 'Checkpoint',
+            data: kept ? { position: next, fence: kept } : { position: next },
+          }),
           { expectedRevision: known.revision ?? NO_STREAM },
         );
-        this.checkpoints.set(subscriberId, { position, revision: result.nextExpectedRevision });
+        this.checkpoints.set(subscriberId, {
+          position: next,
+          revision: result.nextExpectedRevision,
+          fence: kept,
+        });
         // Only the newest checkpoint matters: let the server scavenge the rest.
         if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
         return;
@@ -356,6 +375,7 @@ export class EventStoreDbEventStore implements EventStore {
     subscriberId: string;
     handler: EventsHandler;
     batchSize?: number;
+    fence?: Fence;
   }): Subscription {
     const subscription = new EsdbSubscription(this, this.client, this.options, this.namespace, options);
     this.subscriptions.add(subscription);
@@ -400,7 +420,12 @@ class EsdbSubscription {
     private readonly client: EventStoreDBClient,
     private readonly options: EventStoreDbOptions,
     private readonly namespace: string,
-    private readonly settings: { subscriberId: string; handler: EventsHandler; batchSize?: number },
+    private readonly settings: {
+      subscriberId: string;
+      handler: EventsHandler;
+      batchSize?: number;
+      fence?: Fence;
+    },
   ) {}
 
   start(): void {
@@ -475,7 +500,9 @@ class EsdbSubscription {
       const batch = this.queue.splice(0, batchSize);
       if (!(await this.handleWithRetries(batch))) return;
       const last = batch[batch.length - 1]!;
-      await this.store.storeCheckpoint(this.settings.subscriberId, last.globalPosition);
+      await this.store.storeCheckpoint(this.settings.subscriberId, last.globalPosition, {
+        fence: this.settings.fence,
+      });
       this.handled = last.globalPosition;
       this.waiters.settle(this.handled);
     }

@@ -78,13 +78,24 @@ export interface EventStore {
   /**
    * Moves a subscriber's checkpoint forward; a position behind the stored one (a late writer, a
    * second process) leaves it where it is. `reset` moves it back on purpose (projection rebuilds).
+   * With a lease holder's fence, refused (FencedError) once a later holder of the lease stored one.
    */
-  storeCheckpoint(subscriberId: string, position: number, options?: { reset?: boolean }): Promise<void>;
+  storeCheckpoint(
+    subscriberId: string,
+    position: number,
+    options?: { reset?: boolean; fence?: Fence },
+  ): Promise<void>;
   /**
    * Catch-up-then-live subscription to all events after the subscriber's stored checkpoint.
-   * The checkpoint is stored after each handled batch: delivery is at-least-once.
+   * The checkpoint is stored after each handled batch: delivery is at-least-once. A lease holder's
+   * subscription stores its checkpoints with the holder's fence.
    */
-  subscribeToAll(options: { subscriberId: string; handler: EventsHandler; batchSize?: number }): Subscription;
+  subscribeToAll(options: {
+    subscriberId: string;
+    handler: EventsHandler;
+    batchSize?: number;
+    fence?: Fence;
+  }): Subscription;
   close(): Promise<void>;
 }
 

@@ -109,6 +109,7 @@ export class SqliteEventStore implements EventStore {
   private readonly db: SqliteDatabase;
   private readonly statements;
   private readonly appendTransaction;
+  private readonly checkpointTransaction;
   private readonly readStreamTransaction;
   private readonly subscriptions = new Set<PollingSubscription>();
   private closed = false;
@@ -160,6 +161,15 @@ export class SqliteEventStore implements EventStore {
     // The version check and the inserts happen under one write lock (BEGIN IMMEDIATE), so two
     // appenders — in this process or another — cannot both pass the check.
     const checkFence = sqliteFenceCheck(this.db);
+    this.checkpointTransaction = this.db.transaction(
+      (subscriberId: string, position: number, reset: boolean, fence: Fence | undefined): void => {
+        if (fence) checkFence(fence);
+        (reset ? this.statements.resetCheckpoint : this.statements.storeCheckpoint).run(
+          subscriberId,
+          position,
+        );
+      },
+    );
     this.appendTransaction = this.db.transaction(
       (stream: string, events: EventToAppend[], expected: ExpectedVersion, fence?: Fence): AppendResult => {
         if (fence) checkFence(fence);
@@ -279,24 +289,23 @@ export class SqliteEventStore implements EventStore {
   async storeCheckpoint(
     subscriberId: string,
     position: number,
-    options: { reset?: boolean } = {},
+    options: { reset?: boolean; fence?: Fence } = {},
   ): Promise<void> {
     this.assertOpen();
-    (options.reset ? this.statements.resetCheckpoint : this.statements.storeCheckpoint).run(
-      subscriberId,
-      position,
-    );
+    this.checkpointTransaction.immediate(subscriberId, position, options.reset === true, options.fence);
   }
 
   subscribeToAll(options: {
     subscriberId: string;
     handler: EventsHandler;
     batchSize?: number;
+    fence?: Fence;
   }): Subscription {
     this.assertOpen();
     const subscription = new PollingSubscription(this, {
       subscriberId: options.subscriberId,
       handler: options.handler,
+      fence: options.fence,
       batchSize: options.batchSize ?? 500,
       pollIntervalMs: this.options.pollIntervalMs ?? 150,
       retry: this.options.retry ?? defaultRetryPolicy,
@@ -326,6 +335,7 @@ const reportHandlerError = logRetriedHandler(adapterLog, 'subscriber failed, ret
 interface SubscriptionSettings {
   subscriberId: string;
   handler: EventsHandler;
+  fence: Fence | undefined;
   batchSize: number;
   pollIntervalMs: number;
   retry: RetryPolicy;
@@ -417,7 +427,7 @@ class PollingSubscription implements Subscription, PollingRound<RecordedEvent[]>
     const { position } = this;
     if (position === this.storedPosition) return;
     if (!now && Date.now() - this.storedAt < CHECKPOINT_INTERVAL_MS) return;
-    await this.store.storeCheckpoint(this.settings.subscriberId, position);
+    await this.store.storeCheckpoint(this.settings.subscriberId, position, { fence: this.settings.fence });
     this.storedPosition = position;
     this.storedAt = Date.now();
   }

@@ -6,10 +6,11 @@
  * VM) and wakes up cannot change anything once its successor has written — not even a write already on
  * its way when the pause began, which no check made by the holder itself can stop.
  *
- * The embedded SQLite stores check fences. The engines' adapters accept the option and do not check it
- * (Kafka would need a transactional producer, which librdkafka's mock cannot serve to kafkajs here;
- * EventStoreDB has no atomic write to two streams before 25.x): there the holder's own deadline and the
- * import order (domain/import-order.ts) are the protection.
+ * The embedded SQLite stores check fences, and so does the MongoDB document store (the check and the
+ * write in one transaction). Kafka and EventStoreDB accept the option and do not check it (Kafka would
+ * need a transactional producer, which librdkafka's mock cannot serve to kafkajs here; EventStoreDB has
+ * no atomic write to two streams before 25.x): there the holder's own deadline and the import order
+ * (domain/import-order.ts) are the protection.
  */
 import type { SqliteDatabase } from '../embedded/sqlite';
 

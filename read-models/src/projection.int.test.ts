@@ -1,4 +1,10 @@
-import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
+import {
+  openTemporaryStores,
+  withCollectionMethods,
+  type TemporaryStores,
+} from '@rna/infra/embedded/testing';
+import { eventually } from '@rna/infra/embedded';
+import { LEASES_COLLECTION } from '@rna/infra/leases';
 import { DEAD_LETTERS_COLLECTION, deadLetterStream, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import { startProjections, type Projection } from './projection';
 
@@ -91,6 +97,88 @@ describe('projections and poison events', () => {
       expect(await stores.documents.collection(DEAD_LETTERS_COLLECTION).count()).toBe(0);
     } finally {
       await running.stop();
+    }
+  });
+});
+
+describe('projections held by lease', () => {
+  let stores: TemporaryStores;
+  beforeEach(() => {
+    stores = openTemporaryStores('rna-projection-lease-');
+  });
+  afterEach(() => stores.dispose());
+
+  const note = (id: string, text: string) => ({ type: 'NoteAdded', data: { id, text } });
+  type Note = { id: string; text: string };
+
+  /** The notes projection; with `heldWrite`, the write of a draft waits until it is let go. */
+  function notes(heldWrite?: { reached: () => void; released: Promise<void> }): Projection<NoteAdded> {
+    return {
+      name: 'notes',
+      collections: ['notes'],
+      handles: ['NoteAdded'],
+      async apply(event, stores) {
+        const { id, text } = event.data;
+        if (heldWrite && text === 'draft') {
+          heldWrite.reached();
+          await heldWrite.released;
+        }
+        await stores.documents.collection<Note>('notes').put({ id, text });
+      },
+      async reset(stores) {
+        await stores.documents.collection('notes').clear();
+      },
+    };
+  }
+
+  it('a projector whose lease ran out while a write was on its way cannot put an older state back', async () => {
+    // projector a: its lease calls hang once told to (an engine call that never answers, a frozen
+    // process), so its lease runs out while the write of the draft is on its way
+    const hang = { now: false };
+    const never = new Promise<never>(() => undefined);
+    const aDocuments = withCollectionMethods(stores.documents, (name, inner) =>
+      name === LEASES_COLLECTION
+        ? {
+            get: (id) => (hang.now ? never : inner.get(id)),
+            getWithRevision: (id) => (hang.now ? never : inner.getWithRevision(id)),
+            put: (doc, options) => (hang.now ? never : inner.put(doc, options)),
+          }
+        : {},
+    );
+    let reached!: () => void;
+    let release!: () => void;
+    const atWrite = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let aStopped!: () => void;
+    const aLost = new Promise<void>((resolve) => (aStopped = resolve));
+
+    await stores.eventStore.appendToStream('notes-1', [note('x', 'draft')]);
+    const a = startProjections(
+      [notes({ reached, released })],
+      stores.eventStore,
+      { ...stores, documents: aDocuments },
+      { leases: { ttlMs: 600, holder: 'a', onChange: (_, holding) => holding || aStopped() } },
+    );
+    const b = { running: null as ReturnType<typeof startProjections> | null };
+    try {
+      await atWrite;
+      hang.now = true;
+      await stores.eventStore.appendToStream('notes-1', [note('x', 'final')]);
+      // projector b takes the lease over once a's ran out, and applies both events
+      b.running = startProjections([notes()], stores.eventStore, stores, {
+        leases: { ttlMs: 600, holder: 'b' },
+      });
+      const collection = stores.documents.collection<Note>('notes');
+      await eventually('b wrote the final note', async () => (await collection.get('x'))?.text === 'final');
+      // a wakes up: its draft's write goes on, and a stops (its lease ran out) once that write is over
+      release();
+      await aLost;
+      expect(await collection.get('x')).toEqual({ id: 'x', text: 'final' });
+    } finally {
+      release();
+      hang.now = false;
+      await a.stop();
+      await b.running?.stop();
     }
   });
 });

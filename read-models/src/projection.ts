@@ -4,7 +4,15 @@
  * replays every event from position zero.
  */
 import type { DomainEvent, EventShape } from '@rna/domain';
-import type { RecordedEvent, DocumentStore, AidIndex, EventStore, Subscription } from '@rna/infra';
+import {
+  fencedDocuments,
+  type RecordedEvent,
+  type DocumentStore,
+  type AidIndex,
+  type EventStore,
+  type Subscription,
+} from '@rna/infra';
+import type { Fence } from '@rna/infra/fencing';
 import { runWhileHoldingLease } from '@rna/infra/leases';
 import {
   attemptsOf,
@@ -93,20 +101,25 @@ export function startProjections(
   stores: ProjectionStores,
   options: ProjectionOptions = {},
 ): RunningProjections {
-  const subscribe = (projection: Projection<EventShape>) =>
-    eventStore.subscribeToAll({
+  // A lease holder's read-model writes and checkpoints carry its fence: a process paused past its
+  // lease writes nothing once the next holder has, not even a write already on its way.
+  const subscribe = (projection: Projection<EventShape>, fence?: Fence) => {
+    const writes = fence ? { ...stores, documents: fencedDocuments(stores.documents, fence) } : stores;
+    return eventStore.subscribeToAll({
       subscriberId: subscriberIdOf(projection),
+      fence,
       handler: async (events) => {
         for (const event of events) {
           // The runner hands a projection only the types it handles: apply's typed event holds.
           if (projection.handles.includes(event.type))
-            await applyOrSetAside(projection, event, eventStore, stores, options);
+            await applyOrSetAside(projection, event, eventStore, writes, options);
         }
       },
     });
+  };
   const { leases } = options;
   if (!leases) {
-    const subscriptions = projections.map(subscribe);
+    const subscriptions = projections.map((projection) => subscribe(projection));
     return {
       caughtUp: async () => {
         await Promise.all(subscriptions.map((s) => s.caughtUp()));
@@ -126,8 +139,8 @@ export function startProjections(
         ttlMs: leases.ttlMs,
         onChange: (holding) => leases.onChange?.(projection.name, holding),
       },
-      () => {
-        const subscription = subscribe(projection);
+      (lease) => {
+        const subscription = subscribe(projection, lease.fence());
         held.set(projection.name, subscription);
         return {
           stop: async () => {

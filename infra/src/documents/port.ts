@@ -1,6 +1,6 @@
 /** Documents port: typed JSON collections for read models and credentials. */
 import type { BlobStore } from '../blobs/port';
-import type { Fence } from '../fencing';
+import { overriding, type Fence } from '../fencing';
 
 export interface Doc {
   id: string;
@@ -140,14 +140,14 @@ export class ConflictError extends Error {
  * Reads go to the store as they are; counters and clear() are not a holder's writes and are not fenced.
  */
 export function fencedDocuments(store: DocumentStore, fence: Fence): DocumentStore {
-  const fencedView: DocumentStore = Object.create(store) as DocumentStore;
-  fencedView.collection = <T extends Doc>(name: string): Collection<T> => {
-    const collection = store.collection<T>(name);
-    const fencedCollection: Collection<T> = Object.create(collection) as Collection<T>;
-    fencedCollection.put = (doc, options) => collection.put(doc, { ...options, fence });
-    fencedCollection.putMany = (docs) => collection.putMany(docs, { fence });
-    fencedCollection.delete = (id) => collection.delete(id, { fence });
-    return fencedCollection;
-  };
-  return fencedView;
+  return overriding(store, {
+    collection: <T extends Doc>(name: string): Collection<T> => {
+      const collection = store.collection<T>(name);
+      return overriding(collection, {
+        put: (doc, options) => collection.put(doc, { ...options, fence }),
+        putMany: (docs) => collection.putMany(docs, { fence }),
+        delete: (id) => collection.delete(id, { fence }),
+      });
+    },
+  });
 }

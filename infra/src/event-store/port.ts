@@ -5,7 +5,7 @@ export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
 
 // Events and stream names are typed by the domain (a union of events per stream category).
 import type { EventShape, StreamName } from '@rna/domain';
-import type { Fence } from '../fencing';
+import { overriding, type Fence } from '../fencing';
 export type { EventShape, StreamName };
 
 export type EventToAppend<E extends EventShape = EventShape> = E & {
@@ -125,4 +125,17 @@ export async function* streamPages<E extends EventShape = EventShape>(
     if (events.length < pageSize) return;
     from = (events[events.length - 1]?.streamVersion ?? from) + 1;
   }
+}
+
+/**
+ * The store as a lease holder writes to it: its appends and its subscriptions' checkpoints carry the
+ * holder's fence (fencing/), so that none lands once a later holder of the lease has written.
+ */
+export function fencedEventStore(store: EventStore, fence: Fence): EventStore {
+  return overriding(store, {
+    appendToStream: (stream, events, options) => store.appendToStream(stream, events, { ...options, fence }),
+    storeCheckpoint: (subscriberId, position, options) =>
+      store.storeCheckpoint(subscriberId, position, { ...options, fence }),
+    subscribeToAll: (options) => store.subscribeToAll({ ...options, fence }),
+  });
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ConsumedMessage } from '../message-log/port';
 import { openSqliteMessageLog, type SqliteMessageLog } from '../message-log/sqlite-message-log';
 import { openSqliteEventStore } from '../event-store/sqlite-event-store';
+import { fencedEventStore } from '../event-store/port';
 import { FencedError, type Fence } from '.';
 
 const fence = (token: number, name = 'sync-worker'): Fence => ({ name, token });
@@ -126,6 +127,32 @@ describe('the embedded event store with fences', () => {
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+});
+
+describe('a lease holder’s view of the event store', () => {
+  it('carries the holder’s fence on every append and checkpoint, and is the store for everything else', async () => {
+    const file = path.join(dir, 'events.db');
+    const store = openSqliteEventStore(file);
+    try {
+      const former = fencedEventStore(store, fence(1, 'bulk-search-runner'));
+      const later = fencedEventStore(store, fence(2, 'bulk-search-runner'));
+      await former.appendToStream('bulk-1', [{ type: 'BulkSearchProgressed', data: { done: 1 } }]);
+      await former.storeCheckpoint('runner', 1);
+      await later.appendToStream('bulk-1', [{ type: 'BulkSearchProgressed', data: { done: 2 } }]);
+      await expect(
+        former.appendToStream('bulk-1', [{ type: 'BulkSearchProgressed', data: { done: 1 } }], {
+          expectedVersion: 'any',
+        }),
+      ).rejects.toBeInstanceOf(FencedError);
+      await expect(former.storeCheckpoint('runner', 2)).rejects.toBeInstanceOf(FencedError);
+      // reads, and writes that are not the holder's, go to the store as they are
+      expect((await former.readStream('bulk-1')).currentVersion).toBe(1);
+      await store.appendToStream('bulk-1', [{ type: 'Unfenced', data: {} }]);
+      expect(await former.getCheckpoint('runner')).toBe(1);
+    } finally {
+      await store.close();
     }
   });
 });

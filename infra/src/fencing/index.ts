@@ -67,3 +67,17 @@ export function sqliteFenceCheck(db: SqliteDatabase): (fence: Fence) => void {
     if (seen < fence.token) raise.run(fence.name, fence.token);
   };
 }
+
+/**
+ * `target` with some of its methods replaced (a holder's view of a store, a test's failing store):
+ * every other member is the target's own, its methods bound to it (class methods need their `this`).
+ */
+export function overriding<T extends object>(target: T, overrides: Partial<T>): T {
+  return new Proxy(target, {
+    get: (inner, key) => {
+      if (Object.prototype.hasOwnProperty.call(overrides, key)) return overrides[key as keyof T];
+      const value: unknown = Reflect.get(inner, key, inner);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
+    },
+  });
+}

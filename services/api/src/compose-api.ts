@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { PortalConfig } from '@rna/infra/config';
 import type { Stores } from '@rna/infra/stores';
+import { fencedDocuments, fencedEventStore } from '@rna/infra';
+import type { Fence } from '@rna/infra/fencing';
 import { runWhileHoldingLease } from '@rna/infra/leases';
 import { createMailer, type Mailer } from '@rna/infra/mail';
 import { ChromiumPdfRenderer } from '@rna/infra/pdf';
@@ -118,7 +120,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
                 onChange: (holding) =>
                   logger.info(holding ? 'alert notifier lease taken' : 'alert notifier lease lost'),
               },
-              () => startAlertNotifier(deps, config),
+              (lease) => startAlertNotifier(asHolder(deps, lease.fence()), config),
             );
     const bulk = options.bulkSearchRunner ?? 'lease';
     bulkRunner =
@@ -134,7 +136,7 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
                 onChange: (holding) =>
                   logger.info(holding ? 'bulk search runner lease taken' : 'bulk search runner lease lost'),
               },
-              () => startBulkSearchRunner(deps),
+              (lease) => startBulkSearchRunner(asHolder(deps, lease.fence())),
             );
     server = await startWebServer({
       apiRouter: createApiRouter(deps),
@@ -175,6 +177,18 @@ export async function composeApi(options: ComposeApiOptions): Promise<RunningApi
     await pdfRenderer.close();
     throw error;
   }
+}
+
+/**
+ * The dependencies as a lease holder uses them: its events, checkpoints and documents carry its fence,
+ * so that nothing it still writes after a pause past its lease lands once the next holder has written.
+ */
+function asHolder(deps: ApiDeps, fence: Fence): ApiDeps {
+  return {
+    ...deps,
+    eventStore: fencedEventStore(deps.eventStore, fence),
+    documents: fencedDocuments(deps.documents, fence),
+  };
 }
 
 function startAlertNotifier(deps: ApiDeps, config: PortalConfig): { stop(): Promise<void> } {

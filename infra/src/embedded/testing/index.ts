@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Collection, Doc, DocumentStore } from '../../documents/port';
 import { openStores, type Stores } from '../../stores';
+import { overriding } from '../../fencing';
 
 export interface TemporaryStores extends Stores {
   dir: string;
@@ -28,12 +29,6 @@ export function openTemporaryStores(prefix = 'rna-test-stores-'): TemporaryStore
   };
 }
 
-/** A method of `target` read through a proxy, bound to the target (class methods need their `this`). */
-function boundMember(target: object, key: string | symbol): unknown {
-  const value: unknown = Reflect.get(target, key, target);
-  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-}
-
 /**
  * The same store, with some methods of its collections replaced (a read that hangs, a write that
  * fails, a read held until another has happened): what the replacement leaves out is the store's own.
@@ -42,17 +37,10 @@ export function withCollectionMethods(
   documents: DocumentStore,
   replace: <T extends Doc>(name: string, inner: Collection<T>) => Partial<Collection<T>>,
 ): DocumentStore {
-  const collection = <T extends Doc>(name: string): Collection<T> => {
-    const inner = documents.collection<T>(name);
-    const replaced = replace(name, inner);
-    return new Proxy(inner, {
-      get: (target, key) =>
-        typeof key === 'string' && key in replaced
-          ? replaced[key as keyof Collection<T>]
-          : boundMember(target, key),
-    });
-  };
-  return new Proxy(documents, {
-    get: (target, key) => (key === 'collection' ? collection : boundMember(target, key)),
+  return overriding(documents, {
+    collection: <T extends Doc>(name: string): Collection<T> => {
+      const inner = documents.collection<T>(name);
+      return overriding(inner, replace(name, inner));
+    },
   });
 }

@@ -103,7 +103,7 @@ export interface RebuildStores {
 
 export async function rebuildProjections(
   stores: RebuildStores,
-  options: { allowFewerAids?: boolean } = {},
+  options: { allowFewerAids?: boolean; parallelFiles?: number } = {},
 ): Promise<RebuildSummary> {
   const projections = allProjections();
   const rebuild = await stores.aidIndex.beginRebuild();
@@ -133,6 +133,7 @@ export async function rebuildProjections(
       documents: stores.documents,
       archive: new RegisterArchive(stores.blobs),
       target: rebuild.target,
+      parallelFiles: options.parallelFiles,
     });
     files = replayed.files;
     notKept = replayed.notKept;

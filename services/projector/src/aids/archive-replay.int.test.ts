@@ -1,4 +1,5 @@
 import type { AidIndex } from '@rna/infra';
+import { eventually } from '@rna/infra/embedded';
 import { openTemporaryStores } from '@rna/infra/embedded/testing';
 import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
 import { sampleAid } from '@rna/infra/aid-index';
@@ -9,7 +10,7 @@ jest.setTimeout(60_000);
 
 /** A target that records its writes and lets the test decide when each one ends. */
 function controlledTarget(failAt?: number) {
-  const writes: { aids: number; finish: () => void }[] = [];
+  const writes: { aids: number; file: string; finish: () => void }[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const target = {
@@ -20,6 +21,7 @@ function controlledTarget(failAt?: number) {
         const index = writes.length;
         writes.push({
           aids: json.length,
+          file: (JSON.parse(json[0]!) as { sourceFile: string }).sourceFile,
           finish: () => {
             inFlight -= 1;
             if (index === failAt) reject(new Error('index unavailable'));
@@ -31,17 +33,21 @@ function controlledTarget(failAt?: number) {
   return { target, writes, maxInFlight: () => maxInFlight };
 }
 
-async function keptFile(stores: ReturnType<typeof openTemporaryStores>, aids: number) {
+async function keptFile(stores: ReturnType<typeof openTemporaryStores>, aids: number, file = '2025_06') {
   const receiver = new RegisterArchive(stores.blobs).receive('xml');
   receiver.sink.end(
     registerXmlOf(
       Array.from({ length: aids }, (_, i) =>
-        sampleAid({ idComponenteAiuto: String(i + 1), sourceFile: '2025_06', importId: 'i0' }),
+        sampleAid({
+          idComponenteAiuto: String(Number(file.replace('_', '')) * 1000 + i + 1),
+          sourceFile: file,
+          importId: 'i0',
+        }),
       ),
     ),
   );
   await stores.documents.collection<FileState>(FILE_STATE_COLLECTION).put({
-    id: '2025_06',
+    id: file,
     etag: null,
     lastModified: null,
     records: aids,
@@ -110,4 +116,52 @@ describe('replay of the kept register files', () => {
       }
     },
   );
+
+  it('parses two files at once, each written once, and counts every file and aid', async () => {
+    const stores = openTemporaryStores('replay-parallel-');
+    try {
+      for (const file of ['2025_04', '2025_05', '2025_06']) await keptFile(stores, 30, file);
+      const control = controlledTarget();
+      const replay = replayArchivedFiles({
+        documents: stores.documents,
+        archive: new RegisterArchive(stores.blobs),
+        target: control.target,
+        batchSize: 10,
+      });
+      // every write is held until two files have one waiting: only files parsed at once get there
+      // (the writes are let go whatever happens, so that a failure ends the replay too)
+      const twoFilesWaiting = eventually(
+        'writes of two files waiting together',
+        () => new Set(control.writes.map((w) => w.file)).size >= 2,
+      );
+      await twoFilesWaiting.catch(() => undefined);
+      await drive(control, replay);
+      await twoFilesWaiting;
+      expect(await replay).toEqual({ files: 3, aids: 90, notKept: [] });
+      const byFile = new Map<string, number>();
+      for (const write of control.writes) byFile.set(write.file, (byFile.get(write.file) ?? 0) + write.aids);
+      expect(Object.fromEntries(byFile)).toEqual({ '2025_04': 30, '2025_05': 30, '2025_06': 30 });
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('starts no further file once one failed, and fails with its error', async () => {
+    const stores = openTemporaryStores('replay-parallel-failure-');
+    try {
+      for (const file of ['2025_04', '2025_05', '2025_06']) await keptFile(stores, 30, file);
+      const control = controlledTarget(0);
+      const replay = replayArchivedFiles({
+        documents: stores.documents,
+        archive: new RegisterArchive(stores.blobs),
+        target: control.target,
+        batchSize: 10,
+      });
+      await drive(control, replay);
+      await expect(replay).rejects.toThrow('index unavailable');
+      expect(control.writes.map((write) => write.file)).not.toContain('2025_06');
+    } finally {
+      await stores.close();
+    }
+  });
 });

@@ -10,24 +10,34 @@ import { startProjections, type Projection } from './projection';
 
 type NoteAdded = { type: 'NoteAdded'; data: { id: string; text: string } };
 
-/** A read model of notes; a note whose text is "poison" can never be applied. */
+type Note = { id: string; text: string };
+
+/**
+ * A read model of notes; a note whose text is "poison" can never be applied. `storeDown` fails that
+ * many applies as a store that is down would; `beforeWrite` runs before each note is written.
+ */
 function notesProjection(
-  attemptsSeen: Map<string, number>,
-  storeDown: { failures: number },
+  options: {
+    attemptsSeen?: Map<string, number>;
+    storeDown?: { failures: number };
+    beforeWrite?: (text: string) => Promise<void>;
+  } = {},
 ): Projection<NoteAdded> {
+  const { attemptsSeen, storeDown, beforeWrite } = options;
   return {
     name: 'notes',
     collections: ['notes'],
     handles: ['NoteAdded'],
     async apply(event, stores) {
       const { id, text } = event.data;
-      attemptsSeen.set(id, (attemptsSeen.get(id) ?? 0) + 1);
-      if (storeDown.failures > 0) {
+      attemptsSeen?.set(id, (attemptsSeen.get(id) ?? 0) + 1);
+      if (storeDown && storeDown.failures > 0) {
         storeDown.failures -= 1;
         throw Object.assign(new Error('database is locked'), { name: 'SqliteError', code: 'SQLITE_BUSY' });
       }
       if (text === 'poison') throw new TypeError(`cannot read the note ${id}`);
-      await stores.documents.collection<{ id: string; text: string }>('notes').put({ id, text });
+      await beforeWrite?.(text);
+      await stores.documents.collection<Note>('notes').put({ id, text });
     },
     async reset(stores) {
       await stores.documents.collection('notes').clear();
@@ -35,15 +45,15 @@ function notesProjection(
   };
 }
 
+let stores: TemporaryStores;
+beforeEach(() => {
+  stores = openTemporaryStores('rna-projection-');
+});
+afterEach(() => stores.dispose());
+
+const note = (id: string, text: string) => ({ type: 'NoteAdded', data: { id, text } });
+
 describe('projections and poison events', () => {
-  let stores: TemporaryStores;
-  beforeEach(() => {
-    stores = openTemporaryStores('rna-projection-');
-  });
-  afterEach(() => stores.dispose());
-
-  const note = (id: string, text: string) => ({ type: 'NoteAdded', data: { id, text } });
-
   it('sets a poison event aside after a few attempts, records it with its error, and goes on', async () => {
     const attempts = new Map<string, number>();
     const letters: DeadLetterDoc[] = [];
@@ -53,7 +63,7 @@ describe('projections and poison events', () => {
       note('c', 'tre'),
     ]);
     const running = startProjections(
-      [notesProjection(attempts, { failures: 0 })],
+      [notesProjection({ attemptsSeen: attempts })],
       stores.eventStore,
       stores,
       {
@@ -89,7 +99,11 @@ describe('projections and poison events', () => {
     const attempts = new Map<string, number>();
     await stores.eventStore.appendToStream('notes-1', [note('a', 'uno')]);
     // more failures than the attempts a poison event gets: still applied in the end, nothing set aside
-    const running = startProjections([notesProjection(attempts, { failures: 5 })], stores.eventStore, stores);
+    const running = startProjections(
+      [notesProjection({ attemptsSeen: attempts, storeDown: { failures: 5 } })],
+      stores.eventStore,
+      stores,
+    );
     try {
       await running.caughtUp();
       expect(await stores.documents.collection('notes').get('a')).toMatchObject({ text: 'uno' });
@@ -102,35 +116,6 @@ describe('projections and poison events', () => {
 });
 
 describe('projections held by lease', () => {
-  let stores: TemporaryStores;
-  beforeEach(() => {
-    stores = openTemporaryStores('rna-projection-lease-');
-  });
-  afterEach(() => stores.dispose());
-
-  const note = (id: string, text: string) => ({ type: 'NoteAdded', data: { id, text } });
-  type Note = { id: string; text: string };
-
-  /** The notes projection; with `heldWrite`, the write of a draft waits until it is let go. */
-  function notes(heldWrite?: { reached: () => void; released: Promise<void> }): Projection<NoteAdded> {
-    return {
-      name: 'notes',
-      collections: ['notes'],
-      handles: ['NoteAdded'],
-      async apply(event, stores) {
-        const { id, text } = event.data;
-        if (heldWrite && text === 'draft') {
-          heldWrite.reached();
-          await heldWrite.released;
-        }
-        await stores.documents.collection<Note>('notes').put({ id, text });
-      },
-      async reset(stores) {
-        await stores.documents.collection('notes').clear();
-      },
-    };
-  }
-
   it('a projector whose lease ran out while a write was on its way cannot put an older state back', async () => {
     // projector a: its lease calls hang once told to (an engine call that never answers, a frozen
     // process), so its lease runs out while the write of the draft is on its way
@@ -154,7 +139,15 @@ describe('projections held by lease', () => {
 
     await stores.eventStore.appendToStream('notes-1', [note('x', 'draft')]);
     const a = startProjections(
-      [notes({ reached, released })],
+      [
+        notesProjection({
+          beforeWrite: async (text) => {
+            if (text !== 'draft') return;
+            reached();
+            await released;
+          },
+        }),
+      ],
       stores.eventStore,
       { ...stores, documents: aDocuments },
       { leases: { ttlMs: 600, holder: 'a', onChange: (_, holding) => holding || aStopped() } },
@@ -165,7 +158,7 @@ describe('projections held by lease', () => {
       hang.now = true;
       await stores.eventStore.appendToStream('notes-1', [note('x', 'final')]);
       // projector b takes the lease over once a's ran out, and applies both events
-      b.running = startProjections([notes()], stores.eventStore, stores, {
+      b.running = startProjections([notesProjection()], stores.eventStore, stores, {
         leases: { ttlMs: 600, holder: 'b' },
       });
       const collection = stores.documents.collection<Note>('notes');

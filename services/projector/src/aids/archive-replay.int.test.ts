@@ -71,18 +71,27 @@ async function drive(control: ReturnType<typeof controlledTarget>, replay: Promi
   }
 }
 
+/** The kept files (30 aids each, or one file of `aids`) replayed into a controlled target, 10 aids a batch. */
+async function replaying(
+  stores: ReturnType<typeof openTemporaryStores>,
+  files: { names?: string[]; aids?: number; failAt?: number } = {},
+) {
+  for (const name of files.names ?? ['2025_06']) await keptFile(stores, files.aids ?? 30, name);
+  const control = controlledTarget(files.failAt);
+  const replay = replayArchivedFiles({
+    documents: stores.documents,
+    archive: new RegisterArchive(stores.blobs),
+    target: control.target,
+    batchSize: 10,
+  });
+  return { control, replay };
+}
+
 describe('replay of the kept register files', () => {
   it('writes every aid once, in order, one write at a time while the parser reads on', async () => {
     const stores = openTemporaryStores('replay-pipeline-');
     try {
-      await keptFile(stores, 50);
-      const control = controlledTarget();
-      const replay = replayArchivedFiles({
-        documents: stores.documents,
-        archive: new RegisterArchive(stores.blobs),
-        target: control.target,
-        batchSize: 10,
-      });
+      const { control, replay } = await replaying(stores, { aids: 50 });
       await drive(control, replay);
       expect(await replay).toEqual({ files: 1, aids: 50, notKept: [] });
       expect(control.writes.map((w) => w.aids)).toEqual([10, 10, 10, 10, 10]);
@@ -100,14 +109,7 @@ describe('replay of the kept register files', () => {
     async (failAt) => {
       const stores = openTemporaryStores('replay-failure-');
       try {
-        await keptFile(stores, 50);
-        const control = controlledTarget(failAt);
-        const replay = replayArchivedFiles({
-          documents: stores.documents,
-          archive: new RegisterArchive(stores.blobs),
-          target: control.target,
-          batchSize: 10,
-        });
+        const { control, replay } = await replaying(stores, { aids: 50, failAt });
         await drive(control, replay);
         await expect(replay).rejects.toThrow('index unavailable');
         expect(control.writes).toHaveLength(failAt + 1);
@@ -120,14 +122,7 @@ describe('replay of the kept register files', () => {
   it('parses two files at once, each written once, and counts every file and aid', async () => {
     const stores = openTemporaryStores('replay-parallel-');
     try {
-      for (const file of ['2025_04', '2025_05', '2025_06']) await keptFile(stores, 30, file);
-      const control = controlledTarget();
-      const replay = replayArchivedFiles({
-        documents: stores.documents,
-        archive: new RegisterArchive(stores.blobs),
-        target: control.target,
-        batchSize: 10,
-      });
+      const { control, replay } = await replaying(stores, { names: ['2025_04', '2025_05', '2025_06'] });
       // every write is held until two files have one waiting: only files parsed at once get there
       // (the writes are let go whatever happens, so that a failure ends the replay too)
       const twoFilesWaiting = eventually(
@@ -149,13 +144,9 @@ describe('replay of the kept register files', () => {
   it('starts no further file once one failed, and fails with its error', async () => {
     const stores = openTemporaryStores('replay-parallel-failure-');
     try {
-      for (const file of ['2025_04', '2025_05', '2025_06']) await keptFile(stores, 30, file);
-      const control = controlledTarget(0);
-      const replay = replayArchivedFiles({
-        documents: stores.documents,
-        archive: new RegisterArchive(stores.blobs),
-        target: control.target,
-        batchSize: 10,
+      const { control, replay } = await replaying(stores, {
+        names: ['2025_04', '2025_05', '2025_06'],
+        failAt: 0,
       });
       await drive(control, replay);
       await expect(replay).rejects.toThrow('index unavailable');

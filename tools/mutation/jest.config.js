@@ -23,5 +23,6 @@ module.exports = {
         '<rootDir>/services/api/src/http/authorization.int.test.ts',
         '<rootDir>/services/api/src/http/write-budget.int.test.ts',
         '<rootDir>/services/api/src/bulk-searches/bulk-searches-api.int.test.ts',
+        '<rootDir>/services/api/src/bulk-searches/commands.int.test.ts',
       ],
 };

@@ -179,4 +179,45 @@ describe('authentication', () => {
       await fresh.close();
     }
   });
+
+  it('reads the access token from a well-formed Bearer header only', async () => {
+    const token = await api.adminToken();
+    const me = (authorization: string) =>
+      request(api.app).get('/api/users/me').set('Authorization', authorization);
+    // the scheme's case and the spaces after it are free (RFC 9110)
+    await me(`Bearer ${token}`).expect(200);
+    await me(`bearer ${token}`).expect(200);
+    await me(`Bearer   ${token}`).expect(200);
+    // anything before the scheme or after the token is not a Bearer header
+    for (const malformed of [
+      `XBearer ${token}`,
+      `Token Bearer ${token}`,
+      `Bearer ${token} extra`,
+      `Bearer`,
+      token,
+    ])
+      expect({ malformed, code: (await me(malformed).expect(401)).body.code }).toEqual({
+        malformed,
+        code: 'A001',
+      });
+  });
+
+  it('refuses a removed client’s access token, also once its email is invited again as a new client', async () => {
+    const email = 'rimosso@example.it';
+    const invited = await api.inviteClient(email);
+    // signed in with its invitation code: its token carries the same password version as a new client's
+    const removed = await api.signIn(email, invited.code);
+    await request(api.app)
+      .delete(`/api/clients/${invited.id}`)
+      .set(bearer(await api.adminToken()))
+      .expect(204);
+    expect((await request(api.app).get('/api/users/me').set(bearer(removed.accessToken))).body.code).toBe(
+      'A001',
+    );
+    // the same email, a new client: the old token (still a valid signature) is not the new client's
+    const again = await api.inviteClient(email);
+    expect(again.id).not.toBe(invited.id);
+    const old = await request(api.app).get('/api/users/me').set(bearer(removed.accessToken));
+    expect({ status: old.status, code: old.body.code }).toEqual({ status: 401, code: 'A001' });
+  });
 });

@@ -175,6 +175,12 @@ describe('refresh tokens presented twice', () => {
       refreshSession(racing, tokens.refreshToken),
     ]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    // the loser is told its session ended (A001), and the winner's family goes with it: either may be
+    // the thief
+    const lost = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!;
+    expect(lost.reason).toMatchObject({ code: 'A001' });
+    const won = outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<AuthTokensDto>;
+    expect((await refresh(won.value.refreshToken)).body.code).toBe('A001');
   });
 
   it('a refresh token past its lifetime is refused, and a fresh sign-in works', async () => {

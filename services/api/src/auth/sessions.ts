@@ -79,7 +79,17 @@ export async function startSession(
   };
 }
 
+/** Sign-ins ended as stolen or logged out: any token of theirs is refused, whenever it was issued. */
+export const REVOKED_FAMILIES_COLLECTION = 'revoked-session-families';
+
+function revokedFamilies(deps: ApiDeps): Collection<{ id: string; revokedAt: number }> {
+  return deps.documents.collection(REVOKED_FAMILIES_COLLECTION);
+}
+
 export async function revokeFamily(deps: ApiDeps, familyId: string): Promise<void> {
+  // The family first: a refresh racing this one may still issue its next token after the tokens
+  // below were marked (two refreshes of one token, the loser revoking), and that token must die too.
+  await revokedFamilies(deps).put({ id: familyId, revokedAt: deps.clock().getTime() });
   const collection = refreshTokens(deps);
   for (const record of await collection.find({ familyId }))
     await collection.put({ ...record, revoked: true });
@@ -107,6 +117,7 @@ export async function refreshSession(deps: ApiDeps, presented: string): Promise<
   const found = await collection.getWithRevision(sha256(presented));
   if (!found || found.doc.revoked) throw new DomainError('A001');
   const record = found.doc;
+  if (await revokedFamilies(deps).get(record.familyId)) throw new DomainError('A001');
   const now = deps.clock().getTime();
   if (record.spentAt !== null) {
     await revokeFamily(deps, record.familyId);

@@ -6,6 +6,7 @@
 import type { DomainEvent, EventShape } from '@rna/domain';
 import {
   fencedDocuments,
+  fencedEventStore,
   type RecordedEvent,
   type DocumentStore,
   type AidIndex,
@@ -105,14 +106,14 @@ export function startProjections(
   // lease writes nothing once the next holder has, not even a write already on its way.
   const subscribe = (projection: Projection<EventShape>, fence?: Fence) => {
     const writes = fence ? { ...stores, documents: fencedDocuments(stores.documents, fence) } : stores;
-    return eventStore.subscribeToAll({
+    const events = fence ? fencedEventStore(eventStore, fence) : eventStore;
+    return events.subscribeToAll({
       subscriberId: subscriberIdOf(projection),
-      fence,
-      handler: async (events) => {
-        for (const event of events) {
+      handler: async (batch) => {
+        for (const event of batch) {
           // The runner hands a projection only the types it handles: apply's typed event holds.
           if (projection.handles.includes(event.type))
-            await applyOrSetAside(projection, event, eventStore, writes, options);
+            await applyOrSetAside(projection, event, events, writes, options);
         }
       },
     });

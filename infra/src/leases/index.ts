@@ -318,11 +318,10 @@ export function runWhileHoldingLease(
       validUntil = sentAt + heldFor;
       armDeadline();
     }
+    // not held: the work was lost above (a refusal or a failed renewal leaves no token to run with)
     if (held && !work && lease.valid()) {
       work = await start(lease);
       options.onChange?.(true);
-    } else if (!held && work) {
-      await loseWork();
     }
   };
   // called at start, and after each turn unless stopped (stop() clears the timer of the next)

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { DocumentStore } from '../documents/port';
 import { openTemporaryStores, withCollectionMethods, type TemporaryStores } from '../embedded/testing';
 import {
@@ -5,6 +6,7 @@ import {
   holderMarginMs,
   LEASES_COLLECTION,
   leaseClock,
+  processHolderId,
   releaseLease,
   runWhileHoldingLease,
   tryHoldLease,
@@ -477,6 +479,133 @@ describe('leases', () => {
     expect(await leases.get('sync')).toEqual(
       expect.objectContaining({ holder: 'b', expiresAt: 1, token: 9 }),
     );
+  });
+
+  it('names a process by its host and pid, and tells two holders of one process apart', () => {
+    const [one, two] = [processHolderId(), processHolderId()];
+    expect(one.startsWith(`${os.hostname()}:${process.pid}:`)).toBe(true);
+    expect(one).not.toBe(two);
+  });
+
+  it('lets a release the store fails say so: only a lost race is swallowed', async () => {
+    const a = { name: 'sync', holder: 'a', ttlMs: 500 };
+    expect(await tryHoldLease(stores.documents, a)).toBe(true);
+    const failing = withCollectionMethods(stores.documents, () => ({
+      put: () => Promise.reject(new Error('disk I/O error')),
+    }));
+    await expect(releaseLease(failing, a)).rejects.toThrow('disk I/O error');
+  });
+
+  it('leaves no timer behind once stopped, a renewal’s give-up timer included', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const holder = runWhileHoldingLease(
+      stores.documents,
+      { name: 'timers', holder: 'a', ttlMs: 5_000, renewEveryMs: 50 },
+      () => ({ stop: async () => undefined }),
+    );
+    await until(() => holder.holding());
+    await renewals(stores.documents, 'timers', 3);
+    await holder.stop();
+    expect(timers()).toBe(before);
+  });
+
+  it('stops the work while renewals fail, and begins it again, with a real token, once one succeeds', async () => {
+    const failing = { now: false };
+    const errors: unknown[] = [];
+    const store = withCollectionMethods(stores.documents, (_, inner) => ({
+      getWithRevision: (id) =>
+        failing.now ? Promise.reject(new Error('disk I/O error')) : inner.getWithRevision(id),
+    }));
+    const starts: { token: number; whileFailing: boolean }[] = [];
+    const holder = runWhileHoldingLease(
+      store,
+      {
+        name: 'failing',
+        holder: 'a',
+        ttlMs: 5_000,
+        renewEveryMs: 50,
+        onError: (error) => errors.push(error),
+      },
+      (lease) => {
+        starts.push({ token: lease.fence().token, whileFailing: failing.now });
+        return { stop: async () => undefined };
+      },
+    );
+    try {
+      await until(() => holder.holding());
+      failing.now = true;
+      await until(() => errors.length >= 3); // three renewals failed
+      expect(holder.holding()).toBe(false);
+      failing.now = false;
+      await until(() => holder.holding());
+      expect(starts.map((start) => start.whileFailing)).toEqual([false, false]);
+      expect(starts.every((start) => start.token >= 1)).toBe(true);
+    } finally {
+      await holder.stop();
+    }
+  });
+
+  it('reports a work that fails to start, and starts it at the next renewal', async () => {
+    const errors: unknown[] = [];
+    let attempts = 0;
+    const holder = runWhileHoldingLease(
+      stores.documents,
+      {
+        name: 'starting',
+        holder: 'a',
+        ttlMs: 5_000,
+        renewEveryMs: 50,
+        onError: (error) => errors.push(error),
+      },
+      () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('cannot start');
+        return { stop: async () => undefined };
+      },
+    );
+    try {
+      await until(() => holder.holding());
+      expect(errors).toEqual([expect.objectContaining({ message: 'cannot start' })]);
+      expect(attempts).toBe(2);
+    } finally {
+      await holder.stop();
+    }
+  });
+
+  it('asks for the lease no more once stopped, even when stopped during a renewal', async () => {
+    let reads = 0;
+    const held = { now: false, release: null as (() => void) | null };
+    const store = withCollectionMethods(stores.documents, (_, inner) => ({
+      getWithRevision: async (id) => {
+        reads += 1;
+        if (held.now) await new Promise<void>((resolve) => (held.release = resolve));
+        return inner.getWithRevision(id);
+      },
+    }));
+    const settings = { name: 'stopping', ttlMs: 5_000, renewEveryMs: 50 };
+    const a = runWhileHoldingLease(store, { ...settings, holder: 'a' }, () => ({
+      stop: async () => undefined,
+    }));
+    await until(() => a.holding());
+    held.now = true;
+    await until(() => held.release !== null); // a renewal is under way
+    held.now = false;
+    const stopping = a.stop();
+    held.release!();
+    await stopping;
+    const readsWhenStopped = reads;
+    // a later event than any ask a would still make: b takes the lease given up and renews it often
+    const b = runWhileHoldingLease(stores.documents, { ...settings, holder: 'b' }, () => ({
+      stop: async () => undefined,
+    }));
+    try {
+      await until(() => b.holding());
+      await renewals(stores.documents, 'stopping', 5);
+      expect(reads).toBe(readsWhenStopped);
+    } finally {
+      await b.stop();
+    }
   });
 
   it('keeps a tenth of the lease time off the holder’s deadline, at least 20 ms', () => {

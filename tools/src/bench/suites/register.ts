@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { rebuildProjections } from '@rna/standalone';
-import { percentile, type BenchRow, type BenchSuite } from '../bench-suite';
+import { percentile, rssSampler, type BenchRow, type BenchSuite } from '../bench-suite';
 import { seededRandom } from '../../generator/random';
 import { directoryBytes, rehearseRegister } from '../register/rehearsal';
 import { disposeHarness } from '../../rna-mirror/sync-harness';
@@ -145,9 +145,15 @@ export const registerSuite: BenchSuite = {
       await harness.projections.stop();
       // BENCH_REGISTER_REBUILD_BASELINE=1: the rebuild is also timed parsing one file at a time (as
       // it did before), baseline and subject alternating, three of each, for the ratio
+      let rebuildPeakRssMb = 0;
+      let baselinePeakRssMb = 0;
       const rebuildSeconds = async (parallelFiles?: number) => {
         const started = performance.now();
+        const stopSampling = rssSampler();
         const rebuilt = await rebuildProjections(harness.stores, { parallelFiles });
+        const peak = stopSampling();
+        if (parallelFiles === undefined) rebuildPeakRssMb = Math.max(rebuildPeakRssMb, peak);
+        else baselinePeakRssMb = Math.max(baselinePeakRssMb, peak);
         return { seconds: (performance.now() - started) / 1000, rebuilt };
       };
       const baselineRuns: number[] = [];
@@ -186,6 +192,14 @@ export const registerSuite: BenchSuite = {
           (baselineRuns.length > 0
             ? `; median of ${subjectRuns.length}, baseline one file at a time (${baselineRuns.map((s) => Math.round(s)).join(', ')} s) against ${subjectRuns.map((s) => Math.round(s)).join(', ')} s`
             : ''),
+      });
+      rows.push({
+        metric: 'peak RSS during the rebuild',
+        value: rebuildPeakRssMb,
+        unit: 'MB',
+        ...(baselinePeakRssMb > 0
+          ? { baseline: baselinePeakRssMb, note: 'baseline: one file at a time' }
+          : {}),
       });
 
       // at rest: every store closed (WAL checkpointed into the files), then measured

@@ -386,6 +386,43 @@ describe('The bulk charge, decision by decision', () => {
     });
   });
 
+  describe('a dead request whose charge is nowhere', () => {
+    it(`settles the job as never charged, reading a quota stream longer than a page of ${QUOTA_PAGE} to its end`, async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      const at = api.now().toISOString();
+      const by = { userId: client.id, email: client.email, role: 'CLIENT' as const };
+      await api.deps.eventStore.appendToStream(
+        streams.quota(client.id),
+        Array.from({ length: QUOTA_PAGE + 1 }, () => ({
+          type: 'ReportDownloaded',
+          data: {
+            taxCodes: [],
+            deMinimis: false,
+            last3Years: false,
+            clientId: client.id,
+            at,
+            by,
+            kind: 'sheet',
+          },
+        })),
+        { expectedVersion: 'any' },
+      );
+      // the process dies before its charge is written: nothing it appends from then on lands
+      let dead = false;
+      const dying = appending(api.deps.eventStore, (_stream, types, go) => {
+        if (types.includes('SearchPerformed')) dead = true;
+        return dead ? Promise.reject(new Error('the process died')) : go();
+      });
+      await expect(
+        requestBulkSearch({ ...api.deps, eventStore: dying }, principalOf(client), {
+          taxCodes: [ACME],
+          sourceName: 'mai-addebitata.csv',
+        }),
+      ).rejects.toThrow('the process died');
+      expect(await settleUnchargedJob(api.deps, await lastRequestedJobId(client.id))).toBe('FAILED');
+    });
+  });
+
   describe('a decision with nothing to record', () => {
     it('writes nothing, even on a job read before another write to it', async () => {
       const client = await api.client({ remainingSearches: 10 });
@@ -446,6 +483,16 @@ describe('The bulk charge, decision by decision', () => {
         data: { taxCodes: [], kind: 'sheet' },
       });
       expect((await quotaEvents(adminId)).map((e) => e.type)).not.toContain('ReportDownloaded');
+      // each file named for its kind and the job's day
+      const files = await Promise.all(
+        (['sheet', 'pdf'] as const).map((kind) =>
+          downloadBulkResult(api.deps, admin(), adminJob.jobId, kind),
+        ),
+      );
+      expect(files.map((file) => file.fileName)).toEqual([
+        expect.stringMatching(/^ricerca-massiva-\d{4}-\d{2}-\d{2}\.xlsx$/),
+        expect.stringMatching(/^ricerca-massiva-\d{4}-\d{2}-\d{2}\.pdf$/),
+      ]);
     });
   });
 });

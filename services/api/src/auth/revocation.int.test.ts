@@ -183,6 +183,21 @@ describe('refresh tokens presented twice', () => {
     expect((await refresh(won.value.refreshToken)).body.code).toBe('A001');
   });
 
+  it('a store that fails to spend the token is not a replay: the error surfaces and the sign-in goes on', async () => {
+    const email = 'guasto@example.it';
+    const { code } = await api.inviteClient(email);
+    const tokens = await api.signIn(email, code);
+    const failing = {
+      ...api.deps,
+      documents: withCollectionMethods(api.deps.documents, (name) =>
+        name === REFRESH_TOKENS_COLLECTION ? { put: () => Promise.reject(new Error('disk I/O error')) } : {},
+      ),
+    };
+    await expect(refreshSession(failing, tokens.refreshToken)).rejects.toThrow('disk I/O error');
+    // once the store answers again the same token still rotates: nothing was revoked
+    expect((await refresh(tokens.refreshToken)).status).toBe(200);
+  });
+
   it('a refresh token past its lifetime is refused, and a fresh sign-in works', async () => {
     const email = 'scadenza-refresh@example.it';
     const { code } = await api.inviteClient(email);

@@ -346,13 +346,13 @@ describe('The bulk charge, decision by decision', () => {
       });
     });
 
-    it(`finds a dead request’s charge past the quota’s first page of ${QUOTA_PAGE} events`, async () => {
-      const client = await api.client({ remainingSearches: 10 });
+    /** The client's quota stream padded with `count` downloads, so that its charge is read past them. */
+    const padQuota = async (client: { id: string; email: string }, count: number) => {
       const at = api.now().toISOString();
       const by = { userId: client.id, email: client.email, role: 'CLIENT' as const };
       await api.deps.eventStore.appendToStream(
         streams.quota(client.id),
-        Array.from({ length: QUOTA_PAGE }, () => ({
+        Array.from({ length: count }, () => ({
           type: 'ReportDownloaded',
           data: {
             taxCodes: [],
@@ -366,60 +366,41 @@ describe('The bulk charge, decision by decision', () => {
         })),
         { expectedVersion: 'any' },
       );
+    };
+
+    /** A request whose process dies when it appends `type`: nothing it appends from then on lands. */
+    const requestDyingAt = async (client: { id: string; email: string }, type: string) => {
       let dead = false;
       const dying = appending(api.deps.eventStore, (_stream, types, go) => {
-        if (types.includes('BulkSearchCharged')) dead = true;
+        if (types.includes(type)) dead = true;
         return dead ? Promise.reject(new Error('the process died')) : go();
       });
       await expect(
         requestBulkSearch({ ...api.deps, eventStore: dying }, principalOf(client), {
           taxCodes: [ACME],
-          sourceName: 'pagina-due.csv',
+          sourceName: 'morta.csv',
         }),
       ).rejects.toThrow('the process died');
-      const jobId = await lastRequestedJobId(client.id);
+      return lastRequestedJobId(client.id);
+    };
+
+    it(`finds a dead request’s charge past the quota’s first page of ${QUOTA_PAGE} events`, async () => {
+      const client = await api.client({ remainingSearches: 10 });
+      await padQuota(client, QUOTA_PAGE);
+      const jobId = await requestDyingAt(client, 'BulkSearchCharged');
       expect(await settleUnchargedJob(api.deps, jobId)).toBe('CHARGED');
       expect((await jobEvents(jobId)).map((e) => e.type)).toEqual([
         'BulkSearchRequested',
         'BulkSearchCharged',
       ]);
     });
-  });
 
-  describe('a dead request whose charge is nowhere', () => {
-    it(`settles the job as never charged, reading a quota stream longer than a page of ${QUOTA_PAGE} to its end`, async () => {
+    it(`settles as never charged a job whose charge is nowhere, reading a quota stream longer than a page of ${QUOTA_PAGE} to its end`, async () => {
       const client = await api.client({ remainingSearches: 10 });
-      const at = api.now().toISOString();
-      const by = { userId: client.id, email: client.email, role: 'CLIENT' as const };
-      await api.deps.eventStore.appendToStream(
-        streams.quota(client.id),
-        Array.from({ length: QUOTA_PAGE + 1 }, () => ({
-          type: 'ReportDownloaded',
-          data: {
-            taxCodes: [],
-            deMinimis: false,
-            last3Years: false,
-            clientId: client.id,
-            at,
-            by,
-            kind: 'sheet',
-          },
-        })),
-        { expectedVersion: 'any' },
-      );
-      // the process dies before its charge is written: nothing it appends from then on lands
-      let dead = false;
-      const dying = appending(api.deps.eventStore, (_stream, types, go) => {
-        if (types.includes('SearchPerformed')) dead = true;
-        return dead ? Promise.reject(new Error('the process died')) : go();
-      });
-      await expect(
-        requestBulkSearch({ ...api.deps, eventStore: dying }, principalOf(client), {
-          taxCodes: [ACME],
-          sourceName: 'mai-addebitata.csv',
-        }),
-      ).rejects.toThrow('the process died');
-      expect(await settleUnchargedJob(api.deps, await lastRequestedJobId(client.id))).toBe('FAILED');
+      await padQuota(client, QUOTA_PAGE + 1);
+      // the process dies before its charge is written
+      const jobId = await requestDyingAt(client, 'SearchPerformed');
+      expect(await settleUnchargedJob(api.deps, jobId)).toBe('FAILED');
     });
   });
 

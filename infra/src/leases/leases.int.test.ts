@@ -608,6 +608,33 @@ describe('leases', () => {
     }
   });
 
+  it('never begins the work, nor arms its deadline, when stopped during its first renewal', async () => {
+    const held = { release: null as (() => void) | null };
+    const store = withCollectionMethods(stores.documents, (_, inner) => ({
+      getWithRevision: async (id) => {
+        if (held.release === null) await new Promise<void>((resolve) => (held.release = resolve));
+        return inner.getWithRevision(id);
+      },
+    }));
+    let starts = 0;
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const a = runWhileHoldingLease(store, { name: 'first', holder: 'a', ttlMs: 5_000 }, () => {
+      starts += 1;
+      return { stop: async () => undefined };
+    });
+    await until(() => held.release !== null); // the first renewal is under way
+    const stopping = a.stop();
+    held.release!();
+    await stopping;
+    // nor leaves a deadline timer behind
+    expect({ starts, holding: a.holding(), timers: timers() }).toEqual({
+      starts: 0,
+      holding: false,
+      timers: before,
+    });
+  });
+
   it('keeps a tenth of the lease time off the holder’s deadline, at least 20 ms', () => {
     expect(holderMarginMs(15_000)).toBe(1_500);
     expect(holderMarginMs(1_000)).toBe(100);

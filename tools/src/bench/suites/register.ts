@@ -11,7 +11,16 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { rebuildProjections } from '@rna/standalone';
-import { percentile, rssSampler, type BenchRow, type BenchSuite } from '../bench-suite';
+import {
+  alternating,
+  describeSpread,
+  percentile,
+  rssSampler,
+  SAMPLES,
+  spread,
+  type BenchRow,
+  type BenchSuite,
+} from '../bench-suite';
 import { seededRandom } from '../../generator/random';
 import { directoryBytes, rehearseRegister } from '../register/rehearsal';
 import { disposeHarness } from '../../rna-mirror/sync-harness';
@@ -144,62 +153,43 @@ export const registerSuite: BenchSuite = {
       await harness.consumer.stop();
       await harness.projections.stop();
       // BENCH_REGISTER_REBUILD_BASELINE=1: the rebuild is also timed parsing one file at a time (as
-      // it did before), baseline and subject alternating, three of each, for the ratio
-      let rebuildPeakRssMb = 0;
-      let baselinePeakRssMb = 0;
-      const rebuildSeconds = async (parallelFiles?: number) => {
+      // it did before), SAMPLES of each, alternating which goes first, for the ratio
+      const timedRebuild = async (parallelFiles?: number) => {
         const started = performance.now();
         const stopSampling = rssSampler();
         const rebuilt = await rebuildProjections(harness.stores, { parallelFiles });
-        const peak = stopSampling();
-        if (parallelFiles === undefined) rebuildPeakRssMb = Math.max(rebuildPeakRssMb, peak);
-        else baselinePeakRssMb = Math.max(baselinePeakRssMb, peak);
-        return { seconds: (performance.now() - started) / 1000, rebuilt };
+        return { seconds: (performance.now() - started) / 1000, peakRssMb: stopSampling(), rebuilt };
       };
-      const baselineRuns: number[] = [];
-      const subjectRuns: number[] = [];
-      let rebuilt = { files: 0, aids: 0 };
-      for (let round = 0; round < (ctx.env.BENCH_REGISTER_REBUILD_BASELINE === '1' ? 3 : 1); round++) {
-        if (ctx.env.BENCH_REGISTER_REBUILD_BASELINE === '1')
-          baselineRuns.push((await rebuildSeconds(1)).seconds);
-        const subject = await rebuildSeconds();
-        subjectRuns.push(subject.seconds);
-        rebuilt = subject.rebuilt;
-      }
+      const { baseline, subject } =
+        ctx.env.BENCH_REGISTER_REBUILD_BASELINE === '1'
+          ? await alternating(
+              SAMPLES,
+              () => timedRebuild(1),
+              () => timedRebuild(),
+            )
+          : { baseline: [], subject: [await timedRebuild()] };
+      const rebuilt = subject[subject.length - 1]!.rebuilt;
+      const seconds = (runs: typeof subject) => spread(runs.map((run) => run.seconds));
+      const peakRssMb = (runs: typeof subject) => Math.max(0, ...runs.map((run) => run.peakRssMb));
+      const compared = baseline.length > 0;
       rows.push({
         metric: `rebuild of the index from ${rebuilt.files} kept register files (two files parsed at once)`,
-        value: Math.round(
-          percentile(
-            subjectRuns.sort((a, b) => a - b),
-            50,
-          ),
-        ),
+        value: Math.round(seconds(subject).median),
         unit: 's',
-        ...(baselineRuns.length > 0
-          ? {
-              baseline: Math.round(
-                percentile(
-                  baselineRuns.sort((a, b) => a - b),
-                  50,
-                ),
-              ),
-            }
-          : {}),
+        ...(compared ? { baseline: Math.round(seconds(baseline).median) } : {}),
         note:
           (rebuilt.aids === indexed
             ? `${rebuilt.aids} aids, as before`
             : `${rebuilt.aids} aids, ${indexed} before`) +
-          (baselineRuns.length > 0
-            ? `; median of ${subjectRuns.length}, baseline one file at a time (${baselineRuns.map((s) => Math.round(s)).join(', ')} s) against ${subjectRuns.map((s) => Math.round(s)).join(', ')} s`
+          (compared
+            ? `; ${describeSpread(seconds(subject), 0)} s against one file at a time ${describeSpread(seconds(baseline), 0)} s`
             : ''),
       });
       rows.push({
         metric: 'peak RSS during the rebuild',
-        value: rebuildPeakRssMb,
+        value: peakRssMb(subject),
         unit: 'MB',
-        ...(baselinePeakRssMb > 0
-          ? { baseline: baselinePeakRssMb, note: 'baseline: one file at a time' }
-          : {}),
+        ...(compared ? { baseline: peakRssMb(baseline), note: 'baseline: one file at a time' } : {}),
       });
 
       // at rest: every store closed (WAL checkpointed into the files), then measured

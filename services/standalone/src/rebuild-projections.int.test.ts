@@ -20,6 +20,7 @@ import { startAidIndexProjection } from '@rna/projector/aids';
 import {
   holdProjectionLeases,
   rebuildProjections,
+  rebuildArguments,
   RebuildShortError,
   shortFiles,
 } from './rebuild-projections';
@@ -348,6 +349,21 @@ describe('what a rebuilt index owes each file', () => {
       { sourceFile: '2025_01', inService: 10, rebuilt: 9 },
       { sourceFile: '2025_03', inService: 4, rebuilt: 0 },
     ]);
+  });
+});
+
+describe("the command's arguments", () => {
+  it('accept fewer aids and a number of files parsed at once, and refuse anything else by name', () => {
+    expect(rebuildArguments([])).toEqual({ allowFewerAids: false });
+    expect(rebuildArguments(['--allow-fewer-aids', '--parallel-files=1'])).toEqual({
+      allowFewerAids: true,
+      parallelFiles: 1,
+    });
+    expect(rebuildArguments(['--parallel-files=12'])).toEqual({ allowFewerAids: false, parallelFiles: 12 });
+    for (const bad of ['0', '', '-1', '1.5', 'due', '01', '1000'])
+      expect(() => rebuildArguments([`--parallel-files=${bad}`])).toThrow(`"${bad}"`);
+    // a typo must not run a rebuild the operator did not ask for
+    expect(() => rebuildArguments(['--allow-fewer'])).toThrow('--allow-fewer');
   });
 });
 

@@ -238,7 +238,29 @@ export async function holdProjectionLeases(
   return release;
 }
 
+export interface RebuildArguments {
+  allowFewerAids: boolean;
+  /** Kept files parsed at once (`--parallel-files=N`); the replay's default when absent. */
+  parallelFiles?: number;
+}
+
+/** The command's arguments: `--allow-fewer-aids`, `--parallel-files=N` (a whole number from 1). */
+export function rebuildArguments(argv: readonly string[]): RebuildArguments {
+  const parsed: RebuildArguments = { allowFewerAids: false };
+  for (const arg of argv) {
+    if (arg === '--allow-fewer-aids') parsed.allowFewerAids = true;
+    else if (arg.startsWith('--parallel-files=')) {
+      const value = arg.slice('--parallel-files='.length);
+      if (!/^[1-9]\d{0,2}$/.test(value))
+        throw new Error(`--parallel-files vuole un numero intero da 1 a 999, non "${value}"`);
+      parsed.parallelFiles = Number(value);
+    } else throw new Error(`argomento sconosciuto: ${arg} (ammessi: --allow-fewer-aids, --parallel-files=N)`);
+  }
+  return parsed;
+}
+
 async function main(): Promise<void> {
+  const options = rebuildArguments(process.argv.slice(2));
   const config = loadConfig();
   const embedded = Object.values(engineSelection(config.engines)).every((engine) => engine === 'embedded');
   const releaseLock = embedded ? acquireDataDirLock(config.dataDir, 'rebuild-projections') : () => undefined;
@@ -249,9 +271,7 @@ async function main(): Promise<void> {
       ttlMs: config.leaseTtlMs,
     });
     try {
-      const summary = await rebuildProjections(stores, {
-        allowFewerAids: process.argv.includes('--allow-fewer-aids'),
-      });
+      const summary = await rebuildProjections(stores, options);
       process.stdout.write(
         `Ricostruite ${summary.projections} proiezioni e l'indice di ${summary.aids} aiuti da ${
           summary.files

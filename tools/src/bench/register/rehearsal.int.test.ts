@@ -1,8 +1,10 @@
 import { ARCHIVE_FILES_COLLECTION, type ArchiveFileDoc } from '@rna/read-models/archive';
 import { FILE_STATE_COLLECTION, type FileState } from '@rna/read-models';
 import { rebuildProjections } from '@rna/standalone';
+import { openStores } from '@rna/infra/stores';
 import { disposeHarness, expectIndexMatches } from '../../rna-mirror/sync-harness';
 import type { TruthRecord } from '../../generator/generate';
+import { runRebuildProcess } from './rebuild-process';
 import { readAllTruth, registerMonths, registerPlan, rehearseRegister, type Rehearsal } from './rehearsal';
 
 jest.setTimeout(300_000);
@@ -64,5 +66,23 @@ describe('whole-register rehearsal, scaled down (every file of ten years, a few 
     const summary = await rebuildProjections(harness.stores);
     expect(summary.notKept).toEqual([]);
     await expectIndexMatches(harness.aidIndex, truth);
+  });
+
+  it('rebuilds it again as the operator runs the command, in its own process, one file at a time', async () => {
+    const { harness } = rehearsal;
+    await harness.stores.close();
+    const run = await runRebuildProcess(harness.stores.dir, { parallelFiles: 1 });
+    expect({ files: run.files, aids: run.aids }).toEqual({
+      files: rehearsal.files.filter((name) => !name.startsWith(rehearsal.plan.leaving)).length,
+      aids: truth.length,
+    });
+    // read by the kernel for that process (Linux): a node process with SQLite open holds tens of MB
+    expect(run.peakRssMb).toBeGreaterThan(30);
+    const reopened = openStores({ dataDir: harness.stores.dir });
+    try {
+      await expectIndexMatches(reopened.aidIndex, truth);
+    } finally {
+      await reopened.close();
+    }
   });
 });

@@ -1,0 +1,74 @@
+/**
+ * `npm run rebuild-projections` as an operator runs it: its own process on the data directory (the
+ * portal stopped), with the heap limit the npm script sets. Its peak resident memory is the kernel's
+ * high-water mark of that process (VmHWM, Linux), so nothing the bench itself holds is counted.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+const SCRIPT = path.join(ROOT, 'services/standalone/dist/rebuild-projections.js');
+// the npm script's default (NODE_HEAP_MB)
+const HEAP_MB = 512;
+
+export interface RebuildProcessRun {
+  seconds: number;
+  /** Peak resident memory of the rebuild's process; null where /proc is not there to read it. */
+  peakRssMb: number | null;
+  aids: number;
+  files: number;
+}
+
+/** The rebuild's own summary line: "Ricostruite P proiezioni e l'indice di A aiuti da F file del registro". */
+export function parseRebuildSummary(stdout: string): { aids: number; files: number } {
+  const found = /l'indice di (\d+) aiuti da (\d+) file/.exec(stdout);
+  if (!found) throw new Error(`the rebuild printed no summary:\n${stdout}`);
+  return { aids: Number(found[1]), files: Number(found[2]) };
+}
+
+async function highWaterMarkKb(pid: number): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const found = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return found ? Number(found[1]) : null;
+  } catch {
+    return null; // not Linux, or the process has just ended
+  }
+}
+
+export async function runRebuildProcess(
+  dataDir: string,
+  options: { parallelFiles?: number } = {},
+): Promise<RebuildProcessRun> {
+  const args = options.parallelFiles === undefined ? [] : [`--parallel-files=${options.parallelFiles}`];
+  const started = performance.now();
+  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, SCRIPT, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // the mark only grows: the last reading before the process ends is its peak (sampled often
+  // enough that the final seconds, the search index's sort, are read too)
+  let peakKb: number | null = null;
+  const sampler = setInterval(() => {
+    if (child.pid === undefined) return;
+    void highWaterMarkKb(child.pid).then((kb) => {
+      if (kb !== null) peakKb = Math.max(peakKb ?? 0, kb);
+    });
+  }, 50);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', resolve);
+  }).finally(() => clearInterval(sampler));
+  if (code !== 0) throw new Error(`rebuild-projections exited with ${code}:\n${stderr}${stdout}`);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    peakRssMb: peakKb === null ? null : Math.round(peakKb / 1024),
+    ...parseRebuildSummary(stdout),
+  };
+}

@@ -2,11 +2,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AidRecord } from '@rna/domain';
 import { openSqliteFile } from '../embedded/sqlite';
-import { aidIndexWrites, tuneForBulkWrites } from './aid-index-writes';
+import { aidIndexWrites, buildSearchIndex, tuneForBulkWrites } from './aid-index-writes';
 
 export type ToAidIndexWriter =
   | { id: number; op: 'upsert'; records: AidRecord[] }
   | { id: number; op: 'upsertEncoded'; aidsJson: string[] }
+  | { id: number; op: 'buildSearchIndex' }
   | { id: number; op: 'close' };
 export type FromAidIndexWriter = { id: number; result?: unknown; error?: string };
 
@@ -22,6 +23,7 @@ if (parentPort) {
     try {
       if (message.op === 'upsert') reply.result = writes.upsert(message.records);
       else if (message.op === 'upsertEncoded') reply.result = writes.upsertEncoded(message.aidsJson);
+      else if (message.op === 'buildSearchIndex') buildSearchIndex(db);
       else db.close();
     } catch (error) {
       reply.error = error instanceof Error ? error.message : String(error);

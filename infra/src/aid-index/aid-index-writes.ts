@@ -50,6 +50,13 @@ export function dropSearchIndex(db: SqliteDatabase): void {
   db.exec(`DROP INDEX IF EXISTS ${SEARCH_INDEX_NAME}`);
 }
 
+export function hasSearchIndex(db: SqliteDatabase): boolean {
+  return (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(SEARCH_INDEX_NAME) !==
+    undefined
+  );
+}
+
 export const AID_INDEX_SCHEMA = `
 CREATE TABLE IF NOT EXISTS texts (
   id INTEGER PRIMARY KEY,
@@ -79,7 +86,6 @@ CREATE TABLE IF NOT EXISTS aid_rows (
   raw_tax_code TEXT,
   project TEXT
 ) WITHOUT ROWID;
-${SEARCH_INDEX}
 CREATE INDEX IF NOT EXISTS aid_rows_by_import ON aid_rows (import_ref);
 CREATE TABLE IF NOT EXISTS settled_imports (
   source_file TEXT PRIMARY KEY,

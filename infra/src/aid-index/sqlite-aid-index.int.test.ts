@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { AID_INDEX_SCHEMA, SEARCH_INDEX_NAME } from './aid-index-writes';
 import { splitAid, textKey } from './compact-aid-rows';
 import { describeAidIndexContract, sampleAid } from './contract';
-import { openSqliteAidIndex } from './sqlite-aid-index';
+import { openSqliteAidIndex, SqliteAidIndex } from './sqlite-aid-index';
 
 describeAidIndexContract('SQLite (embedded)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-'));
@@ -240,6 +240,92 @@ describe('SQLite aid index on disk', () => {
       expect(after.prepare("SELECT name FROM sqlite_schema WHERE name = 'aids'").all()).toEqual([]);
       after.close();
     }));
+});
+
+/** How SQLite would find one company's aids in the file: through the search index or by reading every row. */
+function searchPlanOf(file: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare<[], { detail: string }>(
+        "EXPLAIN QUERY PLAN SELECT id FROM aid_rows WHERE tax_code = 'CF3' ORDER BY grant_date DESC",
+      )
+      .all()
+      .map((step) => step.detail)
+      .join(' | ');
+  } finally {
+    db.close();
+  }
+}
+
+async function until(done: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('SQLite aid index filled from empty (a first sync)', () => {
+  // many companies, in the writer thread's batches, as a sync's first files come
+  const aids = Array.from({ length: 3_000 }, (_, i) =>
+    sampleAid({ idComponenteAiuto: String(i), codiceFiscaleBeneficiario: `cf${i % 7}` }),
+  );
+  const idsOf = (found: { idComponenteAiuto: string }[]) => found.map((aid) => aid.idComponenteAiuto).sort();
+  const expected = idsOf(aids.filter((aid) => aid.codiceFiscaleBeneficiario === 'cf3'));
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-first-fill-'));
+    file = path.join(dir, 'aids.db');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('takes its rows without the search index, and a search builds it first and finds every aid', async () => {
+    // no pause long enough to build it here: only the search does
+    const index = new SqliteAidIndex(file, { fillPauseMs: 600_000 });
+    try {
+      await index.upsert(aids);
+      expect(searchPlanOf(file)).not.toContain(SEARCH_INDEX_NAME);
+      expect(idsOf(await index.search({ taxCodes: ['cf3'] }))).toEqual(expected);
+      expect(searchPlanOf(file)).toContain(SEARCH_INDEX_NAME);
+      // from then on rows go into the index as they come
+      await index.upsert([sampleAid({ idComponenteAiuto: '9999', codiceFiscaleBeneficiario: 'cf3' })]);
+      expect(idsOf(await index.search({ taxCodes: ['cf3'] }))).toEqual([...expected, '9999'].sort());
+    } finally {
+      await index.close();
+    }
+  });
+
+  it('builds the search index by itself once the writes pause', async () => {
+    const index = new SqliteAidIndex(file, { fillPauseMs: 50 });
+    try {
+      await index.upsert(aids);
+      await until(() => searchPlanOf(file).includes(SEARCH_INDEX_NAME));
+      expect(idsOf(await index.search({ taxCodes: ['cf3'] }))).toEqual(expected);
+    } finally {
+      await index.close();
+    }
+  });
+
+  it('finishes a fill that was interrupted when it is opened again, and keeps the search index of a full one', async () => {
+    const interrupted = new SqliteAidIndex(file, { fillPauseMs: 600_000 });
+    await interrupted.upsert(aids);
+    await interrupted.close(); // stopped before any pause or search
+    expect(searchPlanOf(file)).not.toContain(SEARCH_INDEX_NAME);
+    const reopened = new SqliteAidIndex(file, { fillPauseMs: 600_000 });
+    try {
+      expect(idsOf(await reopened.search({ taxCodes: ['cf3'] }))).toEqual(expected);
+    } finally {
+      await reopened.close();
+    }
+    const full = new SqliteAidIndex(file, { fillPauseMs: 600_000 });
+    try {
+      expect(searchPlanOf(file)).toContain(SEARCH_INDEX_NAME);
+    } finally {
+      await full.close();
+    }
+  });
 });
 
 describe('SQLite aid index rebuilt beside itself', () => {

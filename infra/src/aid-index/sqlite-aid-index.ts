@@ -19,6 +19,7 @@ import {
   aidIndexWrites,
   buildSearchIndex,
   dropSearchIndex,
+  hasSearchIndex,
   INLINE_PROJECT,
   tuneForBulkWrites,
   validate,
@@ -79,6 +80,8 @@ interface Connection {
   writes: AidIndexWrites;
   statements: ReturnType<typeof readStatements>;
   searchStatements: Map<string, Statement<(string | number)[], FoundRow>>;
+  /** Filled without the search index, which the first search or a pause in the writes builds. */
+  filling: boolean;
 }
 
 function readStatements(db: SqliteDatabase) {
@@ -95,12 +98,17 @@ function readStatements(db: SqliteDatabase) {
 
 function connect(file: string, options: SqliteAidIndexOptions = {}): Connection {
   const db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
-  if (options.searchIndexWhenFilled) dropSearchIndex(db);
+  // An empty index is about to be filled (a first sync, a rebuild): its rows go in without the
+  // search index, which is built in one sort once they are in. A file without it and with rows is a
+  // fill that was interrupted: it is built the same way.
+  const empty = db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() === undefined;
+  if (options.searchIndexWhenFilled || empty) dropSearchIndex(db);
+  const filling = !hasSearchIndex(db);
   addInlineProjectColumn(db);
   tuneForBulkWrites(db);
   const writes = aidIndexWrites(db);
   migrateJsonRows(db, writes);
-  return { db, writes, statements: readStatements(db), searchStatements: new Map() };
+  return { db, writes, statements: readStatements(db), searchStatements: new Map(), filling };
 }
 
 /** A database file's WAL companions, and the file itself unless only those are asked for. */
@@ -112,10 +120,17 @@ function removeDatabaseFiles(file: string, companionsOnly = false): void {
 export interface SqliteAidIndexOptions {
   /**
    * A file filled before anyone searches it (a rebuild's): rows go in without the search index,
-   * built in one sort when the file is complete (`finishFilling`).
+   * built in one sort when the file is complete (`finishFilling`), never on a pause in the writes.
    */
   searchIndexWhenFilled?: boolean;
+  /**
+   * How long the writes to an index being filled must pause before its search index is built
+   * (default 5 s): a sync writes without pause until its last file is in.
+   */
+  fillPauseMs?: number;
 }
+
+const FILL_PAUSE_MS = 5_000;
 
 export class SqliteAidIndex implements AidIndex {
   private live: Connection;
@@ -123,10 +138,12 @@ export class SqliteAidIndex implements AidIndex {
   /** Tail of the write queue: every write starts after the previous one settled. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Armed after each write while the index is being filled: builds the search index on a pause. */
+  private fillPause: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly file: string,
-    options: SqliteAidIndexOptions = {},
+    private readonly options: SqliteAidIndexOptions = {},
   ) {
     this.live = connect(file, options);
   }
@@ -165,6 +182,8 @@ export class SqliteAidIndex implements AidIndex {
 
   async search(query: AidSearch): Promise<AidRecord[]> {
     this.assertOpen();
+    // without its search index every search would read the whole table
+    if (this.live.filling) await this.finishFilling();
     await this.writesSettled();
     const taxCodes = [...new Set(query.taxCodes.map(normalizeTaxCode))].filter((t) => t !== '');
     if (taxCodes.length === 0) return [];
@@ -258,20 +277,44 @@ export class SqliteAidIndex implements AidIndex {
     };
   }
 
-  /** Builds the search index of a file filled without it (a no-op when it has one). */
+  /**
+   * Builds the search index of a file filled without it (a no-op when it has one), on the writer
+   * thread when there is one: the sort of millions of rows takes minutes, which the main thread
+   * spends answering. Searches wait for it (they would read the whole table without it).
+   */
   private async finishFilling(): Promise<void> {
     this.assertOpen();
+    this.clearFillPause();
     await this.enqueue(async () => {
-      // the writer thread's connection goes first: the new index changes the schema it prepared on
-      await this.writer?.close();
-      this.writer = null;
-      buildSearchIndex(this.live.db);
+      if (!this.live.filling) return;
+      const writer = this.bulkWriter();
+      if (writer) await writer.buildSearchIndex();
+      else buildSearchIndex(this.live.db);
+      this.live.filling = false;
+      this.live.searchStatements.clear(); // prepared when the table had no index to use
     });
+  }
+
+  /** While the index is being filled, each write moves the moment its search index is built. */
+  private armFillPause(): void {
+    if (!this.live.filling || this.options.searchIndexWhenFilled || this.closed) return;
+    this.clearFillPause();
+    this.fillPause = setTimeout(() => {
+      this.fillPause = null;
+      if (!this.closed) this.finishFilling().catch(() => undefined); // the next search tries again
+    }, this.options.fillPauseMs ?? FILL_PAUSE_MS);
+    this.fillPause.unref();
+  }
+
+  private clearFillPause(): void {
+    if (this.fillPause) clearTimeout(this.fillPause);
+    this.fillPause = null;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.clearFillPause();
     await this.writesSettled();
     await this.writer?.close();
     this.live.db.close();
@@ -280,6 +323,7 @@ export class SqliteAidIndex implements AidIndex {
   private enqueue<T>(write: () => T | Promise<T>): Promise<T> {
     const result = this.queue.then(write);
     this.queue = result.catch(() => undefined);
+    void this.queue.then(() => this.armFillPause());
     return result;
   }
 
@@ -342,6 +386,10 @@ class BulkWriter {
 
   upsertEncoded(aidsJson: string[]): Promise<EncodedUpsertResult> {
     return this.call({ id: this.nextId++, op: 'upsertEncoded', aidsJson }) as Promise<EncodedUpsertResult>;
+  }
+
+  async buildSearchIndex(): Promise<void> {
+    await this.call({ id: this.nextId++, op: 'buildSearchIndex' });
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { AID_INDEX_SCHEMA, SEARCH_INDEX_NAME } from './aid-index-writes';
 import { splitAid, textKey } from './compact-aid-rows';
 import { describeAidIndexContract, sampleAid } from './contract';
 import { openSqliteAidIndex, SqliteAidIndex } from './sqlite-aid-index';
+import { until } from '../embedded/testing';
 
 describeAidIndexContract('SQLite (embedded)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-'));
@@ -258,14 +259,6 @@ function searchPlanOf(file: string): string {
   }
 }
 
-async function until(done: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('SQLite aid index filled from empty (a first sync)', () => {
   // many companies, in the writer thread's batches, as a sync's first files come
   const aids = Array.from({ length: 3_000 }, (_, i) =>
@@ -301,7 +294,7 @@ describe('SQLite aid index filled from empty (a first sync)', () => {
     const index = new SqliteAidIndex(file, { fillPauseMs: 50 });
     try {
       await index.upsert(aids);
-      await until(() => searchPlanOf(file).includes(SEARCH_INDEX_NAME));
+      await until(() => searchPlanOf(file).includes(SEARCH_INDEX_NAME), 30_000);
       expect(idsOf(await index.search({ taxCodes: ['cf3'] }))).toEqual(expected);
     } finally {
       await index.close();

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { DocumentStore } from '../documents/port';
-import { openTemporaryStores, withCollectionMethods, type TemporaryStores } from '../embedded/testing';
+import { openTemporaryStores, until, withCollectionMethods, type TemporaryStores } from '../embedded/testing';
 import {
   attemptLease,
   holderMarginMs,
@@ -651,14 +651,6 @@ async function renewals(documents: DocumentStore, name: string, count: number): 
     const revision = (await leases.getWithRevision(name))?.revision ?? first;
     if (revision - first >= count) return;
     if (Date.now() > deadline) throw new Error(`lease ${name} renewed fewer than ${count} times in 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpLiveRegister, LIVE_LOOKUP_PATH } from './http-client';
 import { LiveRegisterUnavailableError } from './port';
 import { parseItalianEuroToCents } from './mapping';
+import { until } from '../embedded/testing';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -212,14 +213,6 @@ describe('HttpLiveRegister', () => {
     }
   });
 });
-
-async function until(done: () => boolean, timeoutMs: number): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('parseItalianEuroToCents', () => {
   it.each([

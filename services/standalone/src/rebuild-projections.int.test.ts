@@ -13,7 +13,7 @@ import { startPortal } from './portal';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
 import { LEASES_COLLECTION, runWhileHoldingLease, tryHoldLease, type LeaseDoc } from '@rna/infra/leases';
-import { openTemporaryStores } from '@rna/infra/embedded/testing';
+import { openTemporaryStores, until } from '@rna/infra/embedded/testing';
 import { FILE_STATE_COLLECTION, subscriberIdOf, type FileState } from '@rna/read-models';
 import { allProjections } from './portal';
 import { startAidIndexProjection } from '@rna/projector/aids';
@@ -366,11 +366,3 @@ describe("the command's arguments", () => {
     expect(() => rebuildArguments(['--allow-fewer'])).toThrow('--allow-fewer');
   });
 });
-
-async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const giveUpAt = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

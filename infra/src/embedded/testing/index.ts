@@ -44,3 +44,12 @@ export function withCollectionMethods(
     },
   });
 }
+
+/** Waits until `done()` holds, checking every 10 ms; fails after `timeoutMs` (a generous deadline, not a bound). */
+export async function until(done: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > giveUpAt) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -96,13 +96,12 @@ function readStatements(db: SqliteDatabase) {
   };
 }
 
-function connect(file: string, options: SqliteAidIndexOptions = {}): Connection {
+function connect(file: string): Connection {
   const db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
   // An empty index is about to be filled (a first sync, a rebuild): its rows go in without the
   // search index, which is built in one sort once they are in. A file without it and with rows is a
-  // fill that was interrupted: it is built the same way.
-  const empty = db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() === undefined;
-  if (options.searchIndexWhenFilled || empty) dropSearchIndex(db);
+  // fill that was interrupted: it is built the same way. (A rebuild's file is always new.)
+  if (db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() === undefined) dropSearchIndex(db);
   const filling = !hasSearchIndex(db);
   addInlineProjectColumn(db);
   tuneForBulkWrites(db);
@@ -145,7 +144,7 @@ export class SqliteAidIndex implements AidIndex {
     private readonly file: string,
     private readonly options: SqliteAidIndexOptions = {},
   ) {
-    this.live = connect(file, options);
+    this.live = connect(file);
   }
 
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {
@@ -292,7 +291,6 @@ export class SqliteAidIndex implements AidIndex {
       if (writer) await writer.buildSearchIndex();
       else buildSearchIndex(this.live.db);
       this.live.filling = false;
-      this.live.searchStatements.clear(); // prepared when the table had no index to use
     });
   }
 
@@ -324,7 +322,7 @@ export class SqliteAidIndex implements AidIndex {
   private enqueue<T>(write: () => T | Promise<T>): Promise<T> {
     const result = this.queue.then(write);
     this.queue = result.catch(() => undefined);
-    void this.queue.then(() => this.armFillPause());
+    if (this.live.filling) void this.queue.then(() => this.armFillPause());
     return result;
   }
 

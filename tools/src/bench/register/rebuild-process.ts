@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ROOT } from '../../scale-out/processes';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'services/standalone/dist/rebuild-projections.js');
 // the npm script's default (NODE_HEAP_MB)
 const HEAP_MB = 512;

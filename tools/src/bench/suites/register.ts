@@ -168,10 +168,11 @@ export const registerSuite: BenchSuite = {
           : { baseline: [], subject: [await runRebuildProcess(dataDir)] };
       const rebuilt = subject[subject.length - 1]!;
       const seconds = (runs: typeof subject) => spread(runs.map((run) => run.seconds));
-      const peakRssMb = (runs: typeof subject) =>
-        runs.some((run) => run.peakRssMb === null)
-          ? null
-          : Math.max(0, ...runs.map((run) => run.peakRssMb ?? 0));
+      // null where the kernel's mark could not be read (not Linux): no row rather than a zero
+      const peakRssMb = (runs: typeof subject) => {
+        const peaks = runs.map((run) => run.peakRssMb);
+        return peaks.includes(null) ? null : Math.max(...(peaks as number[]));
+      };
       const compared = baseline.length > 0;
       rows.push({
         metric: `rebuild of the index from ${rebuilt.files} kept register files (two files parsed at once)`,

@@ -10,12 +10,18 @@ export type ToAidIndexWriter =
   | { id: number; op: 'buildSearchIndex' }
   | { id: number; op: 'close' };
 export type FromAidIndexWriter = { id: number; result?: unknown; error?: string };
+/** What the thread is started with: the index file, and its page cache in MB (default 32). */
+export interface WriterData {
+  file: string;
+  cacheMb?: number;
+}
 
 if (parentPort) {
   const port = parentPort;
-  // Half the reader's cache: inserts touch mostly the right edge of the table and the upper index
-  // levels, and a sync must stay well under 400 MB whatever the file size.
-  const db = openSqliteFile((workerData as { file: string }).file, { cacheMb: 32 });
+  // Half the reader's cache by default: inserts touch mostly the right edge of the table and the
+  // upper index levels, and a sync must stay well under 400 MB whatever the file size.
+  const { file, cacheMb } = workerData as WriterData;
+  const db = openSqliteFile(file, { cacheMb: cacheMb ?? 32 });
   tuneForBulkWrites(db);
   const writes = aidIndexWrites(db);
   port.on('message', (message: ToAidIndexWriter) => {

@@ -1,13 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ARCHIVE_FILES_COLLECTION, type ArchiveFileDoc } from '@rna/read-models/archive';
 import { FILE_STATE_COLLECTION, type FileState } from '@rna/read-models';
 import { rebuildProjections } from '@rna/standalone';
 import { openStores } from '@rna/infra/stores';
+import { ROOT } from '../../scale-out/processes';
 import { disposeHarness, expectIndexMatches } from '../../rna-mirror/sync-harness';
 import type { TruthRecord } from '../../generator/generate';
-import { runRebuildProcess } from './rebuild-process';
+import { REBUILD_ENV, REBUILD_NODE_FLAGS, runRebuildProcess } from './rebuild-process';
 import { readAllTruth, registerMonths, registerPlan, rehearseRegister, type Rehearsal } from './rehearsal';
 
 jest.setTimeout(300_000);
+
+describe('the rebuild as the bench runs it', () => {
+  it('has the memory settings of the npm script the operator runs, defaults read as the shell does', () => {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const script = scripts['rebuild-projections']!.replace(/\$\{\w+:-([^}]*)\}/g, '$1');
+    const words = script.split(/\s+/);
+    for (const flag of REBUILD_NODE_FLAGS) expect(words).toContain(flag);
+    for (const [name, value] of Object.entries(REBUILD_ENV)) expect(words).toContain(`${name}=${value}`);
+    // and nothing the bench leaves out: every flag the script gives node
+    const nodeFlags = words.slice(words.lastIndexOf('node') + 1).filter((word) => word.startsWith('--'));
+    expect(nodeFlags.sort()).toEqual([...REBUILD_NODE_FLAGS].sort());
+  });
+});
 
 describe('register plan', () => {
   it('lays the register out as the real one: 120 months, heavy months in parts, a growing volume', () => {

@@ -10,20 +10,26 @@ export type ToAidIndexWriter =
   | { id: number; op: 'buildSearchIndex' }
   | { id: number; op: 'close' };
 export type FromAidIndexWriter = { id: number; result?: unknown; error?: string };
-/** What the thread is started with: the index file, and its page cache in MB (default 32). */
-export interface WriterData {
-  file: string;
+/** What the writer thread may hold besides its work (defaults: 32 MB of pages, 100,000 texts). */
+export interface WriterMemory {
+  /** Page cache of its connection, in MB. */
   cacheMb?: number;
+  /** Texts whose id it keeps at hand (two generations of this many). */
+  textMemoEntries?: number;
+}
+/** What the thread is started with: the index file and its memory. */
+export interface WriterData extends WriterMemory {
+  file: string;
 }
 
 if (parentPort) {
   const port = parentPort;
   // Half the reader's cache by default: inserts touch mostly the right edge of the table and the
   // upper index levels, and a sync must stay well under 400 MB whatever the file size.
-  const { file, cacheMb } = workerData as WriterData;
+  const { file, cacheMb, textMemoEntries } = workerData as WriterData;
   const db = openSqliteFile(file, { cacheMb: cacheMb ?? 32 });
   tuneForBulkWrites(db);
-  const writes = aidIndexWrites(db);
+  const writes = aidIndexWrites(db, { textMemoEntries });
   port.on('message', (message: ToAidIndexWriter) => {
     const reply: FromAidIndexWriter = { id: message.id };
     try {

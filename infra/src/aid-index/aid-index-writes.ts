@@ -227,7 +227,7 @@ interface ProjectColumns {
  * changed, so a memo stays true on every connection; forget() after a rolled-back write.
  */
 export class AidDictionaries {
-  private readonly textIds = new RecentMemo<string, number>(100_000);
+  private readonly textIds: RecentMemo<string, number>;
   /**
    * Project titles met once lately (by their textKey: a number, not the title, so 200,000 of them cost
    * a few MB, not tens), kept in their row: a second meeting puts them in `texts`. Two titles sharing
@@ -238,7 +238,9 @@ export class AidDictionaries {
   private readonly importsByRef = new RecentMemo<number, { sourceFile: string; importId: string }>(5_000);
   private readonly statements;
 
-  constructor(db: SqliteDatabase) {
+  /** `textMemoEntries`: texts whose id is kept at hand, per generation (default 100,000). */
+  constructor(db: SqliteDatabase, textMemoEntries = 100_000) {
+    this.textIds = new RecentMemo<string, number>(textMemoEntries);
     this.statements = {
       findText: db
         .prepare<[number, string], number>('SELECT id FROM texts WHERE key = ? AND text = ?')
@@ -330,8 +332,11 @@ export class AidDictionaries {
 }
 
 /** Prepares the write statements on `db` (whose schema must exist). */
-export function aidIndexWrites(db: SqliteDatabase): AidIndexWrites {
-  const dictionaries = new AidDictionaries(db);
+export function aidIndexWrites(
+  db: SqliteDatabase,
+  options: { textMemoEntries?: number } = {},
+): AidIndexWrites {
+  const dictionaries = new AidDictionaries(db, options.textMemoEntries);
   const statements = {
     existing: db.prepare<[string], StoredRow>(
       `SELECT tax_code, grant_date, de_minimis, import_ref, measure_ref, beneficiary_ref, project_ref,

@@ -28,7 +28,12 @@ import {
   type UpsertResult,
 } from './aid-index-writes';
 import { grantDateNumber, joinAid } from './compact-aid-rows';
-import type { FromAidIndexWriter, ToAidIndexWriter, WriterData } from './aid-index-writer.worker';
+import type {
+  FromAidIndexWriter,
+  ToAidIndexWriter,
+  WriterData,
+  WriterMemory,
+} from './aid-index-writer.worker';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 import { migrateJsonRows } from './legacy-json-rows';
 
@@ -127,16 +132,20 @@ export interface SqliteAidIndexOptions {
    * (default 5 s): a sync writes without pause until its last file is in.
    */
   fillPauseMs?: number;
-  /**
-   * Page cache of the writer thread's connection, in MB (default 32). A rebuild's file takes 8: it
-   * only appends (its search index is sorted at the end, with its own memory), and in the rebuild's
-   * own process the 24 MB saved were a tenth of what was over 512 MB at 10 million aids; at 1 million
-   * the rebuild peaked 34 MB lower with 8 and was not slower.
-   */
-  writerCacheMb?: number;
+  /** What the writer thread may hold (its defaults otherwise): a rebuild's takes REBUILD_WRITER_MEMORY. */
+  writerMemory?: WriterMemory;
 }
 
 const FILL_PAUSE_MS = 5_000;
+
+/**
+ * A rebuild's file is only appended to (its search index is sorted at the end, with its own
+ * memory), in a process of its own that must stay under 512 MB whatever the register's size: 8 MB
+ * of pages instead of 32, 20,000 texts at hand instead of 100,000. Measured at 1 million aids, the
+ * rebuild's process peaked at 483 MB with the defaults, 450 with the smaller cache, 371 with both
+ * (and the process's own settings, package.json), and was not slower.
+ */
+const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 20_000 };
 
 export class SqliteAidIndex implements AidIndex {
   private live: Connection;
@@ -261,7 +270,10 @@ export class SqliteAidIndex implements AidIndex {
     this.assertOpen();
     const rebuildFile = `${this.file}.rebuild`;
     removeDatabaseFiles(rebuildFile);
-    const target = new SqliteAidIndex(rebuildFile, { searchIndexWhenFilled: true, writerCacheMb: 8 });
+    const target = new SqliteAidIndex(rebuildFile, {
+      searchIndexWhenFilled: true,
+      writerMemory: REBUILD_WRITER_MEMORY,
+    });
     return {
       target,
       complete: () =>
@@ -345,7 +357,7 @@ export class SqliteAidIndex implements AidIndex {
         ? new BulkWriter(
             new Worker(script.code, {
               eval: script.eval,
-              workerData: { file: this.file, cacheMb: this.options.writerCacheMb } satisfies WriterData,
+              workerData: { file: this.file, ...this.options.writerMemory } satisfies WriterData,
               resourceLimits: { maxYoungGenerationSizeMb: 8 },
             }),
           )

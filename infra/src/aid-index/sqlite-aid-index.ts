@@ -141,9 +141,11 @@ const FILL_PAUSE_MS = 5_000;
 /**
  * A rebuild's file is only appended to (its search index is sorted at the end, with its own
  * memory), in a process of its own that must stay under 512 MB whatever the register's size: 8 MB
- * of pages instead of 32, 20,000 texts at hand instead of 100,000. Measured at 1 million aids, the
- * rebuild's process peaked at 483 MB with the defaults, 450 with the smaller cache, 371 with both
- * (and the process's own settings, package.json), and was not slower.
+ * of pages instead of 32, 20,000 texts at hand instead of 100,000. Measured at 1 million aids (the
+ * bench's runRebuildProcess on a synced copy, one run each, a mutation run beside: ±30 MB), the
+ * rebuild's process peaked at 483 MB with the defaults and 450 with the smaller cache; with the
+ * process's own settings too (package.json), 395–427 MB with 100,000 texts and 402 with 20,000. It
+ * was not slower.
  */
 const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 20_000 };
 

@@ -227,6 +227,56 @@ export function describeEventStoreContract(name: string, factory: HarnessFactory
       expect(await other.getCheckpoint('projection:clients')).toBe(0);
     });
 
+    describe('a lease holder’s appends (fencing)', () => {
+      const holder = (token: number) => ({ fence: { name: 'sync-worker', token } });
+
+      it('refuses a former holder’s append once a later holder has raised the lease’s fence, on any stream', async () => {
+        const later = await open();
+        await store.appendToStream('sync-run-1', [ev('SyncStarted')], holder(1));
+        await later.appendToStream('sync-run-1', [], holder(2)); // taking the lease: nothing written yet
+        await expect(
+          store.appendToStream('sync-run-1', [ev('SyncCompleted')], holder(1)),
+        ).rejects.toBeInstanceOf(FencedError);
+        await expect(
+          store.appendToStream('register-file-7', [ev('Imported')], holder(1)),
+        ).rejects.toBeInstanceOf(FencedError);
+        expect((await later.readStream('sync-run-1')).events.map((e) => e.type)).toEqual(['SyncStarted']);
+        expect((await later.readStream('register-file-7')).currentVersion).toBe(-1);
+      });
+
+      it('never lets a former holder’s event land after a later holder’s on a stream', async () => {
+        const later = await open();
+        await later.appendToStream('sync-run-2', [ev('FileImported', { by: 2 })], holder(2));
+        await expect(
+          store.appendToStream('sync-run-2', [ev('FileImported', { by: 1 })], {
+            ...holder(1),
+            expectedVersion: 0,
+          }),
+        ).rejects.toBeInstanceOf(FencedError);
+        const read = await store.readStream('sync-run-2');
+        expect(read.events.map((e) => e.data)).toEqual([{ by: 2 }]);
+      });
+
+      it('lets the holder go on writing, with its metadata as given, and leaves other leases alone', async () => {
+        await store.appendToStream(
+          'sync-run-3',
+          [{ type: 'A', data: {}, metadata: { correlationId: 'c-3' } }],
+          holder(3),
+        );
+        await store.appendToStream('sync-run-3', [ev('B')], { ...holder(3), expectedVersion: 0 });
+        await store.appendToStream('bulk-job-1', [ev('C')], { fence: { name: 'bulk-runner', token: 1 } });
+        const read = await store.readStream('sync-run-3');
+        expect(read.events.map((e) => [e.type, e.metadata])).toEqual([
+          ['A', { correlationId: 'c-3' }],
+          ['B', {}],
+        ]);
+        // an exact expected version still conflicts as without a fence
+        await expect(
+          store.appendToStream('sync-run-3', [ev('D')], { ...holder(3), expectedVersion: 0 }),
+        ).rejects.toBeInstanceOf(ConcurrencyError);
+      });
+    });
+
     describe('restart', () => {
       it('close and reopen: nothing lost, nothing duplicated, positions keep growing', async () => {
         await store.appendToStream('client-1', [ev('A'), ev('B')]);

@@ -6,6 +6,8 @@ import { ANY, NO_STREAM, START, STREAM_EXISTS, type AllStreamResolvedEvent } fro
 import { describeEventStoreContract } from './contract';
 import {
   feedStreamPattern,
+  fencedAppendDecision,
+  fenceOfMetadata,
   fromCurrentRevision,
   openEventStoreDbEventStore,
   toExpectedRevision,
@@ -68,6 +70,91 @@ describe('EventStoreDB mapping', () => {
     expect(everything.test('quota-1')).toBe(true);
     expect(everything.test('rna-checkpoint-projector')).toBe(false);
     expect(everything.test('$$rna-checkpoint-projector')).toBe(false);
+    expect(everything.test('rna-fence-sync-worker')).toBe(false);
+  });
+
+  describe('a lease holder’s append (the fence kept in each event’s metadata)', () => {
+    const mine = { name: 'sync-worker', token: 4 };
+
+    it('is refused on a stream whose last event a later holder of the same lease appended', () => {
+      expect(
+        fencedAppendDecision({ revision: 7, fence: { name: 'sync-worker', token: 5 } }, 'any', mine),
+      ).toEqual({
+        kind: 'fenced',
+        seenToken: 5,
+      });
+      // whatever the caller expected: the fence is checked first
+      expect(
+        fencedAppendDecision({ revision: 7, fence: { name: 'sync-worker', token: 5 } }, 7, mine).kind,
+      ).toBe('fenced');
+    });
+
+    it('appends at exactly the revision read, so that nothing can land between the check and the write', () => {
+      expect(
+        fencedAppendDecision({ revision: 7, fence: { name: 'sync-worker', token: 4 } }, 'any', mine),
+      ).toEqual({
+        kind: 'append',
+        expectedRevision: 7,
+      });
+      expect(
+        fencedAppendDecision({ revision: 2, fence: { name: 'sync-worker', token: 1 } }, 'any', mine),
+      ).toEqual({
+        kind: 'append',
+        expectedRevision: 2,
+      });
+      // another lease's holder, or a writer without a lease, wrote last: not concerned
+      expect(
+        fencedAppendDecision({ revision: 3, fence: { name: 'bulk-runner', token: 9 } }, 'any', mine),
+      ).toEqual({
+        kind: 'append',
+        expectedRevision: 3,
+      });
+      expect(fencedAppendDecision({ revision: 3 }, 'stream_exists', mine)).toEqual({
+        kind: 'append',
+        expectedRevision: 3,
+      });
+      expect(fencedAppendDecision(null, 'any', mine)).toEqual({
+        kind: 'append',
+        expectedRevision: 'no_stream',
+      });
+      expect(fencedAppendDecision(null, 'no_stream', mine)).toEqual({
+        kind: 'append',
+        expectedRevision: 'no_stream',
+      });
+    });
+
+    it('keeps the caller’s own expected version', () => {
+      expect(fencedAppendDecision({ revision: 3 }, 2, mine)).toEqual({ kind: 'conflict', actual: 3 });
+      expect(fencedAppendDecision({ revision: 3 }, 3, mine)).toEqual({ kind: 'append', expectedRevision: 3 });
+      expect(fencedAppendDecision({ revision: 0 }, 'no_stream', mine)).toEqual({
+        kind: 'conflict',
+        actual: 0,
+      });
+      expect(fencedAppendDecision(null, 'stream_exists', mine)).toEqual({ kind: 'conflict', actual: -1 });
+      expect(fencedAppendDecision(null, 0, mine)).toEqual({ kind: 'conflict', actual: -1 });
+    });
+
+    it('reads the fence from the metadata and hands the caller its metadata without it', () => {
+      expect(fenceOfMetadata({ $fence: { name: 'sync-worker', token: 3 }, correlationId: 'c' })).toEqual({
+        name: 'sync-worker',
+        token: 3,
+      });
+      expect(fenceOfMetadata({ correlationId: 'c' })).toBeUndefined();
+      expect(fenceOfMetadata({ $fence: { name: 'sync-worker' } })).toBeUndefined();
+      expect(fenceOfMetadata(undefined)).toBeUndefined();
+      const resolved = {
+        event: {
+          streamId: 'client-1',
+          revision: 0n,
+          type: 'ClientActivated',
+          data: {},
+          metadata: { $fence: { name: 'sync-worker', token: 3 }, correlationId: 'c' },
+          created: new Date('2024-05-06T07:08:09.000Z'),
+          position: { commit: 10n, prepare: 10n },
+        },
+      } as unknown as AllStreamResolvedEvent;
+      expect(toRecordedEvent(resolved, '')?.metadata).toEqual({ correlationId: 'c' });
+    });
   });
 
   it('strips the namespace and converts revision, position and creation date', () => {

@@ -56,7 +56,7 @@ import {
   type Subscription,
 } from './port';
 import { adapterLogger, logRetriedHandler } from '../logging';
-import { FencedError, type Fence } from '../fencing';
+import { assertFence, FencedError, type Fence } from '../fencing';
 
 const adapterLog = adapterLogger('event-store');
 
@@ -81,6 +81,12 @@ export interface EventStoreDbOptions {
 }
 
 const CHECKPOINT_PREFIX = 'rna-checkpoint-';
+/** Each lease's highest fencing token, one stream a lease (max count 1), out of the feed too. */
+const FENCE_PREFIX = 'rna-fence-';
+/** The key of an event's metadata that names the lease holder that appended it (taken off on reads). */
+const FENCE_KEY = '$fence';
+/** Compare-and-set attempts at a fenced append or a fence before the conflict is thrown. */
+const FENCED_APPEND_ATTEMPTS = 5;
 /** Compare-and-set attempts at a checkpoint before the conflict is thrown (another writer keeps moving it). */
 const CHECKPOINT_ATTEMPTS = 5;
 
@@ -135,7 +141,50 @@ function escapeRegex(text: string): string {
 
 /** Streams of this namespace, without system streams and checkpoint streams (.NET and JS regex alike). */
 export function feedStreamPattern(namespace: string): string {
-  return `^(?!\\$|${CHECKPOINT_PREFIX})${escapeRegex(namespace)}`;
+  return `^(?!\\$|${CHECKPOINT_PREFIX}|${FENCE_PREFIX})${escapeRegex(namespace)}`;
+}
+
+/** The fence an event was appended with (metadata written by a fenced append), if any. */
+export function fenceOfMetadata(metadata: unknown): Fence | undefined {
+  if (typeof metadata !== 'object' || metadata === null) return undefined;
+  const fence = (metadata as Record<string, unknown>)[FENCE_KEY] as Partial<Fence> | undefined;
+  return typeof fence?.name === 'string' && typeof fence.token === 'number'
+    ? { name: fence.name, token: fence.token }
+    : undefined;
+}
+
+/** The caller's metadata, without the fence the adapter keeps in it. */
+function callerMetadata(metadata: unknown): Record<string, unknown> {
+  if (typeof metadata !== 'object' || metadata === null) return {};
+  const { [FENCE_KEY]: _fence, ...rest } = metadata as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * How a lease holder's append to one stream goes, given the stream's last event as read just before:
+ * refused when that event was appended by a later holder of the same lease; otherwise appended at
+ * exactly the revision read (a compare-and-set), so that no later holder's event can land between
+ * this check and the write. The caller's own expected version still applies: a number or `no_stream`
+ * that does not match what was read is the caller's conflict, `stream_exists` with no stream too.
+ */
+export function fencedAppendDecision(
+  last: { revision: number; fence?: Fence } | null,
+  expected: ExpectedVersion,
+  fence: Fence,
+):
+  | { kind: 'fenced'; seenToken: number }
+  | { kind: 'conflict'; actual: number }
+  | { kind: 'append'; expectedRevision: number | 'no_stream' } {
+  const actual = last?.revision ?? -1;
+  if (last?.fence && last.fence.name === fence.name && last.fence.token > fence.token)
+    return { kind: 'fenced', seenToken: last.fence.token };
+  const matches =
+    expected === 'any' ||
+    (expected === 'stream_exists' && actual >= 0) ||
+    (expected === 'no_stream' && actual === -1) ||
+    expected === actual;
+  if (!matches) return { kind: 'conflict', actual };
+  return { kind: 'append', expectedRevision: actual === -1 ? 'no_stream' : actual };
 }
 
 export function toRecordedEvent(resolved: AllStreamResolvedEvent, namespace: string): RecordedEvent | null {
@@ -149,7 +198,7 @@ export function toRecordedEvent(resolved: AllStreamResolvedEvent, namespace: str
     globalPosition: toGlobalPosition(position.commit),
     type: event.type,
     data: event.data as unknown,
-    metadata: (event.metadata as Record<string, unknown> | undefined) ?? {},
+    metadata: callerMetadata(event.metadata),
     createdAt: event.created.toISOString(),
   };
 }
@@ -176,7 +225,8 @@ export class EventStoreDbEventStore implements EventStore {
     options: AppendOptions = {},
   ): Promise<AppendResult> {
     const expected = options.expectedVersion ?? 'any';
-    // nothing to write (a holder raising its fence, which this adapter does not check: fencing/)
+    if (options.fence) return this.fencedAppend(stream, events, expected, options.fence);
+    // nothing to write
     if (events.length === 0 && expected === 'any')
       return {
         nextExpectedVersion: await this.currentVersion(this.namespace + stream),
@@ -204,6 +254,112 @@ export class EventStoreDbEventStore implements EventStore {
       if (error instanceof WrongExpectedVersionError) {
         throw new ConcurrencyError(stream, expected, fromCurrentRevision(error.actualVersion));
       }
+      throw error;
+    }
+  }
+
+  /**
+   * A lease holder's append. EventStoreDB before 25.x writes one stream atomically, never two, so the
+   * fence is checked twice: the lease's fence stream (raised to this token, or the append refused when
+   * a later holder raised it), then the target stream's last event, whose metadata names the holder
+   * that appended it, with the append expecting that event's revision. What is guaranteed: once a
+   * later holder has appended to a stream, no former holder's event lands after it there; once it has
+   * raised the lease's fence (it does so when it takes the lease, before anything else), a former
+   * holder's append that starts after that is refused. Not guaranteed (the two checks are not one
+   * transaction): an append whose fence check passed just before the later holder took over, then
+   * paused, lands on a stream the later holder has not written to yet — there the holder's own
+   * deadline and the import order protect, as for Kafka.
+   */
+  private async fencedAppend(
+    stream: string,
+    events: EventToAppend[],
+    expected: ExpectedVersion,
+    fence: Fence,
+  ): Promise<AppendResult> {
+    assertFence(fence);
+    await this.raiseFence(fence);
+    const name = this.namespace + stream;
+    if (events.length === 0 && expected === 'any')
+      return { nextExpectedVersion: await this.currentVersion(name), lastGlobalPosition: 0 };
+    for (let attempt = 1; ; attempt++) {
+      const decision = fencedAppendDecision(await this.lastEvent(name), expected, fence);
+      if (decision.kind === 'fenced') throw new FencedError(fence, decision.seenToken);
+      if (decision.kind === 'conflict') throw new ConcurrencyError(stream, expected, decision.actual);
+      if (events.length === 0)
+        return {
+          nextExpectedVersion: decision.expectedRevision === 'no_stream' ? -1 : decision.expectedRevision,
+          lastGlobalPosition: 0,
+        };
+      try {
+        const result = await this.client.appendToStream(
+          name,
+          events.map((event) =>
+            jsonEvent({
+              type: event.type,
+              data: event.data as JSONType,
+              metadata: { ...(event.metadata ?? {}), [FENCE_KEY]: fence } as JSONType,
+            }),
+          ),
+          { expectedRevision: toExpectedRevision(decision.expectedRevision) },
+        );
+        if (!result.position) throw new Error('EventStoreDB did not report the position of the append');
+        return {
+          nextExpectedVersion: Number(result.nextExpectedRevision),
+          lastGlobalPosition: toGlobalPosition(result.position.commit),
+        };
+      } catch (error) {
+        // another writer appended between the read and the write: read again (and be refused if it
+        // was a later holder), unless the caller asked for an exact version, which is now stale
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        const exact = typeof expected === 'number' || expected === 'no_stream';
+        if (exact || attempt >= FENCED_APPEND_ATTEMPTS)
+          throw new ConcurrencyError(stream, expected, fromCurrentRevision(error.actualVersion));
+      }
+    }
+  }
+
+  /** Raises the lease's fence stream to this token (compare-and-set), or refuses a lower token. */
+  private async raiseFence(fence: Fence): Promise<void> {
+    const stream = `${FENCE_PREFIX}${this.namespace}${fence.name}`;
+    for (let attempt = 1; ; attempt++) {
+      const last = await this.lastEvent(stream);
+      const seen = (last?.data as { token?: unknown } | undefined)?.token;
+      const seenToken = typeof seen === 'number' ? seen : 0;
+      if (seenToken > fence.token) throw new FencedError(fence, seenToken);
+      if (seenToken === fence.token) return;
+      try {
+        const result = await this.client.appendToStream(
+          stream,
+          jsonEvent({ type: 'FenceRaised', data: { token: fence.token } }),
+          { expectedRevision: last ? BigInt(last.revision) : NO_STREAM },
+        );
+        // only the highest token matters: let the server scavenge the rest
+        if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError) || attempt >= FENCED_APPEND_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** A stream's last event: its revision, data and the fence it was appended with (null: no stream). */
+  private async lastEvent(name: string): Promise<{ revision: number; data: unknown; fence?: Fence } | null> {
+    try {
+      for await (const resolved of this.client.readStream(name, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        if (resolved.event)
+          return {
+            revision: Number(resolved.event.revision),
+            data: resolved.event.data,
+            fence: fenceOfMetadata(resolved.event.metadata),
+          };
+      }
+      return null;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
       throw error;
     }
   }

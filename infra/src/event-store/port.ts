@@ -52,7 +52,9 @@ export interface AppendOptions {
   /**
    * The lease holder's fencing token (fencing/): the events are appended only if no later holder of
    * the lease has appended to this store (FencedError otherwise), and the token is recorded, also
-   * when there is no event. Checked by the embedded store; the EventStoreDB adapter does not check it.
+   * when there is no event. Checked by the embedded store in the append's transaction; by the
+   * EventStoreDB adapter per stream and through the lease's fence stream (fencing/ says what that
+   * leaves open).
    */
   fence?: Fence;
 }

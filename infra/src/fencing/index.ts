@@ -7,10 +7,14 @@
  * its way when the pause began, which no check made by the holder itself can stop.
  *
  * The embedded SQLite stores check fences, and so does the MongoDB document store (the check and the
- * write in one transaction). Kafka and EventStoreDB accept the option and do not check it (Kafka would
- * need a transactional producer, which librdkafka's mock cannot serve to kafkajs here; EventStoreDB has
- * no atomic write to two streams before 25.x): there the holder's own deadline and the import order
- * (domain/import-order.ts) are the protection.
+ * write in one transaction). EventStoreDB, which writes one stream atomically and never two before
+ * 25.x, checks the lease's fence stream and then the target stream's last event, appending at that
+ * event's revision: a former holder's event never lands after a later holder's on a stream, and an
+ * append begun after the later holder took the lease is refused; one already past its check when the
+ * lease changed hands may still land on a stream the later holder has not written to. Kafka accepts
+ * the option and does not check it (it would need a transactional producer, which librdkafka's mock
+ * cannot serve to kafkajs here). Where a check is missing or partial, the holder's own deadline and the
+ * import order (domain/import-order.ts) are the protection.
  */
 import type { SqliteDatabase } from '../embedded/sqlite';
 

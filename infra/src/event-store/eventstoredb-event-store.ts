@@ -392,19 +392,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   private async currentVersion(name: string): Promise<number> {
-    try {
-      for await (const resolved of this.client.readStream(name, {
-        direction: BACKWARDS,
-        fromRevision: END,
-        maxCount: 1,
-      })) {
-        if (resolved.event) return Number(resolved.event.revision);
-      }
-      return -1;
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return -1;
-      throw error;
-    }
+    return (await this.lastEvent(name))?.revision ?? -1;
   }
 
   async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
@@ -462,21 +450,11 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** The stored checkpoint and the revision of its stream (null: no stream yet). */
   private async readCheckpoint(subscriberId: string): Promise<StoredCheckpoint> {
-    try {
-      for await (const resolved of this.client.readStream(this.checkpointStream(subscriberId), {
-        direction: BACKWARDS,
-        fromRevision: END,
-        maxCount: 1,
-      })) {
-        const data = resolved.event?.data as { position?: number; fence?: Fence } | undefined;
-        if (resolved.event && typeof data?.position === 'number')
-          return { position: data.position, revision: resolved.event.revision, fence: data.fence };
-      }
-      return { position: 0, revision: null };
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return { position: 0, revision: null };
-      throw error;
-    }
+    const last = await this.lastEvent(this.checkpointStream(subscriberId));
+    const data = last?.data as { position?: number; fence?: Fence } | undefined;
+    if (last && typeof data?.position === 'number')
+      return { position: data.position, revision: BigInt(last.revision), fence: data.fence };
+    return { position: 0, revision: null };
   }
 
   /**

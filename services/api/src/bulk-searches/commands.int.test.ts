@@ -23,6 +23,7 @@ import {
   decideOnJob,
   downloadBulkResult,
   getBulkJob,
+  listBulkJobs,
   previewBulkSearch,
   requestBulkSearch,
   settleUnchargedJob,
@@ -436,6 +437,35 @@ describe('The bulk charge, decision by decision', () => {
         sourceName: 'subito.csv',
       });
       expect(await getBulkJob(api.deps, principalOf(client), job.jobId)).toMatchObject({ jobId: job.jobId });
+    });
+
+    it('lists a user’s jobs newest first, without those refused at their request, and no one else’s', async () => {
+      const client = await api.client({ remainingSearches: 20 });
+      const other = await api.client({ remainingSearches: 20 });
+      const pinned = api.now();
+      const refusing = appending(api.deps.eventStore, (stream, _types, go) =>
+        stream === streams.quota(client.id) ? Promise.reject(new DomainError('U004')) : go(),
+      );
+      try {
+        const names = ['prima.csv', 'seconda.csv', 'rifiutata.csv', 'terza.csv', 'quarta.csv'];
+        for (const [minute, sourceName] of names.entries()) {
+          api.setNow(new Date(pinned.getTime() + minute * 60_000));
+          const deps = sourceName === 'rifiutata.csv' ? { ...api.deps, eventStore: refusing } : api.deps;
+          await requestBulkSearch(deps, principalOf(client), { taxCodes: [ACME], sourceName }).catch(
+            (error: unknown) => expect(error).toMatchObject({ code: 'U004' }),
+          );
+        }
+        await requestBulkSearch(api.deps, principalOf(other), { taxCodes: [ACME], sourceName: 'altrui.csv' });
+        const listed = await listBulkJobs(api.deps, principalOf(client));
+        expect(listed.map((job) => job.sourceName)).toEqual([
+          'quarta.csv',
+          'terza.csv',
+          'seconda.csv',
+          'prima.csv',
+        ]);
+      } finally {
+        api.setNow(pinned);
+      }
     });
 
     it('audits a download naming no codes, the client’s on its quota stream and the administrator’s on its audit stream', async () => {

@@ -233,23 +233,7 @@ export class EventStoreDbEventStore implements EventStore {
         lastGlobalPosition: 0,
       };
     try {
-      const result = await this.client.appendToStream(
-        this.namespace + stream,
-        events.map((event) =>
-          jsonEvent({
-            type: event.type,
-            data: event.data as JSONType,
-            metadata: (event.metadata ?? {}) as JSONType,
-          }),
-        ),
-        { expectedRevision: toExpectedRevision(expected) },
-      );
-      if (!result.position) throw new Error('EventStoreDB did not report the position of the append');
-      // The append reports the commit position of its last event.
-      return {
-        nextExpectedVersion: Number(result.nextExpectedRevision),
-        lastGlobalPosition: toGlobalPosition(result.position.commit),
-      };
+      return await this.write(this.namespace + stream, events, expected);
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         throw new ConcurrencyError(stream, expected, fromCurrentRevision(error.actualVersion));
@@ -279,8 +263,6 @@ export class EventStoreDbEventStore implements EventStore {
     assertFence(fence);
     await this.raiseFence(fence);
     const name = this.namespace + stream;
-    if (events.length === 0 && expected === 'any')
-      return { nextExpectedVersion: await this.currentVersion(name), lastGlobalPosition: 0 };
     for (let attempt = 1; ; attempt++) {
       const decision = fencedAppendDecision(await this.lastEvent(name), expected, fence);
       if (decision.kind === 'fenced') throw new FencedError(fence, decision.seenToken);
@@ -291,22 +273,7 @@ export class EventStoreDbEventStore implements EventStore {
           lastGlobalPosition: 0,
         };
       try {
-        const result = await this.client.appendToStream(
-          name,
-          events.map((event) =>
-            jsonEvent({
-              type: event.type,
-              data: event.data as JSONType,
-              metadata: { ...(event.metadata ?? {}), [FENCE_KEY]: fence } as JSONType,
-            }),
-          ),
-          { expectedRevision: toExpectedRevision(decision.expectedRevision) },
-        );
-        if (!result.position) throw new Error('EventStoreDB did not report the position of the append');
-        return {
-          nextExpectedVersion: Number(result.nextExpectedRevision),
-          lastGlobalPosition: toGlobalPosition(result.position.commit),
-        };
+        return await this.write(name, events, decision.expectedRevision, fence);
       } catch (error) {
         // another writer appended between the read and the write: read again (and be refused if it
         // was a later holder), unless the caller asked for an exact version, which is now stale
@@ -316,6 +283,32 @@ export class EventStoreDbEventStore implements EventStore {
           throw new ConcurrencyError(stream, expected, fromCurrentRevision(error.actualVersion));
       }
     }
+  }
+
+  /** One append of the events as JSON; a holder's fence goes into each event's metadata. */
+  private async write(
+    name: string,
+    events: EventToAppend[],
+    expected: ExpectedVersion,
+    fence?: Fence,
+  ): Promise<AppendResult> {
+    const result = await this.client.appendToStream(
+      name,
+      events.map((event) =>
+        jsonEvent({
+          type: event.type,
+          data: event.data as JSONType,
+          metadata: (fence ? { ...event.metadata, [FENCE_KEY]: fence } : (event.metadata ?? {})) as JSONType,
+        }),
+      ),
+      { expectedRevision: toExpectedRevision(expected) },
+    );
+    if (!result.position) throw new Error('EventStoreDB did not report the position of the append');
+    // The append reports the commit position of its last event.
+    return {
+      nextExpectedVersion: Number(result.nextExpectedRevision),
+      lastGlobalPosition: toGlobalPosition(result.position.commit),
+    };
   }
 
   /** Raises the lease's fence stream to this token (compare-and-set), or refuses a lower token. */

@@ -2,8 +2,11 @@
  * Reads Stryker's JSON report (mutation-testing-report-schema) and says what a reviewer needs: the
  * score of domain/ as a whole and of each deciding module, every surviving mutant with where it is,
  * and whether the bar holds — domain/ at least 85 %, and no survivor in a deciding module that is not
- * in the list of accepted equivalents (a mutant that changes no behaviour, with the reason).
+ * in the list of accepted equivalents (a mutant that changes no behaviour, with the reason). A module
+ * that should have been mutated and has no report fails the bar: no report is not a pass.
  */
+import path from 'node:path';
+
 export type MutantStatus =
   'Killed' | 'Survived' | 'NoCoverage' | 'Timeout' | 'CompileError' | 'RuntimeError' | 'Ignored' | 'Pending';
 
@@ -63,7 +66,20 @@ export function moduleOf(file: string): string {
 const DETECTED: readonly MutantStatus[] = ['Killed', 'Timeout'];
 const UNDETECTED: readonly MutantStatus[] = ['Survived', 'NoCoverage'];
 
-export function summarise(report: MutationReport, accepted: readonly AcceptedEquivalent[]): MutationSummary {
+/**
+ * The modules modules.json lists: domain/ (when one of its globs is there) and each deciding file,
+ * without a line range (`file.ts:89-126` is `file.ts`).
+ */
+export function expectedModules(globs: { domain: readonly string[]; deciding: readonly string[] }): string[] {
+  const deciding = globs.deciding.filter((g) => !g.startsWith('!')).map((g) => g.replace(/:\d+-\d+$/, ''));
+  return [...(globs.domain.some((g) => !g.startsWith('!')) ? [DOMAIN] : []), ...deciding];
+}
+
+export function summarise(
+  report: MutationReport,
+  accepted: readonly AcceptedEquivalent[],
+  expected: readonly string[] = [],
+): MutationSummary {
   const counts = new Map<string, { detected: number; undetected: number }>();
   const survivors: Survivor[] = [];
   for (const [rawFile, { mutants }] of Object.entries(report.files)) {
@@ -103,6 +119,14 @@ export function summarise(report: MutationReport, accepted: readonly AcceptedEqu
     }))
     .sort((a, b) => (a.module === DOMAIN ? -1 : b.module === DOMAIN ? 1 : a.module.localeCompare(b.module)));
   const failures: string[] = [];
+  for (const module of expected.filter((m) => !counts.has(m)))
+    failures.push(
+      `${module} has no report: run ${
+        module === DOMAIN
+          ? 'npm run test:mutation:domain'
+          : `MUTATION_SCOPE=deciding MUTATION_ONLY=${path.basename(module, '.ts')} npx stryker run tools/mutation/stryker.config.mjs`
+      }`,
+    );
   const domain = modules.find((m) => m.module === DOMAIN);
   if (domain?.score != null && domain.score < DOMAIN_MINIMUM_SCORE)
     failures.push(`domain/ scores ${domain.score.toFixed(1)} %, under ${DOMAIN_MINIMUM_SCORE} %`);

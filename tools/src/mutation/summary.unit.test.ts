@@ -1,4 +1,4 @@
-import { summarise, formatSummary, type MutationReport, type ReportMutant } from './summary';
+import { expectedModules, summarise, formatSummary, type MutationReport, type ReportMutant } from './summary';
 
 let id = 0;
 const mutant = (
@@ -76,5 +76,32 @@ describe('mutation summary', () => {
     // nor one elsewhere on the line, when the entry names its column
     expect(summarise(files, [{ ...accepted[0]!, column: 9 }]).failures).toHaveLength(1);
     expect(summarise(files, [{ ...accepted[0]!, column: 1 }]).failures).toEqual([]);
+  });
+
+  it('does not meet the bar when a module it must mutate has no report, naming the run that makes one', () => {
+    const expected = expectedModules({
+      domain: ['domain/src/**/*.ts', '!domain/src/**/*.test.ts'],
+      deciding: ['infra/src/leases/index.ts', 'infra/src/message-log/kafka-message-log.ts:89-126'],
+    });
+    expect(expected).toEqual([
+      'domain/',
+      'infra/src/leases/index.ts',
+      'infra/src/message-log/kafka-message-log.ts',
+    ]);
+    const onlyLeases = report({ 'infra/src/leases/index.ts': [mutant('Killed')] });
+    const summary = summarise(onlyLeases, [], expected);
+    expect(summary.failures).toEqual([
+      'domain/ has no report: run npm run test:mutation:domain',
+      'infra/src/message-log/kafka-message-log.ts has no report: run MUTATION_SCOPE=deciding ' +
+        'MUTATION_ONLY=kafka-message-log npx stryker run tools/mutation/stryker.config.mjs',
+    ]);
+    expect(formatSummary(summary)).toContain('mutation bar NOT met');
+    // with every expected module reported, the same rules as before decide
+    const all = report({
+      'domain/src/money.ts': [mutant('Killed')],
+      'infra/src/leases/index.ts': [mutant('Killed')],
+      'infra/src/message-log/kafka-message-log.ts': [mutant('Killed')],
+    });
+    expect(summarise(all, [], expected).failures).toEqual([]);
   });
 });

@@ -121,32 +121,27 @@ function addInstrument(sum: number, part: number): number {
   return sum + part;
 }
 
-const isControlByte = (b: number): boolean => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d;
+// The control characters that make some register files ill-formed: U+0000–U+001F except tab, newline
+// and carriage return. In UTF-8 they are single bytes that never occur inside a multi-byte sequence,
+// so removing them from the decoded text removes exactly those bytes.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F]/;
+// eslint-disable-next-line no-control-regex -- as above, every occurrence
+const CONTROL_CHARACTERS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
 
 /**
- * Removes the control bytes that make some register files ill-formed (0x00–0x1F except tab,
- * newline, carriage return). They never occur inside UTF-8 multi-byte sequences. Returns the
- * chunk itself when it is clean (the usual case: no copy).
+ * The text without its control characters, and how many there were. The usual clean text is found
+ * by one regular-expression scan and returned as it is (a byte-by-byte loop over the raw chunk took
+ * twice as long, and the parse is what paces an import).
  */
-export function removeControlBytes(chunk: Uint8Array): { bytes: Uint8Array; removed: number } {
-  let firstBad = -1;
-  for (let i = 0; i < chunk.length; i++) {
-    if (isControlByte(chunk[i] as number)) {
-      firstBad = i;
-      break;
-    }
-  }
-  if (firstBad < 0) return { bytes: chunk, removed: 0 };
-  const out = new Uint8Array(chunk.length);
-  out.set(chunk.subarray(0, firstBad));
-  let length = firstBad;
+export function removeControlCharacters(text: string): { text: string; removed: number } {
+  if (!CONTROL_CHARACTER.test(text)) return { text, removed: 0 };
   let removed = 0;
-  for (let i = firstBad; i < chunk.length; i++) {
-    const b = chunk[i] as number;
-    if (isControlByte(b)) removed++;
-    else out[length++] = b;
-  }
-  return { bytes: out.subarray(0, length), removed };
+  const cleaned = text.replace(CONTROL_CHARACTERS, () => {
+    removed += 1;
+    return '';
+  });
+  return { text: cleaned, removed };
 }
 
 /** A file that is not well-formed XML even after cleaning: the import of that file fails. */
@@ -263,9 +258,9 @@ export class AidExtractor {
 
   write(chunk: Uint8Array): void {
     this.xmlBytes += chunk.length;
-    const { bytes, removed } = removeControlBytes(chunk);
+    const { text, removed } = removeControlCharacters(this.decoder.write(chunk as Buffer));
     this.controlBytesRemoved += removed;
-    this.parser.write(this.decoder.write(bytes as Buffer));
+    this.parser.write(text);
     if (this.failure) throw this.failure;
   }
 

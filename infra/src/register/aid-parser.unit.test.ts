@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AidRecord } from '@rna/domain';
 import { decimalToCents, parseAidStream, RegisterFileFormatError } from './aid-parser';
+import { removeControlCharacters } from './aid-extractor';
 import { parseListingHtml } from './listing';
 
 /** The sync's clock in these tests: grants up to 15 March 2025 are plausible. */
@@ -88,6 +89,46 @@ describe('parseAidStream', () => {
     expect(inline.report.controlBytesRemoved).toBe(7);
     expect(inline.batches.flat()[6]).toMatchObject({ idComponenteAiuto: '7', elementoDiAiutoCents: 150 });
     expect(threaded).toEqual(inline);
+  });
+
+  it('removes every control character but tab, newline and carriage return, and counts them', () => {
+    const controls = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code));
+    const kept = ['\t', '\n', '\r'];
+    const removable = controls.filter((c) => !kept.includes(c));
+    expect(removable).toHaveLength(29);
+    const text = `<a>è${controls.join('')}😀 x\u007f\u0085</a>`;
+    expect(removeControlCharacters(text)).toEqual({ text: '<a>è\t\n\r😀 x\u007f\u0085</a>', removed: 29 });
+    // the same text when there is none to remove
+    const clean = '<a>\tè\r\n</a>';
+    expect(removeControlCharacters(clean)).toEqual({ text: clean, removed: 0 });
+    // a control character split from nothing by a chunk boundary is still found in the next call
+    expect(removeControlCharacters('\u0001').removed).toBe(1);
+  });
+
+  it('counts the control bytes of a file cut into chunks anywhere, multi-byte characters included', async () => {
+    const body =
+      '<ns:AIUTO><ns:DATA_CONCESSIONE>2024-01-02</ns:DATA_CONCESSIONE>' +
+      '<ns:CODICE_FISCALE_BENEFICIARIO>CF1</ns:CODICE_FISCALE_BENEFICIARIO>' +
+      '<ns:DENOMINAZIONE_BENEFICIARIO>Caffè\u0002 Città\u001f</ns:DENOMINAZIONE_BENEFICIARIO>' +
+      '<ns:COMPONENTI_AIUTO><ns:COMPONENTE_AIUTO><ns:ID_COMPONENTE_AIUTO>1</ns:ID_COMPONENTE_AIUTO>' +
+      '</ns:COMPONENTE_AIUTO></ns:COMPONENTI_AIUTO></ns:AIUTO>';
+    const whole = Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><ns:LISTA_AIUTI xmlns:ns="x">${body}</ns:LISTA_AIUTI>`,
+    );
+    for (const size of [1, 2, 3, 7]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < whole.length; i += size) chunks.push(whole.subarray(i, i + size));
+      const records: AidRecord[] = [];
+      const report = await parseAidStream(Readable.from(chunks), {
+        sourceFile: 'f',
+        importId: 'x',
+        now: NOW,
+        inline: true,
+        onBatch: async (batch) => void records.push(...batch),
+      });
+      expect(report.controlBytesRemoved).toBe(2);
+      expect(records[0]!.denominazioneBeneficiario).toBe('Caffè Città');
+    }
   });
 
   it('rejects ill-formed XML with the line, inline or not', async () => {

@@ -101,7 +101,7 @@ describe('parseAidStream', () => {
     // the same text when there is none to remove
     const clean = '<a>\tè\r\n</a>';
     expect(removeControlCharacters(clean)).toEqual({ text: clean, removed: 0 });
-    // a control character split from nothing by a chunk boundary is still found in the next call
+    // a text that is nothing but one
     expect(removeControlCharacters('\u0001').removed).toBe(1);
   });
 

@@ -11,10 +11,12 @@
  * 25.x, checks the lease's fence stream and then the target stream's last event, appending at that
  * event's revision: a former holder's event never lands after a later holder's on a stream, and an
  * append begun after the later holder took the lease is refused; one already past its check when the
- * lease changed hands may still land on a stream the later holder has not written to. Kafka accepts
- * the option and does not check it (it would need a transactional producer, which librdkafka's mock
- * cannot serve to kafkajs here). Where a check is missing or partial, the holder's own deadline and the
- * import order (domain/import-order.ts) are the protection.
+ * lease changed hands may still land on a stream the later holder has not written to. Kafka cannot
+ * refuse a write by an application's token (that needs transactions, which librdkafka's mock cannot
+ * serve to kafkajs here), so there the fence is checked where the messages are read: every message
+ * carries its holder's token, a new holder's first write is a marker on every partition, and consumers
+ * drop a former holder's messages that come after it (message-log/kafka-fencing.ts). Where a check is
+ * partial, the holder's own deadline and the import order (domain/import-order.ts) are the protection.
  */
 import type { SqliteDatabase } from '../embedded/sqlite';
 

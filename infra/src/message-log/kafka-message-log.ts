@@ -31,8 +31,17 @@ import {
   type MessageGap,
   type MessageLog,
   type MessageToPublish,
+  type PublishOptions,
 } from './port';
 import { adapterLogger, logRetriedHandler } from '../logging';
+import {
+  decodeFenceState,
+  encodeFenceState,
+  fenceHeaders,
+  sortOutFenced,
+  type FenceState,
+} from './kafka-fencing';
+import type { Fence } from '../fencing';
 
 const adapterLog = adapterLogger('message-log');
 
@@ -110,7 +119,7 @@ export function topicConfigEntries(replicationFactor: number | undefined): { nam
  * Splits encoded messages, in order, into batches whose keys and values add up to at most
  * `maxBytes`; a single message larger than that cannot be sent and is refused with its size.
  */
-export function batchesByBytes<M extends { key: string; value: string }>(
+export function batchesByBytes<M extends { key: string; value: string; headers?: Record<string, string> }>(
   messages: M[],
   maxBytes: number,
 ): M[][] {
@@ -118,7 +127,11 @@ export function batchesByBytes<M extends { key: string; value: string }>(
   let batch: M[] = [];
   let bytes = 0;
   for (const message of messages) {
-    const size = Buffer.byteLength(message.key) + Buffer.byteLength(message.value) + RECORD_OVERHEAD_BYTES;
+    const size =
+      Buffer.byteLength(message.key) +
+      Buffer.byteLength(message.value) +
+      headerBytes(message.headers) +
+      RECORD_OVERHEAD_BYTES;
     if (size > maxBytes)
       throw new Error(
         `A message of ${size} bytes (key ${message.key}) exceeds the request budget of ${maxBytes} bytes`,
@@ -134,6 +147,13 @@ export function batchesByBytes<M extends { key: string; value: string }>(
   }
   if (batch.length > 0) batches.push(batch);
   return batches;
+}
+
+function headerBytes(headers: Record<string, string> | undefined): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(headers ?? {}))
+    bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+  return bytes;
 }
 
 /** Stable 32-bit FNV-1a: the same tax code always lands on the same partition. */
@@ -254,13 +274,21 @@ export class KafkaMessageLog implements MessageLog {
     });
   }
 
-  async publish(topic: string, messages: MessageToPublish[]): Promise<void> {
+  /**
+   * With a fence, each message carries the holder's token in its headers, and a publish without
+   * messages writes a fence marker to every partition of the topic (a new holder shutting its
+   * predecessors out): consumers drop a former holder's messages that come after it (kafka-fencing.ts).
+   */
+  async publish(topic: string, messages: MessageToPublish[], options: PublishOptions = {}): Promise<void> {
     this.assertOpen();
-    const encoded = encodeMessages(messages);
-    if (encoded.length === 0) return;
+    const { fence } = options;
+    const headers = fence ? fenceHeaders(fence) : undefined;
+    const encoded = encodeMessages(messages).map((message) => (headers ? { ...message, headers } : message));
+    if (encoded.length === 0 && !fence) return;
     const send = this.publishQueue.then(async () => {
       await this.ensureTopic(topic);
       const producer = await this.getProducer();
+      if (encoded.length === 0 && fence) return this.raiseFence(producer, topic, fence);
       // In order, one request after the other, each within the budget and gzip-compressed.
       for (const batch of batchesByBytes(encoded, this.options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES))
         await producer.send({
@@ -272,6 +300,27 @@ export class KafkaMessageLog implements MessageLog {
     });
     this.publishQueue = send.catch(() => undefined);
     await send;
+  }
+
+  /**
+   * A fence marker on every partition of the topic. The first one goes to partition 0 alone, which
+   * creates a topic not there yet (auto-creation); its partitions are then asked of the cluster.
+   */
+  private async raiseFence(producer: Producer, topic: string, fence: Fence): Promise<void> {
+    const name = this.topicName(topic);
+    const marker = (partition: number) => ({
+      key: null,
+      value: null,
+      partition,
+      headers: fenceHeaders(fence, true),
+    });
+    await producer.send({ topic: name, acks: -1, messages: [marker(0)] });
+    const admin = await this.getAdmin();
+    const partitions = (await admin.fetchTopicOffsets(name))
+      .map((mark) => mark.partition)
+      .filter((p) => p !== 0);
+    if (partitions.length > 0)
+      await producer.send({ topic: name, acks: -1, messages: partitions.map(marker) });
   }
 
   private topicName(topic: string): string {
@@ -366,7 +415,10 @@ export class KafkaMessageLog implements MessageLog {
         createPartitioner:
           () =>
           ({ partitionMetadata, message }) =>
-            partitionForKey(String(message.key), Math.min(partitions, partitionMetadata.length)),
+            // a fence marker names its partition; a message goes by its tax code
+            typeof message.partition === 'number'
+              ? message.partition
+              : partitionForKey(String(message.key), Math.min(partitions, partitionMetadata.length)),
       });
       const onRequest = this.options.onRequest;
       if (onRequest)
@@ -469,6 +521,8 @@ class KafkaGroupConsumer {
   private started: Promise<void> | null = null;
   /** Per partition, the next offset this member expects to be delivered. */
   private readonly nextOffsets = new Map<number, string>();
+  /** Per partition, the fences read up to there (kafka-fencing.ts), as committed with the offset. */
+  private readonly fenceStates = new Map<number, FenceState>();
   private positions: Promise<void> = Promise.resolve();
 
   constructor(
@@ -554,7 +608,9 @@ class KafkaGroupConsumer {
     let gap = await this.gapBeforeBatch(batch.topic, batch.partition, batch.messages[0]?.offset);
     for (const messages of chunk(batch.messages, this.settings.batchSize ?? 100)) {
       if (this.stopping || !isRunning() || isStale()) return;
-      const consumed = messages.map((message) => decodeMessage(batch.topic, batch.partition, message));
+      const fenced = sortOutFenced(messages, this.fenceStates.get(batch.partition) ?? new Map());
+      if (fenced.shutOut.length > 0) reportShutOut(batch.topic, batch.partition, groupId, fenced.shutOut);
+      const consumed = fenced.deliver.map((message) => decodeMessage(batch.topic, batch.partition, message));
       for (let attempt = 1; ; attempt++) {
         try {
           if (gap) {
@@ -563,7 +619,8 @@ class KafkaGroupConsumer {
           }
           // a chunk the index takes long over (a slow bulk write, back-offs inside it) must not outlive
           // the member's session: kafkajs heartbeats only between calls, so beat while it runs
-          await beatingWhile(heartbeat, this.options.heartbeatIntervalMs ?? 3_000, () => handler(consumed));
+          if (consumed.length > 0)
+            await beatingWhile(heartbeat, this.options.heartbeatIntervalMs ?? 3_000, () => handler(consumed));
           break;
         } catch (error) {
           const retryInMs = backoffDelay(retry, attempt);
@@ -575,16 +632,18 @@ class KafkaGroupConsumer {
         }
       }
       const last = messages[messages.length - 1]!;
-      this.nextOffsets.set(batch.partition, (BigInt(last.offset) + 1n).toString());
+      const next = (BigInt(last.offset) + 1n).toString();
+      this.nextOffsets.set(batch.partition, next);
       resolveOffset(last.offset);
-      await commitOffsetsIfNecessary({
-        topics: [
-          {
-            topic: batch.topic,
-            partitions: [{ partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }],
-          },
-        ],
-      });
+      // the fences read travel with the offset (its metadata, which kafkajs passes on but does not
+      // declare), so that a consumer resuming here still knows them
+      const committed = {
+        partition: batch.partition,
+        offset: next,
+        metadata: encodeFenceState(fenced.state),
+      };
+      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [committed] }] });
+      this.fenceStates.set(batch.partition, fenced.state);
       await heartbeat();
     }
   }
@@ -600,9 +659,14 @@ class KafkaGroupConsumer {
       groupId: this.settings.groupId,
       topics: [this.settings.topic],
     });
-    for (const { partition, offset } of offsets?.partitions ?? []) {
-      if (offset === '-1') this.nextOffsets.set(partition, '0');
-      else if (BigInt(offset) >= 0n) this.nextOffsets.set(partition, offset);
+    for (const { partition, offset, metadata } of offsets?.partitions ?? []) {
+      if (offset === '-1') {
+        this.nextOffsets.set(partition, '0');
+        this.fenceStates.set(partition, new Map());
+      } else if (BigInt(offset) >= 0n) {
+        this.nextOffsets.set(partition, offset);
+        this.fenceStates.set(partition, decodeFenceState(metadata));
+      }
     }
   }
 
@@ -645,6 +709,27 @@ class KafkaGroupConsumer {
 }
 
 const reportHandlerError = logRetriedHandler(adapterLog, 'consumer failed, retrying');
+
+function reportShutOut(
+  topic: string,
+  partition: number,
+  groupId: string,
+  shutOut: { fence: Fence; laterToken: number }[],
+) {
+  const { fence, laterToken } = shutOut[0]!;
+  adapterLog.warn(
+    {
+      topic,
+      partition,
+      groupId,
+      messages: shutOut.length,
+      lease: fence.name,
+      token: fence.token,
+      laterToken,
+    },
+    "a former lease holder's messages after a later holder's fence: not delivered",
+  );
+}
 
 function reportGap(gap: MessageGap) {
   adapterLog.error({ ...gap }, 'messages were gone before they were consumed');

@@ -68,9 +68,10 @@ export interface Consumer {
 
 export interface PublishOptions {
   /**
-   * The lease holder's fencing token (fencing/): the messages are written only if no later holder of
-   * the lease has written to this log (FencedError otherwise), and the token is recorded, also when
-   * there is no message. Checked by the embedded log; the Kafka adapter does not check it.
+   * The lease holder's fencing token (fencing/): once a later holder of the lease has written to this
+   * log (a publish without messages is enough: it raises the fence), no message of an older token is
+   * ever delivered. The embedded log refuses the write (FencedError); the Kafka adapter takes it and
+   * its consumers drop it (the fence is checked where messages are read: kafka-fencing.ts).
    */
   fence?: Fence;
 }

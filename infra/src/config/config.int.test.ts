@@ -24,6 +24,7 @@ describe('configuration', () => {
       kafkaMaxRequestBytes: null,
       kafkaPartitions: null,
       kafkaReplicationFactor: null,
+      kafkaIdempotent: true,
       elasticsearchUrl: null,
       mongodbUri: null,
     });
@@ -58,6 +59,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' }, dir)).toThrow(ConfigError);
     expect(() => loadConfig({ RNA_BASE_URL: 'not a url' }, dir)).toThrow(/RNA_BASE_URL/);
     expect(() => loadConfig({ JWT_SECRET: 'short' }, dir)).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ KAFKA_IDEMPOTENT: 'no' }, dir)).toThrow(/KAFKA_IDEMPOTENT/);
+    expect(loadConfig({ KAFKA_IDEMPOTENT: 'false' }, dir).engines.kafkaIdempotent).toBe(false);
   });
 
   it('splits Kafka brokers and trims the register URL', () => {

@@ -16,6 +16,11 @@ export interface EngineUrls {
   /** KAFKA_PARTITIONS / KAFKA_REPLICATION_FACTOR: how the topics are created (defaults 1 / the broker's). */
   kafkaPartitions: number | null;
   kafkaReplicationFactor: number | null;
+  /**
+   * KAFKA_IDEMPOTENT (default true): the producer's idempotence, off only for a cluster that cannot
+   * serve InitProducerId (librdkafka's mock cluster, which the fault tests run the services on).
+   */
+  kafkaIdempotent: boolean;
   elasticsearchUrl: string | null;
   mongodbUri: string | null;
 }
@@ -82,6 +87,13 @@ function parseByteBudget(raw: string | null): number | null {
 }
 
 /** A whole number from 1 to `max`, or null when unset. */
+function parseSwitch(name: string, raw: string | null, byDefault: boolean): boolean {
+  if (raw === null) return byDefault;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, not "${raw}"`);
+}
+
 function parseCount(name: string, raw: string | null, max: number): number | null {
   if (raw === null) return null;
   const count = Number(raw);
@@ -205,6 +217,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): PortalC
         optional(env, 'KAFKA_REPLICATION_FACTOR'),
         16,
       ),
+      kafkaIdempotent: parseSwitch('KAFKA_IDEMPOTENT', optional(env, 'KAFKA_IDEMPOTENT'), true),
       elasticsearchUrl: optional(env, 'ELASTICSEARCH_URL'),
       mongodbUri: optional(env, 'MONGODB_URI'),
     },

@@ -44,6 +44,8 @@ export interface EngineConfig {
   /** How the topics are created (KAFKA_PARTITIONS, default 1; KAFKA_REPLICATION_FACTOR, default the broker's). */
   kafkaPartitions?: number | null;
   kafkaReplicationFactor?: number | null;
+  /** The producer's idempotence (KAFKA_IDEMPOTENT, default true; off for librdkafka's mock). */
+  kafkaIdempotent?: boolean;
   elasticsearchUrl?: string | null;
   mongodbUri?: string | null;
 }
@@ -130,6 +132,7 @@ export function openStores(options: {
         maxRequestBytes: engines.kafkaMaxRequestBytes ?? undefined,
         partitions: engines.kafkaPartitions ?? undefined,
         replicationFactor: engines.kafkaReplicationFactor ?? undefined,
+        idempotent: engines.kafkaIdempotent ?? true,
       })
     : openSqliteMessageLog(file(EMBEDDED_FILES.messages), { leaseMs: options.groupLeaseMs });
   const aidIndex = engines.elasticsearchUrl

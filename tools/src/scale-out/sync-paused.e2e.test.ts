@@ -16,6 +16,7 @@ import { PINNED_TEST_INSTANT } from '@rna/infra/config';
 import type { LeaseDoc } from '@rna/infra/leases';
 import { requestSync } from '@rna/api';
 import { expectIndexMatches } from '../rna-mirror/sync-harness';
+import { kcatAvailable, startKafkaMock, type KafkaMock } from '../testing/kafka-mock';
 import { buildMains, type ServiceProcess } from './processes';
 import { openSyncScenario, type SyncScenario } from './sync-scenario';
 
@@ -24,90 +25,114 @@ jest.setTimeout(240_000);
 const admin: Actor = { userId: 'u-admin', email: 'admin@example.it', role: 'ADMIN' };
 const LEASE_TTL_MS = 1_500;
 
-let scenario: SyncScenario;
+/**
+ * On the embedded log, the store refuses what the paused process sends after its successor began; on
+ * Kafka (the issue's own set-up) the broker takes it and the consumers drop it (kafka-fencing.ts).
+ */
+const logs = [
+  { log: 'the embedded log', kafka: false },
+  ...(kcatAvailable() ? [{ log: "Kafka (librdkafka's mock cluster)", kafka: true }] : []),
+];
+if (!kcatAvailable())
+  it.skip('SKIPPED on Kafka: kcat (librdkafka mock cluster) is not installed', () => undefined);
 
-beforeAll(async () => {
-  buildMains();
-  // slow enough that a file is still on its way when its importer is paused
-  scenario = await openSyncScenario('paused', {
-    bytesPerSecond: 60_000,
-    env: { LEASE_TTL_MS: String(LEASE_TTL_MS), LOG_LEVEL: 'info' },
-  });
-});
+describe.each(logs)('on $log', ({ kafka }) => {
+  let scenario: SyncScenario;
+  let mock: KafkaMock | null = null;
 
-afterAll(() => scenario?.close());
-
-it('a sync process paused past its lease mid-file and resumed changes nothing: every aid indexed, once', async () => {
-  const { stores, start, until } = scenario;
-  const truth = await scenario.generateRegister({ aids: 3_000, seed: 23 });
-  const leases = stores.documents.collection<LeaseDoc>('leases');
-
-  start('projector', 'projector');
-  const syncs = [start('sync-1', 'sync'), start('sync-2', 'sync')];
-  const holderOf = async (): Promise<ServiceProcess | null> => {
-    const lease = await leases.get('sync-worker');
-    const pid = lease ? Number(lease.holder.split(':')[1]) : NaN;
-    return syncs.find((sync) => sync.child.pid === pid) ?? null;
-  };
-  const first = await until('a sync process holding the lease', holderOf);
-  await requestSync(stores.eventStore, {
-    scope: 'ALL',
-    onlyDocuments: [],
-    by: admin,
-    now: new Date(PINNED_TEST_INSTANT),
+  beforeAll(async () => {
+    buildMains();
+    mock = kafka ? await startKafkaMock() : null;
+    // slow enough that a file is still on its way when its importer is paused
+    scenario = await openSyncScenario(kafka ? 'paused-kafka' : 'paused', {
+      bytesPerSecond: 60_000,
+      env: { LEASE_TTL_MS: String(LEASE_TTL_MS), LOG_LEVEL: 'info' },
+      kafkaBrokers: mock?.brokers,
+    });
   });
 
-  // the holder has finished a file and is importing the next one: freeze it there
-  await scenario.fileDoneAndNextUnderWay();
-  first.child.kill('SIGSTOP');
-
-  // the other process takes the lease and finishes the run on its own
-  const second = await until('the lease taken over', async () => {
-    const holder = await holderOf();
-    return holder && holder !== first ? holder : null;
+  afterAll(async () => {
+    await scenario?.close();
+    await mock?.stop();
   });
-  await scenario.runEnded();
-  await until('every aid indexed by the new holder', async () =>
-    (await stores.aidIndex.count()) === truth.length ? true : null,
-  );
 
-  // the paused process wakes up in the middle of its file; it must see its lease gone and stop
-  const printedBefore = first.output.length;
-  first.child.kill('SIGCONT');
-  await until('the resumed process to say it lost the lease', async () =>
-    first.output.slice(printedBefore).some((line) => line.includes('sync lease lost')) ? true : null,
-  );
-  // Whatever it sent before it stopped is in the log ahead of a sentinel aid published now: once the
-  // projector indexed the sentinel, it has applied all of that (and then the sentinel goes again).
-  const sentinel: AidRecord = {
-    ...truth[0]!,
-    idComponenteAiuto: '999999999',
-    codiceFiscaleBeneficiario: '99999999999',
-    sourceFile: 'sentinel',
-    importId: 'sentinel',
-  };
-  await stores.messageLog.publish(AIDS_TOPIC, [
-    { key: sentinel.codiceFiscaleBeneficiario, value: { type: 'AidRecorded', aid: sentinel } },
-  ]);
-  await until('the sentinel indexed after everything the paused process sent', async () =>
-    (await stores.aidIndex.get(sentinel.idComponenteAiuto)) ? true : null,
-  );
-  await stores.messageLog.publish(AIDS_TOPIC, [
-    {
-      key: sentinel.codiceFiscaleBeneficiario,
-      value: {
-        type: 'AidWithdrawn',
-        idComponenteAiuto: sentinel.idComponenteAiuto,
-        codiceFiscaleBeneficiario: sentinel.codiceFiscaleBeneficiario,
-        sourceFile: 'sentinel',
+  it('a sync process paused past its lease mid-file and resumed changes nothing: every aid indexed, once', async () => {
+    const { stores, start, until } = scenario;
+    const truth = await scenario.generateRegister({ aids: 3_000, seed: 23 });
+    const leases = stores.documents.collection<LeaseDoc>('leases');
+
+    start('projector', 'projector');
+    const syncs = [start('sync-1', 'sync'), start('sync-2', 'sync')];
+    const holderOf = async (): Promise<ServiceProcess | null> => {
+      const lease = await leases.get('sync-worker');
+      const pid = lease ? Number(lease.holder.split(':')[1]) : NaN;
+      return syncs.find((sync) => sync.child.pid === pid) ?? null;
+    };
+    const first = await until('a sync process holding the lease', holderOf);
+    // the services run on the log this variant is about
+    expect(stores.engines.messageLog).toBe(kafka ? 'kafka' : 'embedded');
+    await until('the holder to name its engines', async () =>
+      first.output.join('').includes(`"messageLog":"${kafka ? 'kafka' : 'embedded'}"`) ? true : null,
+    );
+    await requestSync(stores.eventStore, {
+      scope: 'ALL',
+      onlyDocuments: [],
+      by: admin,
+      now: new Date(PINNED_TEST_INSTANT),
+    });
+
+    // the holder has finished a file and is importing the next one: freeze it there
+    await scenario.fileDoneAndNextUnderWay();
+    first.child.kill('SIGSTOP');
+
+    // the other process takes the lease and finishes the run on its own
+    const second = await until('the lease taken over', async () => {
+      const holder = await holderOf();
+      return holder && holder !== first ? holder : null;
+    });
+    await scenario.runEnded();
+    await until('every aid indexed by the new holder', async () =>
+      (await stores.aidIndex.count()) === truth.length ? true : null,
+    );
+
+    // the paused process wakes up in the middle of its file; it must see its lease gone and stop
+    const printedBefore = first.output.length;
+    first.child.kill('SIGCONT');
+    await until('the resumed process to say it lost the lease', async () =>
+      first.output.slice(printedBefore).some((line) => line.includes('sync lease lost')) ? true : null,
+    );
+    // Whatever it sent before it stopped is in the log ahead of a sentinel aid published now: once the
+    // projector indexed the sentinel, it has applied all of that (and then the sentinel goes again).
+    const sentinel: AidRecord = {
+      ...truth[0]!,
+      idComponenteAiuto: '999999999',
+      codiceFiscaleBeneficiario: '99999999999',
+      sourceFile: 'sentinel',
+      importId: 'sentinel',
+    };
+    await stores.messageLog.publish(AIDS_TOPIC, [
+      { key: sentinel.codiceFiscaleBeneficiario, value: { type: 'AidRecorded', aid: sentinel } },
+    ]);
+    await until('the sentinel indexed after everything the paused process sent', async () =>
+      (await stores.aidIndex.get(sentinel.idComponenteAiuto)) ? true : null,
+    );
+    await stores.messageLog.publish(AIDS_TOPIC, [
+      {
+        key: sentinel.codiceFiscaleBeneficiario,
+        value: {
+          type: 'AidWithdrawn',
+          idComponenteAiuto: sentinel.idComponenteAiuto,
+          codiceFiscaleBeneficiario: sentinel.codiceFiscaleBeneficiario,
+          sourceFile: 'sentinel',
+        },
       },
-    },
-  ]);
-  await until('the sentinel withdrawn', async () =>
-    (await stores.aidIndex.get(sentinel.idComponenteAiuto)) ? null : true,
-  );
+    ]);
+    await until('the sentinel withdrawn', async () =>
+      (await stores.aidIndex.get(sentinel.idComponenteAiuto)) ? null : true,
+    );
 
-  // every aid of the files, equal to the register's, once; nothing else
-  await expectIndexMatches(stores.aidIndex, truth);
-  expect(second.child.exitCode).toBeNull();
+    // every aid of the files, equal to the register's, once; nothing else
+    await expectIndexMatches(stores.aidIndex, truth);
+    expect(second.child.exitCode).toBeNull();
+  });
 });

@@ -43,7 +43,12 @@ export interface SyncScenario {
 
 export async function openSyncScenario(
   name: string,
-  options: { bytesPerSecond: number; env?: Record<string, string> },
+  options: {
+    bytesPerSecond: number;
+    env?: Record<string, string>;
+    /** The message log on these Kafka brokers (librdkafka's mock: no idempotent producer) instead of embedded. */
+    kafkaBrokers?: string[];
+  },
 ): Promise<SyncScenario> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `rna-${name}-data-`));
   const mirrorDir = await mkdtemp(path.join(os.tmpdir(), `rna-${name}-mirror-`));
@@ -51,7 +56,13 @@ export async function openSyncScenario(
     dir: mirrorDir,
     faults: { bytesPerSecond: options.bytesPerSecond },
   });
-  const stores = openStores({ dataDir });
+  const kafkaBrokers = options.kafkaBrokers ?? [];
+  const kafkaEnv: Record<string, string> =
+    kafkaBrokers.length > 0 ? { KAFKA_BROKERS: kafkaBrokers.join(','), KAFKA_IDEMPOTENT: 'false' } : {};
+  const stores = openStores({
+    dataDir,
+    engines: kafkaBrokers.length > 0 ? { kafkaBrokers, kafkaIdempotent: false } : {},
+  });
   const children: ServiceProcess[] = [];
   const until = <T>(what: string, probe: () => Promise<T | null>) =>
     untilReady(what, probe, children, 120_000, 50);
@@ -64,6 +75,7 @@ export async function openSyncScenario(
       startService(children, serviceName, service, {
         DATA_DIR: dataDir,
         RNA_BASE_URL: mirror.url,
+        ...kafkaEnv,
         ...options.env,
       }),
     until,

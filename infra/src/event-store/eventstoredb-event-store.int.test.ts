@@ -10,6 +10,7 @@ import {
   fenceOfMetadata,
   fromCurrentRevision,
   openEventStoreDbEventStore,
+  shutOutByFence,
   toExpectedRevision,
   toGlobalPosition,
   toReadPosition,
@@ -181,5 +182,84 @@ describe('EventStoreDB mapping', () => {
       createdAt: '2024-05-06T07:08:09.000Z',
     });
     expect(toRecordedEvent(resolved, 'other.')).toBeNull();
+  });
+
+  describe('the read side of the fence (an append that passed its checks, paused, and landed late)', () => {
+    const sync = (token: number) => ({ name: 'sync-worker', token });
+    const raises = [
+      { token: 1, position: 10n },
+      { token: 2, position: 40n },
+      { token: 3, position: 80n },
+    ];
+
+    it('shuts out an event of a holder appended after a later holder of its lease raised the fence', () => {
+      expect(shutOutByFence(sync(1), 50n, raises)).toBe(true);
+      expect(shutOutByFence(sync(2), 90n, raises)).toBe(true);
+      // before the later holder began, or by the holder in office: read
+      expect(shutOutByFence(sync(2), 70n, raises)).toBe(false);
+      expect(shutOutByFence(sync(1), 39n, raises)).toBe(false);
+      expect(shutOutByFence(sync(3), 500n, raises)).toBe(false);
+      // no fence, or a lease never raised: read
+      expect(shutOutByFence(undefined, 500n, raises)).toBe(false);
+      expect(shutOutByFence(sync(1), 500n, [])).toBe(false);
+    });
+
+    /** A store whose client answers reads from these streams (no server: reads only). */
+    function storeReading(streams: Record<string, AllStreamResolvedEvent[]>) {
+      const store = openEventStoreDbEventStore({ url: 'esdb://localhost:1?tls=false' });
+      const client = (store as unknown as { client: Record<string, unknown> }).client;
+      client.readStream = async function* (name: string) {
+        if (!streams[name]) {
+          const { StreamNotFoundError } = await import('@eventstore/db-client');
+          throw new StreamNotFoundError(undefined as never, name);
+        }
+        yield* streams[name];
+      };
+      client.readAll = async function* () {
+        const all = Object.values(streams)
+          .flat()
+          .sort((a, b) => Number(a.event!.position.commit - b.event!.position.commit));
+        yield* all;
+      };
+      return store;
+    }
+    const event = (streamId: string, revision: number, commit: number, data: unknown, token?: number) =>
+      ({
+        event: {
+          streamId,
+          revision: BigInt(revision),
+          type: 'E',
+          data,
+          metadata: token === undefined ? {} : { $fence: sync(token) },
+          isJson: true,
+          created: new Date(0),
+          position: { commit: BigInt(commit), prepare: BigInt(commit) },
+        },
+      }) as unknown as AllStreamResolvedEvent;
+
+    it('readStream and readAll leave out the late event, and the stream keeps its own version', async () => {
+      const store = storeReading({
+        'rna-fence-sync-worker': [
+          event('rna-fence-sync-worker', 0, 10, { token: 1 }),
+          event('rna-fence-sync-worker', 1, 40, { token: 2 }),
+        ],
+        'sync-run-1': [
+          event('sync-run-1', 0, 20, { n: 'former, before' }, 1),
+          event('sync-run-1', 1, 50, { n: 'former, late' }, 1),
+          event('sync-run-1', 2, 60, { n: 'later' }, 2),
+          event('sync-run-1', 3, 70, { n: 'unfenced' }),
+        ],
+      });
+      const read = await store.readStream('sync-run-1');
+      expect(read.events.map((e) => (e.data as { n: string }).n)).toEqual([
+        'former, before',
+        'later',
+        'unfenced',
+      ]);
+      expect(read.currentVersion).toBe(3);
+      const all = await store.readAll({ after: 0, maxCount: 2 });
+      expect(all.map((e) => (e.data as { n: string }).n)).toEqual(['former, before', 'later']);
+      await store.close();
+    });
   });
 });

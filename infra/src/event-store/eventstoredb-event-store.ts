@@ -187,6 +187,35 @@ export function fencedAppendDecision(
   return { kind: 'append', expectedRevision: actual === -1 ? 'no_stream' : actual };
 }
 
+/** A change of a lease's holder as its fence stream keeps it: the token and where in $all it was raised. */
+export interface FenceRaise {
+  token: number;
+  position: bigint;
+}
+
+/**
+ * The read-side half of the fence, for the one window the append's checks leave open (an append past
+ * its checks when the lease changed hands, then paused, landing on a stream the later holder has not
+ * written to): an event appended by a holder of a lease at a $all position after a later holder of the
+ * same lease raised the fence was written after that holder began, and no reader takes it. An event
+ * without a fence, or one that landed before the raise, stands.
+ */
+export function shutOutByFence(
+  fence: Fence | undefined,
+  position: bigint,
+  raises: readonly FenceRaise[],
+): boolean {
+  if (!fence) return false;
+  return raises.some((raise) => raise.token > fence.token && raise.position < position);
+}
+
+/** The holder's fence an event was appended with, and its commit position ($all). */
+function fenceAndPosition(resolved: AllStreamResolvedEvent): { fence?: Fence; position: bigint } | null {
+  const event = resolved.event;
+  if (!event?.position) return null;
+  return { fence: fenceOfMetadata(event.metadata), position: event.position.commit };
+}
+
 export function toRecordedEvent(resolved: AllStreamResolvedEvent, namespace: string): RecordedEvent | null {
   const event = resolved.event;
   if (!event || !event.streamId.startsWith(namespace)) return null;
@@ -249,10 +278,10 @@ export class EventStoreDbEventStore implements EventStore {
    * that appended it, with the append expecting that event's revision. What is guaranteed: once a
    * later holder has appended to a stream, no former holder's event lands after it there; once it has
    * raised the lease's fence (it does so when it takes the lease, before anything else), a former
-   * holder's append that starts after that is refused. Not guaranteed (the two checks are not one
-   * transaction): an append whose fence check passed just before the later holder took over, then
-   * paused, lands on a stream the later holder has not written to yet — there the holder's own
-   * deadline and the import order protect, as for Kafka.
+   * holder's append that starts after that is refused. The two checks are not one transaction: an
+   * append whose checks passed just before the later holder took over, then paused, still lands on a
+   * stream the later holder has not written to yet — but after the later holder's raise in $all, so no
+   * reader takes it (shutOutByFence, in readStream, readAll and the subscriptions).
    */
   private async fencedAppend(
     stream: string,
@@ -321,13 +350,12 @@ export class EventStoreDbEventStore implements EventStore {
       if (seenToken > fence.token) throw new FencedError(fence, seenToken);
       if (seenToken === fence.token) return;
       try {
-        const result = await this.client.appendToStream(
+        // every raise is kept (one event a change of holder): readers compare positions with them
+        await this.client.appendToStream(
           stream,
           jsonEvent({ type: 'FenceRaised', data: { token: fence.token } }),
           { expectedRevision: last ? BigInt(last.revision) : NO_STREAM },
         );
-        // only the highest token matters: let the server scavenge the rest
-        if (result.nextExpectedRevision === 0n) await this.client.setStreamMetadata(stream, { maxCount: 1 });
         return;
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError) || attempt >= FENCED_APPEND_ATTEMPTS) throw error;
@@ -357,6 +385,53 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /** The raises of a lease's fence, oldest first (none: the lease never had a fenced holder). */
+  private async fenceRaises(lease: string): Promise<FenceRaise[]> {
+    const raises: FenceRaise[] = [];
+    try {
+      for await (const resolved of this.client.readStream(`${FENCE_PREFIX}${this.namespace}${lease}`, {
+        direction: FORWARDS,
+        fromRevision: START,
+      })) {
+        const token = (resolved.event?.data as { token?: unknown } | undefined)?.token;
+        const position = resolved.event?.position?.commit;
+        if (typeof token === 'number' && position !== undefined) raises.push({ token, position });
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return raises;
+  }
+
+  /**
+   * The events read, without those a former holder appended after a later holder of its lease began
+   * (shutOutByFence). The raises are read after the events, so they include every raise that came
+   * before any of them; one read per lease among the events' fences, none when no event has one.
+   */
+  async withoutShutOut<R>(read: { recorded: R; resolved: AllStreamResolvedEvent }[]): Promise<R[]> {
+    const leases = new Set<string>();
+    for (const { resolved } of read) {
+      const fence = fenceOfMetadata(resolved.event?.metadata);
+      if (fence) leases.add(fence.name);
+    }
+    if (leases.size === 0) return read.map(({ recorded }) => recorded);
+    const raisesOf = new Map<string, FenceRaise[]>();
+    for (const lease of leases) raisesOf.set(lease, await this.fenceRaises(lease));
+    const kept: R[] = [];
+    for (const { recorded, resolved } of read) {
+      const found = fenceAndPosition(resolved);
+      if (found?.fence && shutOutByFence(found.fence, found.position, raisesOf.get(found.fence.name) ?? [])) {
+        adapterLog.warn(
+          { stream: resolved.event?.streamId, lease: found.fence.name, token: found.fence.token },
+          'an event a former lease holder appended after a later holder began: not read',
+        );
+        continue;
+      }
+      kept.push(recorded);
+    }
+    return kept;
+  }
+
   async readStream<E extends EventShape = EventShape>(
     stream: string,
     options: { fromVersion?: number; maxCount?: number } = {},
@@ -364,20 +439,22 @@ export class EventStoreDbEventStore implements EventStore {
     const name = this.namespace + stream;
     if (options.maxCount === 0) return { currentVersion: await this.currentVersion(name), events: [] };
     try {
-      const events: RecordedEvent<E>[] = [];
+      const read: { recorded: RecordedEvent<E>; resolved: AllStreamResolvedEvent }[] = [];
       for await (const resolved of this.client.readStream(name, {
         direction: FORWARDS,
         fromRevision: options.fromVersion ? BigInt(options.fromVersion) : START,
         ...(options.maxCount === undefined ? {} : { maxCount: BigInt(Math.floor(options.maxCount)) }),
       })) {
         const recorded = toRecordedEvent(resolved as AllStreamResolvedEvent, this.namespace);
-        if (recorded) events.push(recorded as RecordedEvent<E>);
+        if (recorded)
+          read.push({ recorded: recorded as RecordedEvent<E>, resolved: resolved as AllStreamResolvedEvent });
       }
-      const last = events[events.length - 1];
+      const last = read[read.length - 1]?.recorded;
       // a page may end before the stream does: then its version is asked for
-      const complete = options.maxCount === undefined || events.length < options.maxCount;
+      const complete = options.maxCount === undefined || read.length < options.maxCount;
+      // the version stays the stream's own (an append expects it), shut-out events included
       const currentVersion = last && complete ? last.streamVersion : await this.currentVersion(name);
-      return { currentVersion, events };
+      return { currentVersion, events: await this.withoutShutOut(read) };
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { currentVersion: -1, events: [] };
       throw error;
@@ -389,13 +466,16 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readAll(options: { after: number; maxCount: number }): Promise<RecordedEvent[]> {
-    const found: RecordedEvent[] = [];
+    const kept: RecordedEvent[] = [];
     let from = toReadPosition(options.after);
-    // $all cannot be filtered on reads: page through it and keep this namespace's events.
+    // $all cannot be filtered on reads: page through it and keep this namespace's events — but not
+    // those a former lease holder appended after its successor began (so a page of fewer events than
+    // asked still means the end of the feed, and a shut-out event never ends a caller's paging early)
     const page = Math.max(options.maxCount * 2, 200);
     for (;;) {
       let read = 0;
       let lastPosition: Position | null = null;
+      const candidates: { recorded: RecordedEvent; resolved: AllStreamResolvedEvent }[] = [];
       for await (const resolved of this.client.readAll({
         direction: FORWARDS,
         fromPosition: from,
@@ -406,10 +486,11 @@ export class EventStoreDbEventStore implements EventStore {
         if (position) lastPosition = position;
         if (!resolved.event || !this.feedPattern.test(resolved.event.streamId)) continue;
         const recorded = toRecordedEvent(resolved, this.namespace);
-        if (recorded && recorded.globalPosition > options.after) found.push(recorded);
-        if (found.length >= options.maxCount) return found;
+        if (recorded && recorded.globalPosition > options.after) candidates.push({ recorded, resolved });
       }
-      if (read < page || !lastPosition) return found;
+      kept.push(...(await this.withoutShutOut(candidates)));
+      if (kept.length >= options.maxCount) return kept.slice(0, options.maxCount);
+      if (read < page || !lastPosition) return kept;
       from = lastPosition;
     }
   }
@@ -534,7 +615,7 @@ export class EventStoreDbEventStore implements EventStore {
  */
 class EsdbSubscription {
   private handled = 0;
-  private readonly queue: RecordedEvent[] = [];
+  private readonly queue: { recorded: RecordedEvent; resolved: AllStreamResolvedEvent }[] = [];
   private wakeUp: (() => void) | null = null;
   private live: AllStreamSubscription | null = null;
   private stopping = false;
@@ -595,7 +676,7 @@ class EsdbSubscription {
     live.on('data', (resolved: AllStreamResolvedEvent) => {
       try {
         const recorded = toRecordedEvent(resolved, this.namespace);
-        if (recorded && recorded.globalPosition > this.handled) this.queue.push(recorded);
+        if (recorded && recorded.globalPosition > this.handled) this.queue.push({ recorded, resolved });
         // Back-pressure: stop reading while a large backlog waits for the handler.
         if (this.queue.length > 10 * (this.settings.batchSize ?? 100)) live.pause();
       } catch (error) {
@@ -624,9 +705,11 @@ class EsdbSubscription {
         await new Promise<void>((resolve) => (this.wakeUp = resolve));
         continue;
       }
-      const batch = this.queue.splice(0, batchSize);
-      if (!(await this.handleWithRetries(batch))) return;
-      const last = batch[batch.length - 1]!;
+      const read = this.queue.splice(0, batchSize);
+      const batch = await this.store.withoutShutOut(read);
+      // a batch whose events were all shut out is passed over (its checkpoint still stored)
+      if (batch.length > 0 && !(await this.handleWithRetries(batch))) return;
+      const last = read[read.length - 1]!.recorded;
       await this.store.storeCheckpoint(this.settings.subscriberId, last.globalPosition, {
         fence: this.settings.fence,
       });

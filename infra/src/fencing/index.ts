@@ -11,7 +11,8 @@
  * 25.x, checks the lease's fence stream and then the target stream's last event, appending at that
  * event's revision: a former holder's event never lands after a later holder's on a stream, and an
  * append begun after the later holder took the lease is refused; one already past its check when the
- * lease changed hands may still land on a stream the later holder has not written to. Kafka cannot
+ * lease changed hands may still land on a stream the later holder has not written to, after the later
+ * holder's raise in $all, and readers leave it out (its position is after the raise). Kafka cannot
  * refuse a write by an application's token (that needs transactions, which librdkafka's mock cannot
  * serve to kafkajs here), so there the fence is checked where the messages are read: every message
  * carries its holder's token, a new holder's first write is a marker on every partition, and consumers

@@ -2,7 +2,14 @@
  * EventStoreDB adapter: the contract suite runs against a real server when EVENTSTORE_URL is set
  * (npm run test:engines); the mapping rules are tested here in any case.
  */
-import { ANY, NO_STREAM, START, STREAM_EXISTS, type AllStreamResolvedEvent } from '@eventstore/db-client';
+import {
+  ANY,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  type AllStreamResolvedEvent,
+} from '@eventstore/db-client';
 import { describeEventStoreContract } from './contract';
 import {
   feedStreamPattern,
@@ -209,10 +216,7 @@ describe('EventStoreDB mapping', () => {
       const store = openEventStoreDbEventStore({ url: 'esdb://localhost:1?tls=false' });
       const client = (store as unknown as { client: Record<string, unknown> }).client;
       client.readStream = async function* (name: string) {
-        if (!streams[name]) {
-          const { StreamNotFoundError } = await import('@eventstore/db-client');
-          throw new StreamNotFoundError(undefined as never, name);
-        }
+        if (!streams[name]) throw new StreamNotFoundError(undefined as never, name);
         yield* streams[name];
       };
       client.readAll = async function* () {

@@ -209,13 +209,6 @@ export function shutOutByFence(
   return raises.some((raise) => raise.token > fence.token && raise.position < position);
 }
 
-/** The holder's fence an event was appended with, and its commit position ($all). */
-function fenceAndPosition(resolved: AllStreamResolvedEvent): { fence?: Fence; position: bigint } | null {
-  const event = resolved.event;
-  if (!event?.position) return null;
-  return { fence: fenceOfMetadata(event.metadata), position: event.position.commit };
-}
-
 export function toRecordedEvent(resolved: AllStreamResolvedEvent, namespace: string): RecordedEvent | null {
   const event = resolved.event;
   if (!event || !event.streamId.startsWith(namespace)) return null;
@@ -409,27 +402,22 @@ export class EventStoreDbEventStore implements EventStore {
    * before any of them; one read per lease among the events' fences, none when no event has one.
    */
   async withoutShutOut<R>(read: { recorded: R; resolved: AllStreamResolvedEvent }[]): Promise<R[]> {
-    const leases = new Set<string>();
-    for (const { resolved } of read) {
-      const fence = fenceOfMetadata(resolved.event?.metadata);
-      if (fence) leases.add(fence.name);
-    }
+    const fenced = read.map(({ resolved }) => fenceOfMetadata(resolved.event?.metadata));
+    const leases = new Set(fenced.flatMap((fence) => (fence ? [fence.name] : [])));
     if (leases.size === 0) return read.map(({ recorded }) => recorded);
     const raisesOf = new Map<string, FenceRaise[]>();
     for (const lease of leases) raisesOf.set(lease, await this.fenceRaises(lease));
-    const kept: R[] = [];
-    for (const { recorded, resolved } of read) {
-      const found = fenceAndPosition(resolved);
-      if (found?.fence && shutOutByFence(found.fence, found.position, raisesOf.get(found.fence.name) ?? [])) {
-        adapterLog.warn(
-          { stream: resolved.event?.streamId, lease: found.fence.name, token: found.fence.token },
-          'an event a former lease holder appended after a later holder began: not read',
-        );
-        continue;
-      }
-      kept.push(recorded);
-    }
-    return kept;
+    return read.flatMap(({ recorded, resolved }, i) => {
+      const fence = fenced[i];
+      // every event read here has its $all position (toRecordedEvent refuses one without)
+      const position = resolved.event!.position.commit;
+      if (!fence || !shutOutByFence(fence, position, raisesOf.get(fence.name) ?? [])) return [recorded];
+      adapterLog.warn(
+        { stream: resolved.event?.streamId, lease: fence.name, token: fence.token },
+        'an event a former lease holder appended after a later holder began: not read',
+      );
+      return [];
+    });
   }
 
   async readStream<E extends EventShape = EventShape>(

@@ -29,12 +29,12 @@ const LEASE_TTL_MS = 1_500;
  * On the embedded log, the store refuses what the paused process sends after its successor began; on
  * Kafka (the issue's own set-up) the broker takes it and the consumers drop it (kafka-fencing.ts).
  */
+const withKafka = kcatAvailable();
 const logs = [
   { log: 'the embedded log', kafka: false },
-  ...(kcatAvailable() ? [{ log: "Kafka (librdkafka's mock cluster)", kafka: true }] : []),
+  ...(withKafka ? [{ log: "Kafka (librdkafka's mock cluster)", kafka: true }] : []),
 ];
-if (!kcatAvailable())
-  it.skip('SKIPPED on Kafka: kcat (librdkafka mock cluster) is not installed', () => undefined);
+if (!withKafka) it.skip('SKIPPED on Kafka: kcat (librdkafka mock cluster) is not installed', () => undefined);
 
 describe.each(logs)('on $log', ({ kafka }) => {
   let scenario: SyncScenario;

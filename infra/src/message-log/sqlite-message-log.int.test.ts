@@ -38,7 +38,8 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
   const stored = (file: string) => {
     const db = new Database(file, { readonly: true });
     try {
-      return (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
+      const sql = 'SELECT COALESCE(SUM(seq - first_seq + 1), 0) AS n FROM message_batches';
+      return (db.prepare(sql).get() as { n: number }).n;
     } finally {
       db.close();
     }
@@ -119,6 +120,121 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
       expect(gaps).toEqual([{ topic: 'aids', partition: 0, fromOffset: '1', toOffset: '4', missing: 3 }]);
       expect(later).toEqual([4]);
     });
+  });
+
+  it('hands a publish over in parts to a group that reads fewer at a time, and keeps it until every part is read', async () => {
+    await withLog({}, async (log, file) => {
+      const small: number[] = [];
+      const large: number[] = [];
+      const smallConsumer = log.consume({
+        topic: 'aids',
+        groupId: 'small',
+        batchSize: 3,
+        handler: handlerOf(small),
+      });
+      const largeConsumer = log.consume({ topic: 'aids', groupId: 'large', handler: handlerOf(large) });
+      await log.publish(
+        'aids',
+        Array.from({ length: 10 }, (_, n) => aid(n)),
+      );
+      await log.publish(
+        'aids',
+        Array.from({ length: 4 }, (_, n) => aid(10 + n)),
+      );
+      await largeConsumer.caughtUp();
+      await largeConsumer.stop();
+      await smallConsumer.caughtUp();
+      expect(small).toEqual(Array.from({ length: 14 }, (_, n) => n));
+      expect(large).toEqual(small);
+      // the next publish: the large group reads it whole, the small one in parts; it stays until both have
+      await smallConsumer.stop();
+      await log.publish(
+        'aids',
+        Array.from({ length: 5 }, (_, n) => aid(14 + n)),
+      );
+      const again = log.consume({ topic: 'aids', groupId: 'large', handler: handlerOf(large) });
+      await again.caughtUp();
+      await again.stop();
+      expect(large.slice(14)).toEqual([14, 15, 16, 17, 18]);
+      const parted: number[] = [];
+      const storedWhileReading: number[] = [];
+      const resumed = log.consume({
+        topic: 'aids',
+        groupId: 'small',
+        batchSize: 2,
+        handler: async (batch) => {
+          storedWhileReading.push(stored(file));
+          await handlerOf(parted)(batch);
+        },
+      });
+      await resumed.caughtUp();
+      await resumed.stop();
+      expect(parted).toEqual([14, 15, 16, 17, 18]);
+      expect(storedWhileReading).toEqual([5, 5, 5]);
+      expect(stored(file)).toBe(0);
+      // a group that comes now is told that all 19 are gone, and nothing else
+      const gaps: MessageGap[] = [];
+      const late = log.consume({
+        topic: 'aids',
+        groupId: 'late',
+        handler: async () => undefined,
+        onGap: async (gap) => void gaps.push(gap),
+      });
+      await late.caughtUp();
+      await late.stop();
+      expect(gaps).toEqual([{ topic: 'aids', partition: 0, fromOffset: '1', toOffset: '20', missing: 19 }]);
+    });
+  });
+
+  it('takes over a file whose messages were stored one row each: same offsets, none handed out again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-messages-old-'));
+    const file = path.join(dir, 'messages.db');
+    try {
+      // the layout before batches: a row per message, a consumed message deleted, a group's offset
+      const old = new Database(file);
+      old.exec(`
+        CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, key TEXT NOT NULL,
+          value TEXT NOT NULL, timestamp TEXT NOT NULL);
+        CREATE INDEX messages_by_topic ON messages (topic, seq);
+        CREATE TABLE consumer_groups (topic TEXT NOT NULL, group_id TEXT NOT NULL,
+          committed INTEGER NOT NULL DEFAULT 0, lease_owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (topic, group_id));`);
+      const insert = old.prepare('INSERT INTO messages (topic, key, value, timestamp) VALUES (?, ?, ?, ?)');
+      for (let n = 1; n <= 6; n++)
+        insert.run(n % 2 ? 'aids' : 'other', `k${n}`, JSON.stringify({ n }), '2026-01-01T00:00:00.000Z');
+      // consumed and trimmed: the oldest two, and the newest of the other topic (the sequence keeps it)
+      old.prepare('DELETE FROM messages WHERE seq <= 2 OR seq = 6').run();
+      old
+        .prepare("INSERT INTO consumer_groups (topic, group_id, committed) VALUES ('aids', 'index', 3)")
+        .run();
+      old.close();
+
+      const log = openSqliteMessageLog(file, { pollIntervalMs: 20, trimIntervalMs: 0 });
+      try {
+        const seen: ConsumedMessage[] = [];
+        const consumer = log.consume({
+          topic: 'aids',
+          groupId: 'index',
+          handler: async (batch) => void seen.push(...batch),
+        });
+        await log.publish('aids', [{ key: 'k7', value: { n: 7 } }]);
+        await consumer.caughtUp();
+        await consumer.stop();
+        expect(seen.map((m) => [m.offset, m.key, m.value])).toEqual([
+          ['5', 'k5', { n: 5 }],
+          ['7', 'k7', { n: 7 }],
+        ]);
+        expect(seen[0]!.timestamp).toBe('2026-01-01T00:00:00.000Z');
+      } finally {
+        await log.close();
+      }
+      const db = new Database(file, { readonly: true });
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+      db.close();
+      expect(tables).not.toContain('messages');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps every message when asked to', async () => {

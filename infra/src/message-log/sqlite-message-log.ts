@@ -12,7 +12,7 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from '../embedded/sqlite';
-import { openSqliteFile } from '../embedded/sqlite';
+import { openSqliteFile, retryWhileBusy } from '../embedded/sqlite';
 import {
   defaultRetryPolicy,
   errorMessage,
@@ -33,8 +33,11 @@ import {
 } from './port';
 import { adapterLogger, logRetriedHandler } from '../logging';
 import { FENCES_SCHEMA, sqliteFenceCheck, type Fence } from '../fencing';
+import { DecodedBatch, encodeBatch } from './stored-batch';
 
 const adapterLog = adapterLogger('message-log');
+/** Batches looked up at once by a fetch (a publish is one batch; a sync's are 2,000 messages). */
+const FETCHED_BATCHES = 8;
 
 export interface SqliteMessageLogOptions {
   /** How often consumers look for messages published by other processes (default 150 ms). */
@@ -69,14 +72,16 @@ interface GroupRow {
 }
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS messages (
+CREATE TABLE IF NOT EXISTS message_batches (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  first_seq INTEGER NOT NULL,
   topic TEXT NOT NULL,
-  key TEXT NOT NULL,
-  value TEXT NOT NULL,
-  timestamp TEXT NOT NULL
+  timestamp TEXT NOT NULL,
+  keys TEXT NOT NULL,
+  lengths TEXT NOT NULL,
+  vals TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS messages_by_topic ON messages (topic, seq);
+CREATE INDEX IF NOT EXISTS message_batches_by_topic ON message_batches (topic, seq);
 CREATE TABLE IF NOT EXISTS topic_floors (
   topic TEXT PRIMARY KEY,
   trimmed_through INTEGER NOT NULL
@@ -91,26 +96,77 @@ CREATE TABLE IF NOT EXISTS consumer_groups (
 );
 ${FENCES_SCHEMA}`;
 
-/** Rows are fetched as arrays (seq, key, value, timestamp): cheaper than row objects, a sync reads millions. */
-type MessageTuple = [seq: number, key: string, value: string, timestamp: string];
+/**
+ * A publish is one row (stored-batch.ts): its messages' offsets are first_seq … seq, so a row's
+ * rowid is the offset of its last message and AUTOINCREMENT never hands an offset out twice, even
+ * once every row is trimmed. The columns read to find a batch come before its texts, which stay
+ * unread in their overflow pages until the batch itself is read.
+ */
+interface BatchPosition {
+  seq: number;
+  first_seq: number;
+}
+interface ReadBatch {
+  seq: number;
+  batch: DecodedBatch;
+  timestamp: string;
+}
+interface BatchBody {
+  timestamp: string;
+  keys: string;
+  lengths: string;
+  vals: string;
+}
+
+/**
+ * Files written when every message was a row of `messages`: their messages become one-message
+ * batches under the same offsets, and offsets go on from the old table's, so every group's
+ * committed offset keeps its meaning. Runs once, in one transaction.
+ */
+function moveRowPerMessageTable(db: SqliteDatabase): void {
+  db.transaction(() => {
+    const exists =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages'").get() !==
+      undefined;
+    if (!exists) return;
+    const insert = db.prepare<[number, number, string, string, string, string, string]>(
+      'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const rows = db
+      .prepare<[], { seq: number; topic: string; key: string; value: string; timestamp: string }>(
+        'SELECT seq, topic, key, value, timestamp FROM messages ORDER BY seq',
+      )
+      .all();
+    for (const row of rows) {
+      const batch = encodeBatch([{ key: row.key, json: row.value }]);
+      insert.run(row.seq, row.seq, row.topic, row.timestamp, batch.keys, batch.lengths, batch.values);
+    }
+    const sequenceOf = (name: string) =>
+      db.prepare<[string], { seq: number }>('SELECT seq FROM sqlite_sequence WHERE name = ?').get(name)
+        ?.seq ?? 0;
+    const old = sequenceOf('messages');
+    if (sequenceOf('message_batches') < old) {
+      db.prepare("DELETE FROM sqlite_sequence WHERE name = 'message_batches'").run();
+      db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('message_batches', ?)").run(old);
+    }
+    db.exec('DROP TABLE messages');
+  }).immediate();
+}
 
 /** A fetched message whose value is decoded on first use: a consumer that passes `json` on never pays for it. */
 class StoredMessage implements ConsumedMessage {
   readonly partition = 0;
   readonly offset: string;
-  readonly key: string;
-  readonly json: string;
-  readonly timestamp: string;
   private decoded: { value: unknown } | null = null;
 
   constructor(
     readonly topic: string,
-    row: MessageTuple,
+    offset: number,
+    readonly key: string,
+    readonly json: string,
+    readonly timestamp: string,
   ) {
-    this.offset = String(row[0]);
-    this.key = row[1];
-    this.json = row[2];
-    this.timestamp = row[3];
+    this.offset = String(offset);
   }
 
   get value(): unknown {
@@ -144,6 +200,7 @@ export class SqliteMessageLog implements MessageLog {
   private readonly trimTransaction;
   private readonly lastTrim = new Map<string, number>();
   private readonly consumers = new Set<PollingConsumer>();
+  private lastRead: ReadBatch | null = null;
   private closed = false;
 
   constructor(
@@ -154,17 +211,22 @@ export class SqliteMessageLog implements MessageLog {
     this.db = openSqliteFile(file, { schema: SCHEMA, autoVacuum: 'incremental' });
     // Bulk publishing (a sync: ~1 KB per message): checkpoint every ~40 MB of WAL instead of 4 MB.
     this.db.pragma('wal_autocheckpoint = 10000');
+    retryWhileBusy(() => moveRowPerMessageTable(this.db), 15_000);
     this.statements = {
-      insert: this.db.prepare<[string, string, string, string]>(
-        'INSERT INTO messages (topic, key, value, timestamp) VALUES (?, ?, ?, ?)',
+      lastIssued: this.db
+        .prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'message_batches'")
+        .pluck(),
+      insert: this.db.prepare<[number, number, string, string, string, string, string]>(
+        'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      fetch: this.db
-        .prepare<[string, number, number], MessageTuple>(
-          'SELECT seq, key, value, timestamp FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
-        )
-        .raw(true),
+      batchesAfter: this.db.prepare<[string, number, number], BatchPosition>(
+        'SELECT seq, first_seq FROM message_batches WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      batchBody: this.db.prepare<[number], BatchBody>(
+        'SELECT timestamp, keys, lengths, vals FROM message_batches WHERE seq = ?',
+      ),
       lastOffset: this.db.prepare<[string], { s: number | null }>(
-        'SELECT MAX(seq) AS s FROM messages WHERE topic = ?',
+        'SELECT MAX(seq) AS s FROM message_batches WHERE topic = ?',
       ),
       ensureGroup: this.db.prepare<[string, string]>(
         'INSERT OR IGNORE INTO consumer_groups (topic, group_id) VALUES (?, ?)',
@@ -200,10 +262,16 @@ export class SqliteMessageLog implements MessageLog {
         'INSERT INTO topic_floors (topic, trimmed_through) VALUES (?, ?) ' +
           'ON CONFLICT (topic) DO UPDATE SET trimmed_through = MAX(trimmed_through, excluded.trimmed_through)',
       ),
-      trim: this.db.prepare<[string, number]>('DELETE FROM messages WHERE topic = ? AND seq <= ?'),
+      lastWholeBatch: this.db.prepare<[string, number], { s: number | null }>(
+        'SELECT MAX(seq) AS s FROM message_batches WHERE topic = ? AND seq <= ?',
+      ),
+      trim: this.db.prepare<[string, number]>('DELETE FROM message_batches WHERE topic = ? AND seq <= ?'),
     };
     this.trimTransaction = this.db.transaction((topic: string): number => {
-      const through = this.statements.slowestGroup.get(topic)?.c ?? null;
+      const consumed = this.statements.slowestGroup.get(topic)?.c ?? null;
+      if (consumed === null) return 0;
+      // whole batches only: one the slowest group is half-way through stays until it has passed it
+      const through = this.statements.lastWholeBatch.get(topic, consumed)?.s ?? null;
       if (through === null || through <= this.floorOf(topic)) return 0;
       const removed = this.statements.trim.run(topic, through).changes;
       this.statements.setFloor.run(topic, through);
@@ -213,10 +281,12 @@ export class SqliteMessageLog implements MessageLog {
     this.publishTransaction = this.db.transaction(
       (topic: string, messages: MessageToPublish[], fence: Fence | undefined) => {
         if (fence) checkFence(fence);
+        if (messages.length === 0) return;
+        const batch = encodeBatch(messages.map((m) => ({ key: m.key, json: messageJson(m) })));
+        const first = (this.statements.lastIssued.get() ?? 0) + 1;
+        const last = first + messages.length - 1;
         const timestamp = new Date().toISOString();
-        for (const message of messages) {
-          this.statements.insert.run(topic, message.key, messageJson(message), timestamp);
-        }
+        this.statements.insert.run(last, first, topic, timestamp, batch.keys, batch.lengths, batch.values);
       },
     );
     /** Returns the committed offset if `owner` now holds the group's lease, else null. */
@@ -325,11 +395,39 @@ export class SqliteMessageLog implements MessageLog {
     this.statements.releaseLease.run(topic, groupId, owner);
   }
 
+  /** Up to `limit` messages of `topic` after offset `after`, in order. */
   fetch(topic: string, after: number, limit: number): ConsumedMessage[] {
-    const rows = this.statements.fetch.all(topic, after, limit);
-    const messages = new Array<ConsumedMessage>(rows.length);
-    for (let i = 0; i < rows.length; i++) messages[i] = new StoredMessage(topic, rows[i] as MessageTuple);
+    const messages: ConsumedMessage[] = [];
+    let cursor = after;
+    while (messages.length < limit) {
+      const positions = this.statements.batchesAfter.all(topic, cursor, FETCHED_BATCHES);
+      for (const position of positions) {
+        const read = this.readBatch(position.seq);
+        cursor = position.seq;
+        if (read === null) continue; // trimmed since: a group behind the floor is told by its gap
+        const { batch, timestamp } = read;
+        for (let i = Math.max(0, after + 1 - position.first_seq); i < batch.count; i++) {
+          if (messages.length === limit) return messages;
+          const offset = position.first_seq + i;
+          messages.push(new StoredMessage(topic, offset, batch.key(i), batch.json(i), timestamp));
+        }
+      }
+      if (positions.length < FETCHED_BATCHES) break;
+    }
     return messages;
+  }
+
+  /**
+   * A batch's texts, decoded once: a consumer reading fewer messages at a time than a publish wrote
+   * (or two groups reading the same batch in turn) reads it again from here.
+   */
+  private readBatch(seq: number): ReadBatch | null {
+    if (this.lastRead?.seq === seq) return this.lastRead;
+    const body = this.statements.batchBody.get(seq);
+    if (!body) return null;
+    const batch = new DecodedBatch({ keys: body.keys, lengths: body.lengths, values: body.vals });
+    this.lastRead = { seq, batch, timestamp: body.timestamp };
+    return this.lastRead;
   }
 
   /** Exactly one commit wins: the row must still hold the offset the batch was read after. */

@@ -1,0 +1,28 @@
+import { DecodedBatch, encodeBatch } from './stored-batch';
+
+describe('a publish stored as one batch', () => {
+  it('gives back each message’s key and JSON text exactly, whatever characters they hold', () => {
+    const messages = [
+      { key: 'RSSMRA80A01H501U', json: JSON.stringify({ titolo: 'Bando "Impresa 4.0"\nseconda fase' }) },
+      { key: '', json: '""' },
+      { key: 'chiave con, virgola e "virgolette"', json: JSON.stringify({ nome: 'Caffè 😀 𝔸 ü' }) },
+      { key: 'file:OpenData_Aiuti_2024_01.xml', json: 'null' },
+      { key: 'k', json: JSON.stringify('\ud800 solo') }, // JSON.stringify escapes the lone surrogate
+    ];
+    const decoded = new DecodedBatch(encodeBatch(messages));
+    expect(decoded.count).toBe(messages.length);
+    for (let i = 0; i < messages.length; i++) {
+      expect(decoded.key(i)).toBe(messages[i]!.key);
+      expect(decoded.json(i)).toBe(messages[i]!.json);
+    }
+  });
+
+  it('refuses a batch whose lengths do not cut its text, instead of handing out shifted messages', () => {
+    const encoded = encodeBatch([
+      { key: 'a', json: '{"n":1}' },
+      { key: 'b', json: '{"n":2}' },
+    ]);
+    expect(() => new DecodedBatch({ ...encoded, lengths: '[7,6]' })).toThrow(/damaged/);
+    expect(() => new DecodedBatch({ ...encoded, keys: '["a"]' })).toThrow(/damaged/);
+  });
+});

@@ -200,10 +200,11 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
           committed INTEGER NOT NULL DEFAULT 0, lease_owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0,
           PRIMARY KEY (topic, group_id));`);
       const insert = old.prepare('INSERT INTO messages (topic, key, value, timestamp) VALUES (?, ?, ?, ?)');
-      for (let n = 1; n <= 6; n++)
+      // more rows than the conversion reads at once
+      for (let n = 1; n <= 2_506; n++)
         insert.run(n % 2 ? 'aids' : 'other', `k${n}`, JSON.stringify({ n }), '2026-01-01T00:00:00.000Z');
       // consumed and trimmed: the oldest two, and the newest of the other topic (the sequence keeps it)
-      old.prepare('DELETE FROM messages WHERE seq <= 2 OR seq = 6').run();
+      old.prepare('DELETE FROM messages WHERE seq <= 2 OR seq = 2506').run();
       old
         .prepare("INSERT INTO consumer_groups (topic, group_id, committed) VALUES ('aids', 'index', 3)")
         .run();
@@ -217,12 +218,13 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
           groupId: 'index',
           handler: async (batch) => void seen.push(...batch),
         });
-        await log.publish('aids', [{ key: 'k7', value: { n: 7 } }]);
+        await log.publish('aids', [{ key: 'new', value: { n: 0 } }]);
         await consumer.caughtUp();
         await consumer.stop();
+        const kept = Array.from({ length: 1_251 }, (_, i) => 5 + 2 * i); // 5, 7, … 2505
         expect(seen.map((m) => [m.offset, m.key, m.value])).toEqual([
-          ['5', 'k5', { n: 5 }],
-          ['7', 'k7', { n: 7 }],
+          ...kept.map((n) => [String(n), `k${n}`, { n }]),
+          ['2507', 'new', { n: 0 }],
         ]);
         expect(seen[0]!.timestamp).toBe('2026-01-01T00:00:00.000Z');
       } finally {

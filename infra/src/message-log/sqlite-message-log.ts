@@ -132,14 +132,16 @@ function moveRowPerMessageTable(db: SqliteDatabase): void {
     const insert = db.prepare<[number, number, string, string, string, string, string]>(
       'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const rows = db
-      .prepare<[], { seq: number; topic: string; key: string; value: string; timestamp: string }>(
-        'SELECT seq, topic, key, value, timestamp FROM messages ORDER BY seq',
-      )
-      .all();
-    for (const row of rows) {
-      const batch = encodeBatch([{ key: row.key, json: row.value }]);
-      insert.run(row.seq, row.seq, row.topic, row.timestamp, batch.keys, batch.lengths, batch.values);
+    // read in slices: a file left mid-sync holds up to the backlog bound (~200 MB of aids)
+    const slice = db.prepare<
+      [number],
+      { seq: number; topic: string; key: string; value: string; timestamp: string }
+    >('SELECT seq, topic, key, value, timestamp FROM messages WHERE seq > ? ORDER BY seq LIMIT 1000');
+    for (let rows = slice.all(0); rows.length > 0; rows = slice.all(rows[rows.length - 1]!.seq)) {
+      for (const row of rows) {
+        const batch = encodeBatch([{ key: row.key, json: row.value }]);
+        insert.run(row.seq, row.seq, row.topic, row.timestamp, batch.keys, batch.lengths, batch.values);
+      }
     }
     const sequenceOf = (name: string) =>
       db.prepare<[string], { seq: number }>('SELECT seq FROM sqlite_sequence WHERE name = ?').get(name)

@@ -45,6 +45,8 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
     }
   };
   const aid = (n: number) => ({ key: `k${n}`, value: { n, text: 'x'.repeat(1_000) } });
+  /** `count` aids numbered from `first`: one publish. */
+  const aids = (first: number, count: number) => Array.from({ length: count }, (_, i) => aid(first + i));
   const handlerOf = (seen: number[]) => async (batch: ConsumedMessage[]) =>
     void seen.push(...batch.map((m) => (m.value as { n: number }).n));
 
@@ -133,14 +135,8 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
         handler: handlerOf(small),
       });
       const largeConsumer = log.consume({ topic: 'aids', groupId: 'large', handler: handlerOf(large) });
-      await log.publish(
-        'aids',
-        Array.from({ length: 10 }, (_, n) => aid(n)),
-      );
-      await log.publish(
-        'aids',
-        Array.from({ length: 4 }, (_, n) => aid(10 + n)),
-      );
+      await log.publish('aids', aids(0, 10));
+      await log.publish('aids', aids(10, 4));
       await largeConsumer.caughtUp();
       await largeConsumer.stop();
       await smallConsumer.caughtUp();
@@ -148,10 +144,7 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
       expect(large).toEqual(small);
       // the next publish: the large group reads it whole, the small one in parts; it stays until both have
       await smallConsumer.stop();
-      await log.publish(
-        'aids',
-        Array.from({ length: 5 }, (_, n) => aid(14 + n)),
-      );
+      await log.publish('aids', aids(14, 5));
       const again = log.consume({ topic: 'aids', groupId: 'large', handler: handlerOf(large) });
       await again.caughtUp();
       await again.stop();

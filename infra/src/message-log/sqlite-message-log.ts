@@ -124,11 +124,11 @@ interface BatchBody {
  * committed offset keeps its meaning. Runs once, in one transaction.
  */
 function moveRowPerMessageTable(db: SqliteDatabase): void {
+  const oldTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages'");
+  // a plain read first: every open of a converted file would otherwise take the write lock
+  if (oldTable.get() === undefined) return;
   db.transaction(() => {
-    const exists =
-      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages'").get() !==
-      undefined;
-    if (!exists) return;
+    if (oldTable.get() === undefined) return; // another process converted it meanwhile
     const insert = db.prepare<[number, number, string, string, string, string, string]>(
       'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );

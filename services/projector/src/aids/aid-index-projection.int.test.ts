@@ -15,6 +15,7 @@ import {
 } from '@rna/read-models';
 import {
   applyAidMessages,
+  planIndexWrites,
   recordIndexingGap,
   resetIndexingProgress,
   startAidIndexProjection,
@@ -318,4 +319,145 @@ describe('aid index projection and poison messages', () => {
     expect(indexed.map((a) => a.idComponenteAiuto).sort()).toEqual(['1', '2']);
     expect(await documents.collection(DEAD_LETTERS_COLLECTION).count()).toBe(0);
   }, 30_000); // the consumer's back-off: 0.1 s doubling to 5 s, seven times
+});
+
+describe('a batch bigger than one index write', () => {
+  const recorded = (count: number, taxCode: (i: number) => string, file = '2024_01'): AidMessage[] =>
+    Array.from({ length: count }, (_, i) => ({
+      type: 'AidRecorded' as const,
+      aid: { ...aid(`${1000 + i}`, taxCode(i), 'i1'), sourceFile: file },
+    }));
+
+  it('is cut in writes of at least a thousand aids, in order, a marker a write of its own', () => {
+    const batch = messages(
+      ...recorded(5000, (i) => `T${i}`),
+      { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i1', runId: 'r', records: 5000 },
+      ...recorded(2500, (i) => `U${i}`),
+      {
+        type: 'AidWithdrawn',
+        idComponenteAiuto: '1001',
+        codiceFiscaleBeneficiario: 'T1',
+        sourceFile: '2024_01',
+      },
+      ...recorded(999, (i) => `V${i}`),
+    );
+    const writes = planIndexWrites(batch, false);
+    const sizes = writes.map((write) =>
+      write.kind === 'records' ? write.aids.length : write.kind === 'encoded' ? -1 : write.value.type,
+    );
+    expect(sizes).toEqual([
+      1000,
+      1000,
+      1000,
+      1000,
+      1000,
+      'SourceFileImported',
+      1250,
+      1250,
+      'AidWithdrawn',
+      999,
+    ]);
+    const ids = writes.flatMap((write) =>
+      write.kind === 'records' ? write.aids.map((a) => a.codiceFiscaleBeneficiario) : [],
+    );
+    expect(ids).toEqual([
+      ...Array.from({ length: 5000 }, (_, i) => `T${i}`),
+      ...Array.from({ length: 2500 }, (_, i) => `U${i}`),
+      ...Array.from({ length: 999 }, (_, i) => `V${i}`),
+    ]);
+  });
+
+  it("notes one write's tax codes while the next write is under way, the index taking one write at a time", async () => {
+    const { aidIndex, documents } = stores;
+    const events: string[] = [];
+    let writing = 0;
+    const index = Object.create(aidIndex) as typeof aidIndex;
+    index.upsert = async (records) => {
+      writing += 1;
+      if (writing > 1) events.push('two writes at once');
+      const first = records[0]!.codiceFiscaleBeneficiario;
+      events.push(`write ${first}`);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await aidIndex.upsert(records);
+      } finally {
+        events.push(`written ${first}`);
+        writing -= 1;
+      }
+    };
+    const noted = Object.create(documents) as typeof documents;
+    noted.collection = <T extends { id: string }>(name: string) => {
+      const collection = documents.collection<T>(name);
+      if (name !== AID_CHANGES_COLLECTION) return collection;
+      const spy = Object.create(collection) as typeof collection;
+      spy.putMany = async (docs) => {
+        events.push(`note ${docs[0]!.id}`);
+        await collection.putMany(docs);
+      };
+      return spy;
+    };
+    // three writes of a thousand: T0…T999, T1000…, T2000…; the same aid's later copy in the last
+    const batch = messages(...recorded(2999, (i) => `T${i}`), {
+      type: 'AidRecorded',
+      aid: { ...aid('1005', 'T5', 'i1', 700), sourceFile: '2024_02' },
+    });
+    await applyAidMessages(batch, { aidIndex: index, documents: noted, now: () => 1 });
+
+    expect(events).toEqual([
+      'write T0',
+      'written T0',
+      'write T1000',
+      'note T0',
+      'written T1000',
+      'write T2000',
+      'note T1000',
+      'written T2000',
+      'note T2000',
+    ]);
+    expect((await aidIndex.get('1005'))?.importoNominaleCents).toBe(700);
+    const changes = documents.collection<{ id: string; sourceFile: string }>(AID_CHANGES_COLLECTION);
+    expect(await changes.count()).toBe(2999);
+    expect((await changes.get('T5'))?.sourceFile).toBe('2024_02');
+    expect((await changes.get('T2998'))?.sourceFile).toBe('2024_01');
+  });
+
+  it('stops at a failed write: the batch fails with its error, the writes after it are not made', async () => {
+    const { aidIndex, documents } = stores;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const index = Object.create(aidIndex) as typeof aidIndex;
+    const firsts: string[] = [];
+    index.upsert = async (records) => {
+      const first = records[0]!.codiceFiscaleBeneficiario;
+      firsts.push(first);
+      if (first === 'T1000') throw new Error('index unavailable');
+      return aidIndex.upsert(records);
+    };
+    // the notes of the first write fail as well, while the second write is under way
+    const failing = Object.create(documents) as typeof documents;
+    failing.collection = <T extends { id: string }>(name: string) => {
+      const collection = documents.collection<T>(name);
+      const spy = Object.create(collection) as typeof collection;
+      spy.putMany = () => Promise.reject(new Error('documents unavailable'));
+      return name === AID_CHANGES_COLLECTION ? spy : collection;
+    };
+    try {
+      const batch = messages(...recorded(3000, (i) => `T${i}`));
+      await expect(applyAidMessages(batch, { aidIndex: index, documents: failing })).rejects.toThrow(
+        'documents unavailable',
+      );
+      // retried with the notes back: the first write changes nothing now, the second fails again
+      await expect(applyAidMessages(batch, { aidIndex: index, documents })).rejects.toThrow(
+        'index unavailable',
+      );
+      expect(firsts).toEqual(['T0', 'T1000', 'T0', 'T1000']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      expect(await aidIndex.get('1999')).not.toBeNull();
+      expect(await aidIndex.get('2000')).toBeNull();
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

@@ -38,72 +38,136 @@ export interface AidIndexProjectionDeps {
   onGap?: (gap: IndexingGapDoc) => void;
 }
 
-/** Applies one consumed batch, in order; consecutive AidRecorded messages go in one upsert. */
+/** One write to the index, in the order the batch's messages ask for it. */
+type IndexWrite =
+  | { kind: 'encoded'; aidsJson: string[] }
+  | { kind: 'records'; aids: AidRecord[] }
+  | { kind: 'message'; value: AidMessage };
+
+/** Tax code → the source file of its last touch. */
+type Touched = Map<string, string>;
+
+/**
+ * Aids a write takes at least (when the batch has that many in a row): a batch is cut in writes of
+ * this size so that one write's changes are noted while the next is under way, and the embedded
+ * index hands writes of this size to its writer thread.
+ */
+export const AIDS_PER_WRITE = 1000;
+
+/**
+ * Cuts a batch into index writes: consecutive AidRecorded messages go in one upsert (as the JSON
+ * text they were published as when the index takes it and the message has it), split in parts of
+ * at least AIDS_PER_WRITE aids; any other message is a write of its own. Order is kept.
+ */
+export function planIndexWrites(messages: ConsumedMessage[], takesEncoded: boolean): IndexWrite[] {
+  const writes: IndexWrite[] = [];
+  // at most one of the two runs has aids at a time
+  let encodedRun: string[] = [];
+  let recordRun: AidRecord[] = [];
+  const endRuns = () => {
+    for (const aidsJson of parts(encodedRun)) writes.push({ kind: 'encoded', aidsJson });
+    for (const aids of parts(recordRun)) writes.push({ kind: 'records', aids });
+    encodedRun = [];
+    recordRun = [];
+  };
+  for (const message of messages) {
+    const aidJson = takesEncoded && message.json !== undefined ? aidJsonOfAidRecorded(message.json) : null;
+    if (aidJson !== null) {
+      if (recordRun.length > 0) endRuns();
+      encodedRun.push(aidJson);
+      continue;
+    }
+    const value = message.value as AidMessage;
+    if (value.type === 'AidRecorded') {
+      if (encodedRun.length > 0) endRuns();
+      recordRun.push(value.aid);
+      continue;
+    }
+    endRuns();
+    writes.push({ kind: 'message', value });
+  }
+  endRuns();
+  return writes;
+}
+
+/** Near-equal parts, each of at least AIDS_PER_WRITE items when there are that many; none of none. */
+function parts<T>(items: T[]): T[][] {
+  if (items.length === 0) return [];
+  const count = Math.max(1, Math.floor(items.length / AIDS_PER_WRITE));
+  const size = Math.ceil(items.length / count);
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}
+
+/**
+ * Applies one consumed batch, in order. The index takes one write at a time; while it works on a
+ * write, the tax codes the previous write touched are noted in `aid-changes` (one write for the
+ * codes of a write, not one each), so that the index's writer is not left waiting on the notes.
+ */
 export async function applyAidMessages(
   messages: ConsumedMessage[],
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now'>,
 ): Promise<void> {
   const now = deps.now ?? Date.now;
   const changes = deps.documents?.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
-  const touched = new Map<string, string>(); // tax code → source file
-  // An index that stores JSON takes the aids as the text they were published as (not decoded here).
-  const upsertEncoded = deps.aidIndex.upsertEncoded?.bind(deps.aidIndex);
-  let pending: AidRecord[] = [];
-  let pendingJson: string[] = [];
-  const flush = async () => {
-    if (pendingJson.length > 0 && upsertEncoded) {
-      const { changedTaxCodes, sourceFiles } = await upsertEncoded(pendingJson);
-      changedTaxCodes.forEach((taxCode, i) => touched.set(taxCode, sourceFiles[i] ?? ''));
-      pendingJson = [];
-    }
-    if (pending.length === 0) return;
-    const { changedTaxCodes } = await deps.aidIndex.upsert(pending);
-    const fileOf = new Map(pending.map((aid) => [aid.codiceFiscaleBeneficiario, aid.sourceFile]));
-    for (const taxCode of changedTaxCodes) touched.set(taxCode, fileOf.get(taxCode) ?? '');
-    pending = [];
-  };
-  for (const message of messages) {
-    const aidJson = upsertEncoded && message.json !== undefined ? aidJsonOfAidRecorded(message.json) : null;
-    if (aidJson !== null) {
-      if (pending.length > 0) await flush(); // keeps the upserts in message order
-      pendingJson.push(aidJson);
-      continue;
-    }
-    const value = message.value as AidMessage;
-    if (value.type === 'AidRecorded') {
-      if (pendingJson.length > 0) await flush();
-      pending.push(value.aid);
-      continue;
-    }
-    await flush();
-    if (value.type === 'SourceFileImported') {
-      const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
-      for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
-      // Every aid of the import came before its marker: the file is searchable whole from here.
-      await deps.documents?.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
-        id: value.importId,
-        sourceFile: value.sourceFile,
-        runId: value.runId,
-        records: value.records,
-        indexedAt: now(),
-      });
-    } else if (value.type === 'SourceFileWithdrawn') {
-      // without an importId (published before imports were ordered) every aid of the file goes
-      const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
-      for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
-    } else if (value.type === 'AidWithdrawn') {
-      const { taxCodes } = await deps.aidIndex.withdraw([value.idComponenteAiuto]);
-      for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
-    }
-  }
-  await flush();
-  if (changes && touched.size > 0) {
+  const note = async (touched: Touched) => {
+    if (!changes || touched.size === 0) return;
     const changedAt = now();
-    // One write for the batch's tax codes (thousands per batch during a sync), not one each.
     await changes.putMany(
       [...touched].map(([taxCode, sourceFile]) => ({ id: taxCode, changedAt, sourceFile })),
     );
+  };
+  let previous: Touched | null = null;
+  for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
+    const writing = applyIndexWrite(write, deps, now);
+    // The handler may leave on a failed note while this write is under way: its failure is the
+    // batch's failure (retried whole), not an unhandled rejection.
+    writing.catch(() => undefined);
+    if (previous) await note(previous);
+    previous = await writing;
   }
+  if (previous) await note(previous);
+}
+
+async function applyIndexWrite(
+  write: IndexWrite,
+  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
+  now: () => number,
+): Promise<Touched> {
+  const touched: Touched = new Map();
+  if (write.kind === 'encoded') {
+    const { changedTaxCodes, sourceFiles } = await deps.aidIndex.upsertEncoded!(write.aidsJson);
+    changedTaxCodes.forEach((taxCode, i) => touched.set(taxCode, sourceFiles[i] ?? ''));
+    return touched;
+  }
+  if (write.kind === 'records') {
+    const { changedTaxCodes } = await deps.aidIndex.upsert(write.aids);
+    const fileOf = new Map(write.aids.map((aid) => [aid.codiceFiscaleBeneficiario, aid.sourceFile]));
+    for (const taxCode of changedTaxCodes) touched.set(taxCode, fileOf.get(taxCode) ?? '');
+    return touched;
+  }
+  const value = write.value;
+  if (value.type === 'SourceFileImported') {
+    const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
+    for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+    // Every aid of the import came before its marker: the file is searchable whole from here.
+    await deps.documents?.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
+      id: value.importId,
+      sourceFile: value.sourceFile,
+      runId: value.runId,
+      records: value.records,
+      indexedAt: now(),
+    });
+  } else if (value.type === 'SourceFileWithdrawn') {
+    // without an importId (published before imports were ordered) every aid of the file goes
+    const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
+    for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+  } else if (value.type === 'AidWithdrawn') {
+    const { taxCodes } = await deps.aidIndex.withdraw([value.idComponenteAiuto]);
+    for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+  }
+  return touched;
 }
 
 /**

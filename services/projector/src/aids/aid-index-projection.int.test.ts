@@ -340,6 +340,13 @@ describe('a batch bigger than one index write', () => {
         sourceFile: '2024_01',
       },
       ...recorded(999, (i) => `V${i}`),
+      {
+        type: 'AidWithdrawn',
+        idComponenteAiuto: '1002',
+        codiceFiscaleBeneficiario: 'T2',
+        sourceFile: '2024_01',
+      },
+      ...recorded(3001, (i) => `W${i}`),
     );
     const writes = planIndexWrites(batch, false);
     const sizes = writes.map((write) =>
@@ -356,6 +363,10 @@ describe('a batch bigger than one index write', () => {
       1250,
       'AidWithdrawn',
       999,
+      'AidWithdrawn',
+      1001,
+      1000,
+      1000,
     ]);
     const ids = writes.flatMap((write) =>
       write.kind === 'records' ? write.aids.map((a) => a.codiceFiscaleBeneficiario) : [],
@@ -364,6 +375,7 @@ describe('a batch bigger than one index write', () => {
       ...Array.from({ length: 5000 }, (_, i) => `T${i}`),
       ...Array.from({ length: 2500 }, (_, i) => `U${i}`),
       ...Array.from({ length: 999 }, (_, i) => `V${i}`),
+      ...Array.from({ length: 3001 }, (_, i) => `W${i}`),
     ]);
   });
 

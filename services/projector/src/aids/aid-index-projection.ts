@@ -92,11 +92,17 @@ export function planIndexWrites(messages: ConsumedMessage[], takesEncoded: boole
 
 /** Near-equal parts, each of at least AIDS_PER_WRITE items when there are that many; none of none. */
 function parts<T>(items: T[]): T[][] {
-  if (items.length === 0) return [];
   const count = Math.max(1, Math.floor(items.length / AIDS_PER_WRITE));
-  const size = Math.ceil(items.length / count);
+  // the first `longer` parts take one item more: sizes differ by one at most, none falls short
+  const size = Math.floor(items.length / count);
+  const longer = items.length % count;
   const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  let start = 0;
+  for (let i = 0; i < count && start < items.length; i++) {
+    const end = start + size + (i < longer ? 1 : 0);
+    result.push(items.slice(start, end));
+    start = end;
+  }
   return result;
 }
 

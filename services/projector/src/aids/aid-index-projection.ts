@@ -92,13 +92,14 @@ export function planIndexWrites(messages: ConsumedMessage[], takesEncoded: boole
 
 /** Near-equal parts, each of at least AIDS_PER_WRITE items when there are that many; none of none. */
 function parts<T>(items: T[]): T[][] {
+  if (items.length === 0) return [];
   const count = Math.max(1, Math.floor(items.length / AIDS_PER_WRITE));
   // the first `longer` parts take one item more: sizes differ by one at most, none falls short
   const size = Math.floor(items.length / count);
   const longer = items.length % count;
   const result: T[][] = [];
   let start = 0;
-  for (let i = 0; i < count && start < items.length; i++) {
+  for (let i = 0; i < count; i++) {
     const end = start + size + (i < longer ? 1 : 0);
     result.push(items.slice(start, end));
     start = end;

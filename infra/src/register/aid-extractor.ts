@@ -5,7 +5,6 @@
  * Every record is checked like user input (registerRecordValidator) before it is handed out: a
  * rejected one is counted and listed in the report, never published.
  */
-import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import {
   MAX_LISTED_REJECTIONS,
@@ -205,7 +204,9 @@ function emptyComponent(): Record<ComponentField, string> {
  */
 export class AidExtractor {
   private readonly parser = new SaxesParser({ xmlns: false, position: true });
-  private readonly decoder = new StringDecoder('utf8');
+  // TextDecoder rather than StringDecoder: the same text (a character cut between chunks waits for
+  // the next one, a broken sequence becomes U+FFFD) in half the time on the register's files.
+  private readonly decoder = new TextDecoder('utf-8');
   private readonly truncated = new Set<string>();
   /** Per context, raw tag name → resolved name: the same few dozen names repeat millions of times. */
   private readonly names = perContext<string>();
@@ -254,14 +255,14 @@ export class AidExtractor {
 
   write(chunk: Uint8Array): void {
     this.xmlBytes += chunk.length;
-    const { text, removed } = removeControlCharacters(this.decoder.write(chunk as Buffer));
+    const { text, removed } = removeControlCharacters(this.decoder.decode(chunk, { stream: true }));
     this.controlBytesRemoved += removed;
     this.parser.write(text);
     if (this.failure) throw this.failure;
   }
 
   end(): ExtractorReport {
-    this.parser.write(this.decoder.end()).close();
+    this.parser.write(this.decoder.decode()).close();
     if (this.failure) throw this.failure;
     return {
       records: this.records,

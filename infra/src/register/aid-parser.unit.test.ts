@@ -131,6 +131,73 @@ describe('parseAidStream', () => {
     }
   });
 
+  it('reads a file with a byte-order mark and a broken UTF-8 sequence, cut into chunks anywhere', async () => {
+    const body =
+      '<AIUTO><DATA_CONCESSIONE>2024-01-02</DATA_CONCESSIONE>' +
+      '<CODICE_FISCALE_BENEFICIARIO>CF1</CODICE_FISCALE_BENEFICIARIO><DENOMINAZIONE_BENEFICIARIO>Caff';
+    const rest =
+      ' Città</DENOMINAZIONE_BENEFICIARIO><COMPONENTI_AIUTO><COMPONENTE_AIUTO>' +
+      '<ID_COMPONENTE_AIUTO>1</ID_COMPONENTE_AIUTO></COMPONENTE_AIUTO></COMPONENTI_AIUTO></AIUTO>';
+    const whole = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><LISTA_AIUTI>${body}`),
+      // a lone continuation byte and a sequence cut short: each one replacement character
+      Buffer.from([0x80, 0xc3]),
+      Buffer.from(`${rest}</LISTA_AIUTI>`),
+    ]);
+    for (const size of [1, 2, 5, whole.length]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < whole.length; i += size) chunks.push(whole.subarray(i, i + size));
+      const records: AidRecord[] = [];
+      await parseAidStream(Readable.from(chunks), {
+        sourceFile: 'f',
+        importId: 'x',
+        now: NOW,
+        inline: true,
+        onBatch: async (batch) => void records.push(...batch),
+      });
+      expect(records.map((r) => r.denominazioneBeneficiario)).toEqual(['Caff\ufffd\ufffd Città']);
+    }
+  });
+
+  it('keeps the text of wanted fields only, entities and CDATA included, however the file is cut', async () => {
+    const whole = Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><LISTA_AIUTI><AIUTO>' +
+        '<BASE_GIURIDICA_NAZIONALE>Legge &amp; decreto <![CDATA[<ignorato>]]></BASE_GIURIDICA_NAZIONALE>' +
+        '<TITOLO_MISURA>Fondo &lt;PMI&gt; &amp; <![CDATA[R&S]]> 2024</TITOLO_MISURA>' +
+        '<DESCRIZIONE_PROGETTO>testo lungo &quot;da non tenere&quot;</DESCRIZIONE_PROGETTO>' +
+        '<DATA_CONCESSIONE>2024-01-02</DATA_CONCESSIONE>' +
+        '<CODICE_FISCALE_BENEFICIARIO> CF1 </CODICE_FISCALE_BENEFICIARIO>' +
+        '<DENOMINAZIONE_BENEFICIARIO>Rossi &amp; figli</DENOMINAZIONE_BENEFICIARIO>' +
+        '<COMPONENTI_AIUTO><COMPONENTE_AIUTO><ID_COMPONENTE_AIUTO>1</ID_COMPONENTE_AIUTO>' +
+        '<SOGGETTO_INTERMEDIARIO>Banca &amp; C.</SOGGETTO_INTERMEDIARIO>' +
+        '<STRUMENTI_AIUTO><STRUMENTO_AIUTO><DES_STRUMENTO>Sovvenzione &amp; altro</DES_STRUMENTO>' +
+        '<ELEMENTO_DI_AIUTO>10.50</ELEMENTO_DI_AIUTO></STRUMENTO_AIUTO></STRUMENTI_AIUTO>' +
+        '</COMPONENTE_AIUTO></COMPONENTI_AIUTO></AIUTO></LISTA_AIUTI>',
+    );
+    for (const size of [1, 3, 7, whole.length]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < whole.length; i += size) chunks.push(whole.subarray(i, i + size));
+      const records: AidRecord[] = [];
+      await parseAidStream(Readable.from(chunks), {
+        sourceFile: 'f',
+        importId: 'x',
+        now: NOW,
+        inline: true,
+        onBatch: async (batch) => void records.push(...batch),
+      });
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({
+        titoloMisura: 'Fondo <PMI> & R&S 2024',
+        denominazioneBeneficiario: 'Rossi & figli',
+        codiceFiscaleBeneficiario: 'CF1',
+        idComponenteAiuto: '1',
+        elementoDiAiutoCents: 1050,
+      });
+      expect(JSON.stringify(records[0])).not.toMatch(/ignorato|da non tenere|Banca|Sovvenzione|Legge/);
+    }
+  });
+
   it('rejects ill-formed XML with the line, inline or not', async () => {
     for (const inline of [true, false]) {
       const error = await parseAidStream(xml('<ns:AIUTO>\n<ns:COR>1</ns:CO></ns:AIUTO>'), {

@@ -91,6 +91,48 @@ describe('parseAidStream', () => {
     expect(threaded).toEqual(inline);
   });
 
+  it('gives the same records on a worker thread when the file comes in small pieces, as unzipping hands it out', async () => {
+    const aid = (id: number) =>
+      `<AIUTO><DATA_CONCESSIONE>2024-01-02</DATA_CONCESSIONE>` +
+      `<CODICE_FISCALE_BENEFICIARIO>CF${id % 97}</CODICE_FISCALE_BENEFICIARIO>` +
+      `<DENOMINAZIONE_BENEFICIARIO>Società n. ${id} à è ì</DENOMINAZIONE_BENEFICIARIO>` +
+      `<DESCRIZIONE_PROGETTO>${'x'.repeat(id % 300)}</DESCRIZIONE_PROGETTO><COMPONENTI_AIUTO>` +
+      `<COMPONENTE_AIUTO><ID_COMPONENTE_AIUTO>${id}</ID_COMPONENTE_AIUTO><STRUMENTI_AIUTO><STRUMENTO_AIUTO>` +
+      `<ELEMENTO_DI_AIUTO>${id}.25</ELEMENTO_DI_AIUTO></STRUMENTO_AIUTO></STRUMENTI_AIUTO>` +
+      `</COMPONENTE_AIUTO></COMPONENTI_AIUTO></AIUTO>`;
+    const whole = Buffer.from(
+      `<?xml version="1.0"?><LISTA_AIUTI>${Array.from({ length: 3000 }, (_, i) => aid(i + 1)).join('')}</LISTA_AIUTI>`,
+    );
+    // pieces of 1 to 16 KB, cut anywhere (inside a tag, inside a character): more than a megabyte in all
+    const pieces: Buffer[] = [];
+    for (let at = 0, i = 0; at < whole.length; i++) {
+      const size = 1 + ((i * 7919) % 16384);
+      pieces.push(whole.subarray(at, at + size));
+      at += size;
+    }
+    expect(whole.length).toBeGreaterThan(1024 * 1024);
+    const run = async (input: Readable, inline: boolean) => {
+      const records: AidRecord[] = [];
+      const report = await parseAidStream(input, {
+        sourceFile: 'f',
+        importId: 'x',
+        now: NOW,
+        inline,
+        onBatch: async (batch) => void records.push(...batch),
+      });
+      return { records, report };
+    };
+    const inline = await run(Readable.from([whole]), true);
+    const threaded = await run(Readable.from(pieces), false);
+    expect(inline.records).toHaveLength(3000);
+    expect(inline.records[2999]).toMatchObject({
+      idComponenteAiuto: '3000',
+      denominazioneBeneficiario: 'Società n. 3000 à è ì',
+      elementoDiAiutoCents: 300025,
+    });
+    expect(threaded).toEqual(inline);
+  });
+
   it('removes every control character but tab, newline and carriage return, and counts them', () => {
     const controls = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code));
     const kept = ['\t', '\n', '\r'];

@@ -25,10 +25,13 @@ export type { EncodedAidBatch } from './aid-parse-protocol';
 export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
 /**
- * XML bytes sent to the worker in one message. Unzipping hands out 16 KB at a time, and each message
- * costs a post, an acknowledgement and a round of the worker's decoder and parser.
+ * What a source of XML buffers for the parser (its stream's high-water mark). Each read takes all
+ * that is buffered, and each read is a message to the parser thread, an acknowledgement back and a
+ * round of its decoder and parser: with unzipping's 16 KB buffer that was a message per 16–48 KB,
+ * with this one up to 256 KB when the parser is behind — and still each piece as soon as it comes
+ * when the download is what is behind.
  */
-export const BYTES_PER_MESSAGE = 256 * 1024;
+export const XML_BUFFER_BYTES = 256 * 1024;
 
 interface CommonParseOptions {
   sourceFile: string;
@@ -162,32 +165,14 @@ async function parseInWorker(
     else if (message.formatError) throw new RegisterFileFormatError(message.message, message.line);
     else throw new Error(message.message);
   };
-  const gathered: Uint8Array[] = [];
-  let gatheredBytes = 0;
-  const sendGathered = () => {
-    if (gatheredBytes === 0) return;
-    // One private copy of the gathered pieces, which can be transferred (pooled Buffers cannot).
-    const bytes = new Uint8Array(gatheredBytes);
-    let at = 0;
-    for (const piece of gathered) {
-      bytes.set(piece, at);
-      at += piece.length;
-    }
-    gathered.length = 0;
-    gatheredBytes = 0;
-    inFlightBytes += bytes.length;
-    send({ type: 'chunk', bytes }, [bytes.buffer]);
-  };
   try {
     for await (const chunk of iterable(xml)) {
-      const piece = toBytes(chunk);
-      gathered.push(piece);
-      gatheredBytes += piece.length;
-      if (gatheredBytes < BYTES_PER_MESSAGE) continue;
-      sendGathered();
+      // A private copy can be transferred (pooled Buffers cannot): no second copy on the way.
+      const bytes = new Uint8Array(toBytes(chunk));
+      inFlightBytes += bytes.length;
+      send({ type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
       while (inbox.ready || inFlightBytes > maxInFlightBytes) await handle(await inbox.next());
     }
-    sendGathered();
     send({ type: 'end' });
     while (report === null) await handle(await inbox.next());
     return report;

@@ -11,6 +11,7 @@ import { PassThrough, pipeline, Transform, type Readable, type Writable } from '
 import unzipper from 'unzipper';
 import type { ArchivedRegisterFile } from '@rna/domain';
 import type { BlobStore } from '../blobs/port';
+import { XML_BUFFER_BYTES } from './aid-parser';
 
 type ArchivedFormat = ArchivedRegisterFile['format'];
 
@@ -70,7 +71,12 @@ export class RegisterArchive {
     const noop = () => undefined;
     // unzipper's stream is of an older kind (not async-iterable): handed on through a core stream
     return match[2] === 'zip'
-      ? pipeline(stored, unzipper.ParseOne(/\.xml$/i), new PassThrough(), noop)
+      ? pipeline(
+          stored,
+          unzipper.ParseOne(/\.xml$/i),
+          new PassThrough({ highWaterMark: XML_BUFFER_BYTES }),
+          noop,
+        )
       : pipeline(stored, createGunzip(), noop);
   }
 }

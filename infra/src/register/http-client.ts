@@ -15,6 +15,7 @@ import {
 import unzipper from 'unzipper';
 import { DomainError } from '@rna/domain';
 import { parseListingHtml } from './listing';
+import { XML_BUFFER_BYTES } from './aid-parser';
 import type { DownloadOptions, DownloadResult, RegisterClient, RegisterFileInfo } from './port';
 
 export interface HttpRegisterOptions {
@@ -224,7 +225,13 @@ export class HttpRegisterClient implements RegisterClient {
     }
     // unzipper's stream is of an older kind (not async-iterable): the port promises a core Readable.
     const xml: Readable = useZip
-      ? pipeline(response, counter, unzipper.ParseOne(/\.xml$/i), new PassThrough(), noop)
+      ? pipeline(
+          response,
+          counter,
+          unzipper.ParseOne(/\.xml$/i),
+          new PassThrough({ highWaterMark: XML_BUFFER_BYTES }),
+          noop,
+        )
       : pipeline(response, counter, noop);
     return { status: 'ok', xml, totalBytes, format: useZip ? 'zip' : 'xml' };
   }

@@ -14,6 +14,21 @@ const xml = (body: string) =>
     ),
   ]);
 
+/** `whole` cut every `size` bytes and parsed on this thread: its records and report. */
+async function parsedInPieces(whole: Buffer, size: number) {
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < whole.length; i += size) pieces.push(whole.subarray(i, i + size));
+  const records: AidRecord[] = [];
+  const report = await parseAidStream(Readable.from(pieces), {
+    sourceFile: 'f',
+    importId: 'x',
+    now: NOW,
+    inline: true,
+    onBatch: async (batch) => void records.push(...batch),
+  });
+  return { records, report };
+}
+
 describe('decimalToCents', () => {
   it('converts register decimals exactly', () => {
     expect(decimalToCents('10000.00')).toBe(1_000_000);
@@ -158,16 +173,7 @@ describe('parseAidStream', () => {
       `<?xml version="1.0" encoding="UTF-8"?><ns:LISTA_AIUTI xmlns:ns="x">${body}</ns:LISTA_AIUTI>`,
     );
     for (const size of [1, 2, 3, 7]) {
-      const chunks: Buffer[] = [];
-      for (let i = 0; i < whole.length; i += size) chunks.push(whole.subarray(i, i + size));
-      const records: AidRecord[] = [];
-      const report = await parseAidStream(Readable.from(chunks), {
-        sourceFile: 'f',
-        importId: 'x',
-        now: NOW,
-        inline: true,
-        onBatch: async (batch) => void records.push(...batch),
-      });
+      const { records, report } = await parsedInPieces(whole, size);
       expect(report.controlBytesRemoved).toBe(2);
       expect(records[0]!.denominazioneBeneficiario).toBe('Caffè Città');
     }
@@ -188,16 +194,7 @@ describe('parseAidStream', () => {
       Buffer.from(`${rest}</LISTA_AIUTI>`),
     ]);
     for (const size of [1, 2, 5, whole.length]) {
-      const chunks: Buffer[] = [];
-      for (let i = 0; i < whole.length; i += size) chunks.push(whole.subarray(i, i + size));
-      const records: AidRecord[] = [];
-      await parseAidStream(Readable.from(chunks), {
-        sourceFile: 'f',
-        importId: 'x',
-        now: NOW,
-        inline: true,
-        onBatch: async (batch) => void records.push(...batch),
-      });
+      const { records } = await parsedInPieces(whole, size);
       expect(records.map((r) => r.denominazioneBeneficiario)).toEqual(['Caff\ufffd\ufffd Città']);
     }
   });
@@ -218,16 +215,7 @@ describe('parseAidStream', () => {
         '</COMPONENTE_AIUTO></COMPONENTI_AIUTO></AIUTO></LISTA_AIUTI>',
     );
     for (const size of [1, 3, 7, whole.length]) {
-      const chunks: Buffer[] = [];
-      for (let i = 0; i < whole.length; i += size) chunks.push(whole.subarray(i, i + size));
-      const records: AidRecord[] = [];
-      await parseAidStream(Readable.from(chunks), {
-        sourceFile: 'f',
-        importId: 'x',
-        now: NOW,
-        inline: true,
-        onBatch: async (batch) => void records.push(...batch),
-      });
+      const { records } = await parsedInPieces(whole, size);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({
         titoloMisura: 'Fondo <PMI> & R&S 2024',

@@ -24,15 +24,6 @@ export type { EncodedAidBatch } from './aid-parse-protocol';
 /** XML bytes handed to the worker and not parsed yet: bounds memory and how far it runs ahead. */
 export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
-/**
- * What a source of XML buffers for the parser (its stream's high-water mark). Each read takes all
- * that is buffered, and each read is a message to the parser thread, an acknowledgement back and a
- * round of its decoder and parser: with unzipping's 16 KB buffer that was a message per 16–48 KB,
- * with this one up to 256 KB when the parser is behind — and still each piece as soon as it comes
- * when the download is what is behind.
- */
-export const XML_BUFFER_BYTES = 256 * 1024;
-
 interface CommonParseOptions {
   sourceFile: string;
   importId: string;

@@ -8,10 +8,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createGzip, createGunzip } from 'node:zlib';
 import { PassThrough, pipeline, Transform, type Readable, type Writable } from 'node:stream';
-import unzipper from 'unzipper';
 import type { ArchivedRegisterFile } from '@rna/domain';
 import type { BlobStore } from '../blobs/port';
-import { XML_BUFFER_BYTES } from './aid-parser';
+import { unzippedXml } from './unzipped-xml';
 
 type ArchivedFormat = ArchivedRegisterFile['format'];
 
@@ -68,15 +67,6 @@ export class RegisterArchive {
     if (!match) throw new Error(`Not an archived register file: ${file.blob}`);
     const stored = await this.blobs.openStream(file.blob);
     if (!stored) return null;
-    const noop = () => undefined;
-    // unzipper's stream is of an older kind (not async-iterable): handed on through a core stream
-    return match[2] === 'zip'
-      ? pipeline(
-          stored,
-          unzipper.ParseOne(/\.xml$/i),
-          new PassThrough({ highWaterMark: XML_BUFFER_BYTES }),
-          noop,
-        )
-      : pipeline(stored, createGunzip(), noop);
+    return match[2] === 'zip' ? unzippedXml(stored) : pipeline(stored, createGunzip(), () => undefined);
   }
 }

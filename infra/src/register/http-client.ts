@@ -4,18 +4,10 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import {
-  finished,
-  PassThrough,
-  pipeline,
-  Transform,
-  type Readable,
-  type TransformCallback,
-} from 'node:stream';
-import unzipper from 'unzipper';
+import { finished, pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { DomainError } from '@rna/domain';
 import { parseListingHtml } from './listing';
-import { XML_BUFFER_BYTES } from './aid-parser';
+import { unzippedXml } from './unzipped-xml';
 import type { DownloadOptions, DownloadResult, RegisterClient, RegisterFileInfo } from './port';
 
 export interface HttpRegisterOptions {
@@ -223,16 +215,8 @@ export class HttpRegisterClient implements RegisterClient {
       finished(counter, (error) => error && original.destroy(error));
       original.once('error', (error) => counter.destroy(error));
     }
-    // unzipper's stream is of an older kind (not async-iterable): the port promises a core Readable.
-    const xml: Readable = useZip
-      ? pipeline(
-          response,
-          counter,
-          unzipper.ParseOne(/\.xml$/i),
-          new PassThrough({ highWaterMark: XML_BUFFER_BYTES }),
-          noop,
-        )
-      : pipeline(response, counter, noop);
+    const downloaded = pipeline(response, counter, noop);
+    const xml: Readable = useZip ? unzippedXml(downloaded) : downloaded;
     return { status: 'ok', xml, totalBytes, format: useZip ? 'zip' : 'xml' };
   }
 }

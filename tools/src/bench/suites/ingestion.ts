@@ -16,12 +16,11 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import unzipper from 'unzipper';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { openSqliteDocumentStore } from '@rna/infra/documents';
 import { openSqliteEventStore } from '@rna/infra/event-store';
 import { openSqliteMessageLog } from '@rna/infra/message-log';
-import { HttpRegisterClient, parseAidStream } from '@rna/infra/register';
+import { HttpRegisterClient, parseAidStream, unzippedXml } from '@rna/infra/register';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { requestSync } from '@rna/api';
 import { startSyncWorker } from '@rna/sync';
@@ -156,7 +155,8 @@ async function parseOnly(files: string[], xmlBytes: number): Promise<IngestionMe
   const started = performance.now();
   let records = 0;
   for (const file of files) {
-    const xml = createReadStream(file).pipe(unzipper.ParseOne(/\.xml$/i));
+    // unzipped as the sync and the archive unzip (the parser's buffer included)
+    const xml = unzippedXml(createReadStream(file));
     const report = await parseAidStream(xml, {
       sourceFile: path.basename(file),
       importId: 'bench',

@@ -205,7 +205,7 @@ function emptyComponent(): Record<ComponentField, string> {
 export class AidExtractor {
   private readonly parser = new SaxesParser({ xmlns: false, position: true });
   // TextDecoder rather than StringDecoder: the same text (a character cut between chunks waits for
-  // the next one, a broken sequence becomes U+FFFD) in half the time on the register's files.
+  // the next one, a broken sequence becomes U+FFFD) in half the time on files of the register's layout.
   private readonly decoder = new TextDecoder('utf-8');
   private readonly truncated = new Set<string>();
   /** Per context, raw tag name → resolved name: the same few dozen names repeat millions of times. */

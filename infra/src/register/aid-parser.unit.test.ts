@@ -111,6 +111,7 @@ describe('parseAidStream', () => {
       `<AIUTO><DATA_CONCESSIONE>2024-01-02</DATA_CONCESSIONE>` +
       `<CODICE_FISCALE_BENEFICIARIO>CF${id % 97}</CODICE_FISCALE_BENEFICIARIO>` +
       `<DENOMINAZIONE_BENEFICIARIO>Società n. ${id} à è ì</DENOMINAZIONE_BENEFICIARIO>` +
+      `<TITOLO_PROGETTO>${'àèìòù'.repeat(10 + (id % 7))}</TITOLO_PROGETTO>` +
       `<DESCRIZIONE_PROGETTO>${'x'.repeat(id % 300)}</DESCRIZIONE_PROGETTO><COMPONENTI_AIUTO>` +
       `<COMPONENTE_AIUTO><ID_COMPONENTE_AIUTO>${id}</ID_COMPONENTE_AIUTO><STRUMENTI_AIUTO><STRUMENTO_AIUTO>` +
       `<ELEMENTO_DI_AIUTO>${id}.25</ELEMENTO_DI_AIUTO></STRUMENTO_AIUTO></STRUMENTI_AIUTO>` +
@@ -120,12 +121,15 @@ describe('parseAidStream', () => {
     );
     // pieces of 1 to 16 KB, cut anywhere (inside a tag, inside a character): more than a megabyte in all
     const pieces: Buffer[] = [];
+    let cutsInsideACharacter = 0;
     for (let at = 0, i = 0; at < whole.length; i++) {
       const size = 1 + ((i * 7919) % 16384);
       pieces.push(whole.subarray(at, at + size));
       at += size;
+      if (at < whole.length && (whole[at]! & 0xc0) === 0x80) cutsInsideACharacter += 1;
     }
     expect(whole.length).toBeGreaterThan(1024 * 1024);
+    expect(cutsInsideACharacter).toBeGreaterThan(0);
     const run = async (input: Readable, inline: boolean) => {
       const records: AidRecord[] = [];
       const report = await parseAidStream(input, {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AidRecord } from '@rna/domain';
 import { decimalToCents, parseAidStream, RegisterFileFormatError } from './aid-parser';
-import { removeControlCharacters } from './aid-extractor';
+import { DECODE_SLICE_BYTES, removeControlCharacters } from './aid-extractor';
 import { parseListingHtml } from './listing';
 
 /** The sync's clock in these tests: grants up to 15 March 2025 are plausible. */
@@ -201,6 +201,34 @@ describe('parseAidStream', () => {
       const { records } = await parsedInPieces(whole, size);
       expect(records.map((r) => r.denominazioneBeneficiario)).toEqual(['Caff\ufffd\ufffd Città']);
     }
+  });
+
+  it('reads a file written in one piece larger than a decoding slice, characters cut at the slices included', async () => {
+    // the decoder and the control-character scan take DECODE_SLICE_BYTES at a time: the slices of
+    // one large write must join like the chunks of a stream
+    const aid = (i: number) =>
+      `<AIUTO><DATA_CONCESSIONE>2024-01-02</DATA_CONCESSIONE><CODICE_FISCALE_BENEFICIARIO>CF${i}</CODICE_FISCALE_BENEFICIARIO>` +
+      `<DENOMINAZIONE_BENEFICIARIO>Caffè😀\u0002 Città ${i}</DENOMINAZIONE_BENEFICIARIO><COMPONENTI_AIUTO><COMPONENTE_AIUTO>` +
+      `<ID_COMPONENTE_AIUTO>${i}</ID_COMPONENTE_AIUTO></COMPONENTE_AIUTO></COMPONENTI_AIUTO></AIUTO>`;
+    const count = 1000;
+    const aids = Array.from({ length: count }, (_, i) => aid(i)).join('');
+    let cutInsideCharacters = 0;
+    // the same aids shifted by 0–3 bytes, so that some slice ends inside a character whatever the layout
+    for (const shift of [0, 1, 2, 3]) {
+      const whole = Buffer.from(
+        `<?xml version="1.0"?><LISTA_AIUTI>${' '.repeat(shift)}${aids}</LISTA_AIUTI>`,
+      );
+      expect(whole.length).toBeGreaterThan(3 * DECODE_SLICE_BYTES);
+      for (let end = DECODE_SLICE_BYTES; end < whole.length; end += DECODE_SLICE_BYTES) {
+        if ((whole[end]! & 0xc0) === 0x80) cutInsideCharacters++; // a continuation byte starts the next slice
+      }
+      const { records, report } = await parsedInPieces(whole, whole.length);
+      expect(records.map((r) => r.denominazioneBeneficiario)).toEqual(
+        Array.from({ length: count }, (_, i) => `Caffè😀 Città ${i}`),
+      );
+      expect(report.controlBytesRemoved).toBe(count);
+    }
+    expect(cutInsideCharacters).toBeGreaterThan(0);
   });
 
   it('keeps the text of wanted fields only, entities and CDATA included, however the file is cut', async () => {

@@ -232,6 +232,59 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
     }
   });
 
+  it('reads the batches a file stored as one text each, before blobs, with characters beyond ASCII', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-messages-text-'));
+    const file = path.join(dir, 'messages.db');
+    try {
+      // the layout of a batch before blobs: the texts joined, their lengths in UTF-16 code units
+      const old = new Database(file);
+      old.exec(`
+        CREATE TABLE message_batches (seq INTEGER PRIMARY KEY AUTOINCREMENT, first_seq INTEGER NOT NULL,
+          topic TEXT NOT NULL, timestamp TEXT NOT NULL, keys TEXT NOT NULL, lengths TEXT NOT NULL,
+          vals TEXT NOT NULL);
+        CREATE INDEX message_batches_by_topic ON message_batches (topic, seq);`);
+      const values = [{ nome: 'Caffè 😀 Città' }, { nome: 'ü 𝔸' }, { n: 3 }];
+      const texts = values.map((value) => JSON.stringify(value));
+      old
+        .prepare(
+          'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          3,
+          1,
+          'aids',
+          '2026-01-01T00:00:00.000Z',
+          JSON.stringify(['a', 'b', 'c']),
+          JSON.stringify(texts.map((text) => text.length)),
+          texts.join(''),
+        );
+      old.close();
+
+      const log = openSqliteMessageLog(file, { pollIntervalMs: 20, trimIntervalMs: 0 });
+      try {
+        const seen: ConsumedMessage[] = [];
+        const consumer = log.consume({
+          topic: 'aids',
+          groupId: 'index',
+          handler: async (batch) => void seen.push(...batch),
+        });
+        await log.publish('aids', [{ key: 'd', value: { nome: 'Perché €' } }]);
+        await consumer.caughtUp();
+        await consumer.stop();
+        expect(seen.map((m) => [m.offset, m.key, m.value])).toEqual([
+          ['1', 'a', values[0]],
+          ['2', 'b', values[1]],
+          ['3', 'c', values[2]],
+          ['4', 'd', { nome: 'Perché €' }],
+        ]);
+      } finally {
+        await log.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps every message when asked to', async () => {
     await withLog({ trimConsumed: false }, async (log, file) => {
       const seen: number[] = [];

@@ -79,7 +79,7 @@ CREATE TABLE IF NOT EXISTS message_batches (
   timestamp TEXT NOT NULL,
   keys TEXT NOT NULL,
   lengths TEXT NOT NULL,
-  vals TEXT NOT NULL
+  vals BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS message_batches_by_topic ON message_batches (topic, seq);
 CREATE TABLE IF NOT EXISTS topic_floors (
@@ -115,7 +115,8 @@ interface BatchBody {
   timestamp: string;
   keys: string;
   lengths: string;
-  vals: string;
+  /** a Buffer; a string in batches stored before blobs (a file's column may be declared TEXT) */
+  vals: Uint8Array | string;
 }
 
 /**
@@ -129,7 +130,7 @@ function moveRowPerMessageTable(db: SqliteDatabase): void {
   if (oldTable.get() === undefined) return;
   db.transaction(() => {
     if (oldTable.get() === undefined) return; // another process converted it meanwhile
-    const insert = db.prepare<[number, number, string, string, string, string, string]>(
+    const insert = db.prepare<[number, number, string, string, string, string, Uint8Array | string]>(
       'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     // read in slices: a file left mid-sync holds up to the backlog bound (~200 MB of aids)
@@ -218,7 +219,7 @@ export class SqliteMessageLog implements MessageLog {
       lastIssued: this.db
         .prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'message_batches'")
         .pluck(),
-      insert: this.db.prepare<[number, number, string, string, string, string, string]>(
+      insert: this.db.prepare<[number, number, string, string, string, string, Uint8Array | string]>(
         'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       batchesAfter: this.db.prepare<[string, number, number], BatchPosition>(

@@ -17,6 +17,28 @@ describe('a publish stored as one batch', () => {
     }
   });
 
+  it('keeps the texts as UTF-8 bytes, each cut at its own length in bytes', () => {
+    const messages = [
+      { key: 'a', json: JSON.stringify({ nome: 'Caffè 😀' }) },
+      { key: 'b', json: JSON.stringify({ nome: '€' }) },
+    ];
+    const encoded = encodeBatch(messages);
+    expect(Buffer.from(encoded.values as Uint8Array).toString('utf8')).toBe(
+      messages[0]!.json + messages[1]!.json,
+    );
+    expect(JSON.parse(encoded.lengths)).toEqual(messages.map((m) => Buffer.byteLength(m.json)));
+  });
+
+  it('reads a batch stored before blobs: one text, lengths in UTF-16 code units', () => {
+    const texts = [JSON.stringify({ nome: 'Caffè 😀 𝔸' }), JSON.stringify({ n: 2 })];
+    const decoded = new DecodedBatch({
+      keys: JSON.stringify(['a', 'b']),
+      lengths: JSON.stringify(texts.map((text) => text.length)),
+      values: texts.join(''),
+    });
+    expect([decoded.json(0), decoded.json(1)]).toEqual(texts);
+  });
+
   it('refuses a batch whose lengths do not cut its text, instead of handing out shifted messages', () => {
     const encoded = encodeBatch([
       { key: 'a', json: '{"n":1}' },

@@ -79,6 +79,52 @@ describe('SQLite aid index upserts of aids encoded as JSON (the sync fast path)'
   });
 });
 
+describe('SQLite aid index bulk writes made before the one before has settled', () => {
+  it('applies them in call order, a failed one not stopping the next, and a withdrawal after them waits for all', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-overlap-'));
+    const index = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    try {
+      const batch = (from: number, cents: number) =>
+        Array.from({ length: 1000 }, (_, i) =>
+          JSON.stringify(
+            sampleAid({
+              idComponenteAiuto: String(from + i),
+              codiceFiscaleBeneficiario: `cf${i % 10}`,
+              elementoDiAiutoCents: cents,
+            }),
+          ),
+        );
+      const invalid = JSON.stringify(sampleAid({ idComponenteAiuto: 'x', dataConcessione: '15/03/2024' }));
+      // none awaited: aids 500–999 are written again by the second write, 2500–2999 by the fourth
+      const writes = [
+        index.upsertEncoded(batch(0, 100)),
+        index.upsertEncoded(batch(500, 200)),
+        index.upsertEncoded([...batch(2000, 300), invalid]),
+        index.upsertEncoded(batch(2500, 400)),
+      ];
+      const withdrawn = index.withdraw(['3499']);
+      const settled = await Promise.allSettled(writes);
+      expect(settled.map((result) => result.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect(await withdrawn).toEqual({ count: 1, taxCodes: ['CF9'] });
+      expect((await index.get('499'))?.elementoDiAiutoCents).toBe(100);
+      expect((await index.get('999'))?.elementoDiAiutoCents).toBe(200);
+      expect((await index.get('1499'))?.elementoDiAiutoCents).toBe(200);
+      expect(await index.get('2000')).toBeNull(); // the failed write left nothing
+      expect((await index.get('2500'))?.elementoDiAiutoCents).toBe(400);
+      expect(await index.get('3499')).toBeNull();
+      expect(await index.count()).toBe(1500 + 999);
+    } finally {
+      await index.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('SQLite aid index on disk', () => {
   const withDir = async (run: (dir: string) => Promise<void>) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-disk-'));

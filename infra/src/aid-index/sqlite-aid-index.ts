@@ -152,8 +152,15 @@ const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 20_00
 export class SqliteAidIndex implements AidIndex {
   private live: Connection;
   private writer: BulkWriter | null = null;
-  /** Tail of the write queue: every write starts after the previous one settled. */
+  /** Tail of the write queue: settles when every write so far has. */
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * When the next bulk write may be handed to the writer thread: as soon as the write before it was
+   * handed over too when that one is a bulk write (the thread takes its messages in order, so it
+   * starts the next one the moment it ends the previous one, without waiting for this thread),
+   * else once the write before has settled.
+   */
+  private handedOver: Promise<unknown> = Promise.resolve();
   private closed = false;
   /** Armed after each write while the index is being filled: builds the search index on a pause. */
   private fillPause: NodeJS.Timeout | null = null;
@@ -170,7 +177,7 @@ export class SqliteAidIndex implements AidIndex {
     records.forEach(validate);
     if (records.length >= BULK_UPSERT) {
       const writer = this.bulkWriter();
-      if (writer) return this.enqueue(() => writer.upsert(records));
+      if (writer) return this.enqueueBulk(() => writer.upsert(records));
     }
     return this.enqueue(() => this.live.writes.upsert(records));
   }
@@ -179,7 +186,7 @@ export class SqliteAidIndex implements AidIndex {
     this.assertOpen();
     if (aidsJson.length >= BULK_UPSERT) {
       const writer = this.bulkWriter();
-      if (writer) return this.enqueue(() => writer.upsertEncoded(aidsJson));
+      if (writer) return this.enqueueBulk(() => writer.upsertEncoded(aidsJson));
     }
     return this.enqueue(() => this.live.writes.upsertEncoded(aidsJson));
   }
@@ -343,6 +350,24 @@ export class SqliteAidIndex implements AidIndex {
   private enqueue<T>(write: () => T | Promise<T>): Promise<T> {
     const result = this.queue.then(write);
     this.queue = result.catch(() => undefined);
+    this.handedOver = this.queue;
+    if (this.live.filling) void this.queue.then(() => this.armFillPause());
+    return result;
+  }
+
+  /** A write on the writer thread, posted as soon as `handedOver` allows. */
+  private enqueueBulk<T>(post: () => Promise<T>): Promise<T> {
+    let posted!: () => void;
+    const handedOver = new Promise<void>((resolve) => (posted = resolve));
+    const result = this.handedOver.then(() => {
+      try {
+        return post();
+      } finally {
+        posted();
+      }
+    });
+    this.handedOver = handedOver;
+    this.queue = Promise.allSettled([this.queue, result]);
     if (this.live.filling) void this.queue.then(() => this.armFillPause());
     return result;
   }

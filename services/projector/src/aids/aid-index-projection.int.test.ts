@@ -232,6 +232,69 @@ describe('aid index projection on an index that stores JSON', () => {
   });
 });
 
+describe('aid index projection handing encoded writes to the embedded index', () => {
+  const stored = (...values: AidMessage[]): ConsumedMessage[] =>
+    messages(...values).map((message) => {
+      const value = message.value as AidMessage;
+      const json =
+        value.type === 'AidRecorded' ? encodeAidRecorded(JSON.stringify(value.aid)) : JSON.stringify(value);
+      return { ...message, json };
+    });
+
+  it('hands the next write over before the one under way has ended, never more than two, a marker after both', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-projection-overlap-'));
+    const aidIndex = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    const events: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const index = Object.create(aidIndex) as typeof aidIndex;
+    index.upsertEncoded = async (aidsJson) => {
+      const first = (JSON.parse(aidsJson[0]!) as AidRecord).codiceFiscaleBeneficiario;
+      events.push(`write ${first}`);
+      most = Math.max(most, ++inFlight);
+      try {
+        return await aidIndex.upsertEncoded!(aidsJson);
+      } finally {
+        inFlight -= 1;
+        events.push(`written ${first}`);
+      }
+    };
+    index.withdrawBySourceFile = async (sourceFile, importId) => {
+      events.push(`withdraw ${sourceFile}`);
+      return aidIndex.withdrawBySourceFile(sourceFile, importId);
+    };
+    try {
+      // four writes of a thousand; the same aid's later copy in the last one; then the file's marker
+      const recorded = Array.from({ length: 3999 }, (_, i) => ({
+        type: 'AidRecorded' as const,
+        aid: aid(`${1000 + i}`, `T${i}`, 'i1'),
+      }));
+      const batch = stored(
+        ...recorded,
+        { type: 'AidRecorded', aid: aid('1005', 'T5', 'i1', 700) },
+        { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i1', runId: 'r', records: 3999 },
+      );
+      await applyAidMessages(batch, { aidIndex: index, documents: stores.documents, now: () => 1 });
+
+      const at = (event: string) => events.indexOf(event);
+      // the second write was handed over while the first was under way
+      expect(at('write T1000')).toBeLessThan(at('written T0'));
+      expect(most).toBe(2);
+      for (const first of ['T0', 'T1000', 'T2000', 'T3000']) {
+        expect(at(`write ${first}`)).toBeGreaterThanOrEqual(0);
+        expect(at(`written ${first}`)).toBeLessThan(at('withdraw 2024_01'));
+      }
+      expect((await aidIndex.get('1005'))?.importoNominaleCents).toBe(700);
+      expect(await aidIndex.count()).toBe(3999);
+      const changes = stores.documents.collection<{ id: string }>(AID_CHANGES_COLLECTION);
+      expect(await changes.count()).toBe(3999);
+    } finally {
+      await aidIndex.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('aid index projection and poison messages', () => {
   it('sets aside a message it can never index, publishes it on the dead-letter topic, and indexes the rest', async () => {
     const { aidIndex, documents, messageLog } = stores;

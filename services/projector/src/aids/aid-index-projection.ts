@@ -108,9 +108,13 @@ function parts<T>(items: T[]): T[][] {
 }
 
 /**
- * Applies one consumed batch, in order. The index takes one write at a time; while it works on a
- * write, the tax codes the previous write touched are noted in `aid-changes` (one write for the
- * codes of a write, not one each), so that the index's writer is not left waiting on the notes.
+ * Applies one consumed batch, in order. While the index works on a write, the tax codes the
+ * previous write touched are noted in `aid-changes` (one write for the codes of a write, not one
+ * each). Two encoded writes in a row overlap: the next one is handed to the index before the one
+ * under way has ended, so that the index's writer goes on from one to the next instead of waiting
+ * for this thread (busy with the notes, the log, the parser's batches) to take a result and send
+ * the next write — only the embedded index takes encoded writes, and it applies them in call order.
+ * Any other write starts once the one before it has ended.
  */
 export async function applyAidMessages(
   messages: ConsumedMessage[],
@@ -125,16 +129,23 @@ export async function applyAidMessages(
       [...touched].map(([taxCode, sourceFile]) => ({ id: taxCode, changedAt, sourceFile })),
     );
   };
-  let previous: Touched | null = null;
+  let previous: { writing: Promise<Touched>; encoded: boolean } | null = null;
   for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
+    const encoded = write.kind === 'encoded';
+    let touched: Touched | null = null;
+    if (previous && !(encoded && previous.encoded)) {
+      touched = await previous.writing;
+      previous = null;
+    }
     const writing = applyIndexWrite(write, deps, now);
-    // The handler may leave on a failed note while this write is under way: its failure is the
-    // batch's failure (retried whole), not an unhandled rejection.
+    // The handler may leave on a failed write or note while this write is under way: its failure
+    // is the batch's failure (retried whole), not an unhandled rejection.
     writing.catch(() => undefined);
-    if (previous) await note(previous);
-    previous = await writing;
+    if (previous) touched = await previous.writing;
+    if (touched) await note(touched);
+    previous = { writing, encoded };
   }
-  if (previous) await note(previous);
+  if (previous) await note(await previous.writing);
 }
 
 async function applyIndexWrite(

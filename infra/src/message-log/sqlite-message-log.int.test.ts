@@ -179,6 +179,25 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
     });
   });
 
+  /** Opens the log on `file`, publishes one message on `aids`: what the group `index` then reads. */
+  const consumedAfterPublishing = async (file: string, message: { key: string; value: unknown }) => {
+    const log = openSqliteMessageLog(file, { pollIntervalMs: 20, trimIntervalMs: 0 });
+    try {
+      const seen: ConsumedMessage[] = [];
+      const consumer = log.consume({
+        topic: 'aids',
+        groupId: 'index',
+        handler: async (batch) => void seen.push(...batch),
+      });
+      await log.publish('aids', [message]);
+      await consumer.caughtUp();
+      await consumer.stop();
+      return seen;
+    } finally {
+      await log.close();
+    }
+  };
+
   it('takes over a file whose messages were stored one row each: same offsets, none handed out again', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-messages-old-'));
     const file = path.join(dir, 'messages.db');
@@ -203,25 +222,14 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
         .run();
       old.close();
 
-      const log = openSqliteMessageLog(file, { pollIntervalMs: 20, trimIntervalMs: 0 });
-      try {
-        const seen: ConsumedMessage[] = [];
-        const consumer = log.consume({
-          topic: 'aids',
-          groupId: 'index',
-          handler: async (batch) => void seen.push(...batch),
-        });
-        await log.publish('aids', [{ key: 'new', value: { n: 0 } }]);
-        await consumer.caughtUp();
-        await consumer.stop();
+      {
+        const seen = await consumedAfterPublishing(file, { key: 'new', value: { n: 0 } });
         const kept = Array.from({ length: 1_251 }, (_, i) => 5 + 2 * i); // 5, 7, … 2505
         expect(seen.map((m) => [m.offset, m.key, m.value])).toEqual([
           ...kept.map((n) => [String(n), `k${n}`, { n }]),
           ['2507', 'new', { n: 0 }],
         ]);
         expect(seen[0]!.timestamp).toBe('2026-01-01T00:00:00.000Z');
-      } finally {
-        await log.close();
       }
       const db = new Database(file, { readonly: true });
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
@@ -260,26 +268,13 @@ describe('SQLite message log as a transport: consumed messages are deleted', () 
         );
       old.close();
 
-      const log = openSqliteMessageLog(file, { pollIntervalMs: 20, trimIntervalMs: 0 });
-      try {
-        const seen: ConsumedMessage[] = [];
-        const consumer = log.consume({
-          topic: 'aids',
-          groupId: 'index',
-          handler: async (batch) => void seen.push(...batch),
-        });
-        await log.publish('aids', [{ key: 'd', value: { nome: 'Perché €' } }]);
-        await consumer.caughtUp();
-        await consumer.stop();
-        expect(seen.map((m) => [m.offset, m.key, m.value])).toEqual([
-          ['1', 'a', values[0]],
-          ['2', 'b', values[1]],
-          ['3', 'c', values[2]],
-          ['4', 'd', { nome: 'Perché €' }],
-        ]);
-      } finally {
-        await log.close();
-      }
+      const seen = await consumedAfterPublishing(file, { key: 'd', value: { nome: 'Perché €' } });
+      expect(seen.map((m) => [m.offset, m.key, m.value])).toEqual([
+        ['1', 'a', values[0]],
+        ['2', 'b', values[1]],
+        ['3', 'c', values[2]],
+        ['4', 'd', { nome: 'Perché €' }],
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -40,6 +40,15 @@ const messages = (...values: AidMessage[]): ConsumedMessage[] =>
     timestamp: '',
   }));
 
+/** As the SQLite message log hands them over: the stored text beside the value. */
+const stored = (...values: AidMessage[]): ConsumedMessage[] =>
+  messages(...values).map((message) => {
+    const value = message.value as AidMessage;
+    const json =
+      value.type === 'AidRecorded' ? encodeAidRecorded(JSON.stringify(value.aid)) : JSON.stringify(value);
+    return { ...message, json };
+  });
+
 let stores: TemporaryStores;
 beforeEach(() => {
   stores = openTemporaryStores('rna-projection-stores-');
@@ -174,15 +183,6 @@ describe('indexing progress', () => {
 });
 
 describe('aid index projection on an index that stores JSON', () => {
-  /** As the SQLite message log hands them over: the stored text beside the value. */
-  const stored = (...values: AidMessage[]): ConsumedMessage[] =>
-    messages(...values).map((message) => {
-      const value = message.value as AidMessage;
-      const json =
-        value.type === 'AidRecorded' ? encodeAidRecorded(JSON.stringify(value.aid)) : JSON.stringify(value);
-      return { ...message, json };
-    });
-
   it('indexes the published aids as they are, withdraws what a re-import left out and notes their files', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-projection-'));
     const aidIndex = openSqliteAidIndex(path.join(dir, 'aids.db'));
@@ -233,14 +233,6 @@ describe('aid index projection on an index that stores JSON', () => {
 });
 
 describe('aid index projection handing encoded writes to the embedded index', () => {
-  const stored = (...values: AidMessage[]): ConsumedMessage[] =>
-    messages(...values).map((message) => {
-      const value = message.value as AidMessage;
-      const json =
-        value.type === 'AidRecorded' ? encodeAidRecorded(JSON.stringify(value.aid)) : JSON.stringify(value);
-      return { ...message, json };
-    });
-
   it('hands the next write over before the one under way has ended, never more than two, a marker after both', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-projection-overlap-'));
     const aidIndex = openSqliteAidIndex(path.join(dir, 'aids.db'));

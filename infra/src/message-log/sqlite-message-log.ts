@@ -116,7 +116,7 @@ interface BatchBody {
   keys: string;
   lengths: string;
   /** a Buffer; a string in batches stored before blobs (a file's column may be declared TEXT) */
-  vals: Uint8Array | string;
+  vals: Buffer | string;
 }
 
 /**
@@ -130,7 +130,7 @@ function moveRowPerMessageTable(db: SqliteDatabase): void {
   if (oldTable.get() === undefined) return;
   db.transaction(() => {
     if (oldTable.get() === undefined) return; // another process converted it meanwhile
-    const insert = db.prepare<[number, number, string, string, string, string, Uint8Array | string]>(
+    const insert = db.prepare<[number, number, string, string, string, string, Buffer | string]>(
       'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     // read in slices: a file left mid-sync holds up to the backlog bound (~200 MB of aids)
@@ -219,7 +219,7 @@ export class SqliteMessageLog implements MessageLog {
       lastIssued: this.db
         .prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'message_batches'")
         .pluck(),
-      insert: this.db.prepare<[number, number, string, string, string, string, Uint8Array | string]>(
+      insert: this.db.prepare<[number, number, string, string, string, string, Buffer | string]>(
         'INSERT INTO message_batches (seq, first_seq, topic, timestamp, keys, lengths, vals) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       batchesAfter: this.db.prepare<[string, number, number], BatchPosition>(

@@ -16,7 +16,7 @@ export interface EncodedBatch {
   keys: string;
   lengths: string;
   /** UTF-8 bytes; a string (lengths in UTF-16 code units) in a batch stored before. */
-  values: Uint8Array | string;
+  values: Buffer | string;
 }
 
 export function encodeBatch(messages: readonly { key: string; json: string }[]): EncodedBatch {
@@ -45,9 +45,7 @@ export class DecodedBatch {
   private readonly values: Buffer | string;
 
   constructor(encoded: EncodedBatch) {
-    const values = encoded.values;
-    this.values =
-      typeof values === 'string' ? values : Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+    this.values = encoded.values;
     const keys = JSON.parse(encoded.keys) as unknown;
     const lengths = JSON.parse(encoded.lengths) as unknown;
     if (!Array.isArray(keys) || !Array.isArray(lengths) || keys.length !== lengths.length)

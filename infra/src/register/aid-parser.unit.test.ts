@@ -29,6 +29,9 @@ async function parsedInPieces(whole: Buffer, size: number) {
   return { records, report };
 }
 
+/** Byte `at` of `bytes` is a UTF-8 continuation byte: a cut before it falls inside a character. */
+const continuesACharacter = (bytes: Buffer, at: number) => (bytes[at]! & 0xc0) === 0x80;
+
 describe('decimalToCents', () => {
   it('converts register decimals exactly', () => {
     expect(decimalToCents('10000.00')).toBe(1_000_000);
@@ -126,7 +129,7 @@ describe('parseAidStream', () => {
       const size = 1 + ((i * 7919) % 16384);
       pieces.push(whole.subarray(at, at + size));
       at += size;
-      if (at < whole.length && (whole[at]! & 0xc0) === 0x80) cutsInsideACharacter += 1;
+      if (at < whole.length && continuesACharacter(whole, at)) cutsInsideACharacter += 1;
     }
     expect(whole.length).toBeGreaterThan(1024 * 1024);
     expect(cutsInsideACharacter).toBeGreaterThan(0);
@@ -220,7 +223,7 @@ describe('parseAidStream', () => {
       );
       expect(whole.length).toBeGreaterThan(3 * DECODE_SLICE_BYTES);
       for (let end = DECODE_SLICE_BYTES; end < whole.length; end += DECODE_SLICE_BYTES) {
-        if ((whole[end]! & 0xc0) === 0x80) cutInsideCharacters++; // a continuation byte starts the next slice
+        if (continuesACharacter(whole, end)) cutInsideCharacters++;
       }
       const { records, report } = await parsedInPieces(whole, whole.length);
       expect(records.map((r) => r.denominazioneBeneficiario)).toEqual(

@@ -132,16 +132,13 @@ export async function applyAidMessages(
   let previous: { writing: Promise<Touched>; encoded: boolean } | null = null;
   for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
     const encoded = write.kind === 'encoded';
-    let touched: Touched | null = null;
-    if (previous && !(encoded && previous.encoded)) {
-      touched = await previous.writing;
-      previous = null;
-    }
+    // any write but the second of two encoded ones starts once the one before has ended
+    const ended = previous && !(encoded && previous.encoded) ? await previous.writing : null;
     const writing = applyIndexWrite(write, deps, now);
     // The handler may leave on a failed write or note while this write is under way: its failure
     // is the batch's failure (retried whole), not an unhandled rejection.
     writing.catch(() => undefined);
-    if (previous) touched = await previous.writing;
+    const touched = ended ?? (previous ? await previous.writing : null);
     if (touched) await note(touched);
     previous = { writing, encoded };
   }

@@ -24,14 +24,40 @@ export interface EncodedAidBatch {
   taxCodes: string[];
 }
 
-export function encodeAidBatch(records: AidRecord[]): EncodedAidBatch {
-  const json = new Array<string>(records.length);
-  const taxCodes = new Array<string>(records.length);
-  for (let i = 0; i < records.length; i++) {
-    json[i] = JSON.stringify(records[i]);
-    taxCodes[i] = records[i]!.codiceFiscaleBeneficiario;
+/**
+ * Encodes records one by one as they are parsed and hands back full batches. Encoding at once lets
+ * each record die young: a record waiting for its batch to fill would survive scavenges, and its
+ * field strings (slices of the decoded text) would keep whole decoded chunks alive with it. The tax
+ * code is copied out for the same reason: it is kept until the batch is posted.
+ */
+export class AidBatchEncoder {
+  private json: string[] = [];
+  private taxCodes: string[] = [];
+
+  constructor(private readonly batchSize: number) {}
+
+  /** Encodes `record`; returns the batch it filled, if it did. */
+  add(record: AidRecord): EncodedAidBatch | null {
+    this.json.push(JSON.stringify(record));
+    this.taxCodes.push(Buffer.from(record.codiceFiscaleBeneficiario, 'utf8').toString('utf8'));
+    return this.json.length >= this.batchSize ? this.flush() : null;
   }
-  return { json, taxCodes };
+
+  /** The records encoded since the last batch, or null when there are none. */
+  flush(): EncodedAidBatch | null {
+    if (this.json.length === 0) return null;
+    const batch = { json: this.json, taxCodes: this.taxCodes };
+    this.json = [];
+    this.taxCodes = [];
+    return batch;
+  }
+}
+
+/** All of `records` as one batch. */
+export function encodeAidBatch(records: AidRecord[]): EncodedAidBatch {
+  const encoder = new AidBatchEncoder(Infinity);
+  for (const record of records) encoder.add(record);
+  return encoder.flush() ?? { json: [], taxCodes: [] };
 }
 
 export type ToParseWorker = { type: 'chunk'; bytes: Uint8Array } | { type: 'end' };

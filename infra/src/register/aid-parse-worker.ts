@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AidExtractor, RegisterFileFormatError } from './aid-extractor';
 import {
-  encodeAidBatch,
+  AidBatchEncoder,
   type FromParseWorker,
   type ParseWorkerData,
   type ToParseWorker,
@@ -20,10 +20,20 @@ if (parentPort) {
   const { sourceFile, importId, now, batchSize, encoded } = workerData as ParseWorkerData;
   const extractor = new AidExtractor(sourceFile, importId, now);
   let failed = false;
+  const encoder = encoded ? new AidBatchEncoder(batchSize) : null;
   const postBatches = (all: boolean) => {
+    if (encoder) {
+      // Every record is encoded as soon as it is parsed (see AidBatchEncoder), not when a batch is full.
+      for (const record of extractor.take(Infinity)) {
+        const batch = encoder.add(record);
+        if (batch) post({ type: 'encoded', batch });
+      }
+      const last = all ? encoder.flush() : null;
+      if (last) post({ type: 'encoded', batch: last });
+      return;
+    }
     while (extractor.pendingCount >= batchSize || (all && extractor.pendingCount > 0)) {
-      const records = extractor.take(batchSize);
-      post(encoded ? { type: 'encoded', batch: encodeAidBatch(records) } : { type: 'batch', records });
+      post({ type: 'batch', records: extractor.take(batchSize) });
     }
   };
   parentPort.on('message', (message: ToParseWorker) => {

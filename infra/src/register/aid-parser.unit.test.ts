@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AidRecord } from '@rna/domain';
-import { decimalToCents, parseAidStream, RegisterFileFormatError } from './aid-parser';
+import { decimalToCents, parseAidStream, RegisterFileFormatError, type EncodedAidBatch } from './aid-parser';
 import { DECODE_SLICE_BYTES, removeControlCharacters } from './aid-extractor';
 import { parseListingHtml } from './listing';
 
@@ -153,6 +153,52 @@ describe('parseAidStream', () => {
       elementoDiAiutoCents: 300025,
     });
     expect(threaded).toEqual(inline);
+  });
+
+  it('gives encoded batches on a worker thread: the JSON and tax code of each aid, in full batches, the last one partial', async () => {
+    const aid = (id: number) =>
+      `<AIUTO><DATA_CONCESSIONE>2024-01-02</DATA_CONCESSIONE>` +
+      `<CODICE_FISCALE_BENEFICIARIO>${id % 3 ? 'RSSMRA80A01H501U' : `0${id}`.padStart(11, '7')}</CODICE_FISCALE_BENEFICIARIO>` +
+      `<DENOMINAZIONE_BENEFICIARIO>Società "n. ${id}" à</DENOMINAZIONE_BENEFICIARIO><COMPONENTI_AIUTO>` +
+      `<COMPONENTE_AIUTO><ID_COMPONENTE_AIUTO>${id}</ID_COMPONENTE_AIUTO><STRUMENTI_AIUTO><STRUMENTO_AIUTO>` +
+      `<ELEMENTO_DI_AIUTO>${id}.5</ELEMENTO_DI_AIUTO></STRUMENTO_AIUTO></STRUMENTI_AIUTO>` +
+      `</COMPONENTE_AIUTO></COMPONENTI_AIUTO></AIUTO>`;
+    const whole = Buffer.from(
+      `<?xml version="1.0"?><LISTA_AIUTI>${Array.from({ length: 1234 }, (_, i) => aid(i + 1)).join('')}</LISTA_AIUTI>`,
+    );
+    // pieces of 1 to 4 KB cut anywhere, as the worker is fed
+    const pieces: Buffer[] = [];
+    for (let at = 0, i = 0; at < whole.length; i++) {
+      const size = 1 + ((i * 7919) % 4096);
+      pieces.push(whole.subarray(at, at + size));
+      at += size;
+    }
+    const { records } = await parsedInPieces(whole, whole.length);
+    const run = async (inline: boolean) => {
+      const batches: EncodedAidBatch[] = [];
+      await parseAidStream(Readable.from(inline ? [whole] : pieces), {
+        sourceFile: 'f',
+        importId: 'x',
+        now: NOW,
+        batchSize: 500,
+        inline,
+        onEncodedBatch: async (batch) => void batches.push(batch),
+      });
+      return batches;
+    };
+    for (const batches of [await run(false), await run(true)]) {
+      expect(batches.map((b) => [b.json.length, b.taxCodes.length])).toEqual([
+        [500, 500],
+        [500, 500],
+        [234, 234],
+      ]);
+      expect(batches.flatMap((b) => b.json.map((json) => JSON.parse(json) as unknown))).toEqual(records);
+      expect(batches.flatMap((b) => b.taxCodes)).toEqual(records.map((r) => r.codiceFiscaleBeneficiario));
+    }
+    expect(records[1232]).toMatchObject({
+      denominazioneBeneficiario: 'Società "n. 1233" à',
+      elementoDiAiutoCents: 123350,
+    });
   });
 
   it('removes every control character but tab, newline and carriage return, and counts them', () => {

@@ -29,6 +29,17 @@ async function parsedInPieces(whole: Buffer, size: number) {
   return { records, report };
 }
 
+/** `whole` in pieces of 1 to `largest` bytes of varying sizes, cut anywhere, as unzipping hands a file out. */
+function cutAnywhere(whole: Buffer, largest: number): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (let at = 0, i = 0; at < whole.length; i++) {
+    const size = 1 + ((i * 7919) % largest);
+    pieces.push(whole.subarray(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
 /** Byte `at` of `bytes` is a UTF-8 continuation byte: a cut before it falls inside a character. */
 const continuesACharacter = (bytes: Buffer, at: number) => (bytes[at]! & 0xc0) === 0x80;
 
@@ -123,13 +134,11 @@ describe('parseAidStream', () => {
       `<?xml version="1.0"?><LISTA_AIUTI>${Array.from({ length: 3000 }, (_, i) => aid(i + 1)).join('')}</LISTA_AIUTI>`,
     );
     // pieces of 1 to 16 KB, cut anywhere (inside a tag, inside a character): more than a megabyte in all
-    const pieces: Buffer[] = [];
+    const pieces = cutAnywhere(whole, 16384);
     let cutsInsideACharacter = 0;
-    for (let at = 0, i = 0; at < whole.length; i++) {
-      const size = 1 + ((i * 7919) % 16384);
-      pieces.push(whole.subarray(at, at + size));
-      at += size;
-      if (at < whole.length && continuesACharacter(whole, at)) cutsInsideACharacter += 1;
+    for (let i = 0, at = 0; i < pieces.length - 1; i++) {
+      at += pieces[i]!.length;
+      if (continuesACharacter(whole, at)) cutsInsideACharacter += 1;
     }
     expect(whole.length).toBeGreaterThan(1024 * 1024);
     expect(cutsInsideACharacter).toBeGreaterThan(0);
@@ -166,13 +175,7 @@ describe('parseAidStream', () => {
     const whole = Buffer.from(
       `<?xml version="1.0"?><LISTA_AIUTI>${Array.from({ length: 1234 }, (_, i) => aid(i + 1)).join('')}</LISTA_AIUTI>`,
     );
-    // pieces of 1 to 4 KB cut anywhere, as the worker is fed
-    const pieces: Buffer[] = [];
-    for (let at = 0, i = 0; at < whole.length; i++) {
-      const size = 1 + ((i * 7919) % 4096);
-      pieces.push(whole.subarray(at, at + size));
-      at += size;
-    }
+    const pieces = cutAnywhere(whole, 4096);
     const { records } = await parsedInPieces(whole, whole.length);
     const run = async (inline: boolean) => {
       const batches: EncodedAidBatch[] = [];

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import Database from 'better-sqlite3';
 import { AID_INDEX_SCHEMA, SEARCH_INDEX_NAME } from './aid-index-writes';
 import { splitAid, textKey } from './compact-aid-rows';
@@ -118,6 +120,45 @@ describe('SQLite aid index bulk writes made before the one before has settled', 
       expect((await index.get('2500'))?.elementoDiAiutoCents).toBe(400);
       expect(await index.get('3499')).toBeNull();
       expect(await index.count()).toBe(1500 + 999);
+    } finally {
+      await index.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite aid index memory across bulk writes', () => {
+  /** A full collection, as a long rebuild's process eventually makes (the flag set for this test). */
+  const collectGarbage = (): void => {
+    v8.setFlagsFromString('--expose-gc');
+    (vm.runInNewContext('gc') as () => void)();
+  };
+
+  it('keeps nothing of a bulk write once it has settled, however many follow it with no other write between', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-memory-'));
+    const index = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    try {
+      const batch = (from: number) =>
+        Array.from({ length: 1000 }, (_, i) =>
+          JSON.stringify(
+            sampleAid({ idComponenteAiuto: String(from + i), codiceFiscaleBeneficiario: `cf${i}` }),
+          ),
+        );
+      // A write whose result the caller looks at, then lets go of (a helper's frame ends with it,
+      // where a suspended loop's frame could still hold its last value).
+      const writeAndLetGo = async (from: number) => {
+        const { changedTaxCodes } = await index.upsertEncoded(batch(from));
+        expect(changedTaxCodes).toHaveLength(1000);
+        return new WeakRef(changedTaxCodes);
+      };
+      // a rebuild's writes: bulk ones only, each awaited before the next (no marker, no withdrawal)
+      const results: WeakRef<string[]>[] = [];
+      for (let write = 0; write < 4; write++) results.push(await writeAndLetGo(write * 1000));
+      await new Promise((resolve) => setImmediate(resolve)); // WeakRefs hold their target until the job ends
+      collectGarbage();
+      // each write's list of 1,000 changed codes is the caller's to keep, not the index's
+      expect(results.map((result) => result.deref() === undefined)).toEqual([true, true, true, true]);
+      expect(await index.count()).toBe(4000);
     } finally {
       await index.close();
       fs.rmSync(dir, { recursive: true, force: true });

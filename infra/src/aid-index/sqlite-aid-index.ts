@@ -367,7 +367,8 @@ export class SqliteAidIndex implements AidIndex {
       }
     });
     this.handedOver = handedOver;
-    this.queue = Promise.allSettled([this.queue, result]);
+    // settles to nothing: allSettled's own value would hold every write's result, one inside the next
+    this.queue = Promise.allSettled([this.queue, result]).then(() => undefined);
     if (this.live.filling) void this.queue.then(() => this.armFillPause());
     return result;
   }

@@ -132,7 +132,7 @@ export async function applyAidMessages(
   let previous: { writing: Promise<Touched>; encoded: boolean } | null = null;
   for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
     const encoded = write.kind === 'encoded';
-    // any write but the second of two encoded ones starts once the one before has ended
+    // an encoded write after an encoded one starts at once; any other once the one before has ended
     const ended = previous && !(encoded && previous.encoded) ? await previous.writing : null;
     const writing = applyIndexWrite(write, deps, now);
     // The handler may leave on a failed write or note while this write is under way: its failure

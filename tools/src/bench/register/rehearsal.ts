@@ -11,8 +11,9 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultParserThreads } from '@rna/infra/config';
 import { rssSampler } from '../bench-suite';
-import { generateArchive, type TruthRecord } from '../../generator/generate';
+import type { TruthRecord } from '../../generator/generate';
 import { clock, readTruth, startHarness, type Harness } from '../../rna-mirror/sync-harness';
+import { generateMonthsInChild } from './generate-months';
 
 /** The months of a full sync at the harness's clock (2024-03-15): 2014_04 … 2024_03. */
 export function registerMonths(): string[] {
@@ -81,23 +82,17 @@ export interface Rehearsal {
 
 const SEED = 2024;
 
-async function generateMonth(dir: string, plan: RegisterPlan, month: string, revision: number) {
-  const planned = plan.months.find((m) => m.month === month)!;
-  const totalAids = plan.months.reduce((sum, m) => sum + m.aids, 0);
-  const result = await generateArchive({
-    outDir: dir,
-    months: [month],
-    aids: planned.aids,
-    seed: SEED,
-    zip: true,
-    defects: plan.withDefects.includes(month),
+/** Months of the plan generated (in a process of their own) into `dir`, at `revision`. */
+function generatePlanMonths(dir: string, plan: RegisterPlan, months: readonly string[], revision: number) {
+  return generateMonthsInChild({
+    dir,
+    months: plan.months.filter((m) => months.includes(m.month)),
+    totalAids: plan.months.reduce((sum, m) => sum + m.aids, 0),
     partSize: plan.partSize,
+    withDefects: plan.withDefects,
     revision,
-    // one pool for the whole register: companies come back month after month, year after year
-    beneficiaries: Math.max(20, Math.ceil(totalAids / 8)),
-    truthFile: path.join(dir, `truth-${month}-r${revision}.jsonl`),
+    seed: SEED,
   });
-  return { files: result.files.map((f) => f.name), truthFile: result.truthFile! };
 }
 
 async function timedSync(harness: Harness): Promise<RegisterRun> {
@@ -133,10 +128,15 @@ export async function rehearseRegister(
   const mirrorDir = harness.dir;
   const truthByMonth = new Map<string, string>();
   const files: string[] = [];
-  for (const { month } of plan.months) {
-    const generated = await generateMonth(mirrorDir, plan, month, 0);
-    truthByMonth.set(month, generated.truthFile);
-    files.push(...generated.files);
+  const generated = await generatePlanMonths(
+    mirrorDir,
+    plan,
+    plan.months.map((m) => m.month),
+    0,
+  );
+  for (const { month, files: parts, truthFile } of generated) {
+    truthByMonth.set(month, truthFile);
+    files.push(...parts);
   }
   const zipBytes = (
     await Promise.all(files.map((f) => stat(path.join(mirrorDir, `OpenData_Aiuti_${f}.zip`))))
@@ -148,8 +148,8 @@ export async function rehearseRegister(
   // the register moves on: a month republished with changes, the oldest month gone from the page
   for (const name of await readdir(mirrorDir))
     if (name.startsWith(`OpenData_Aiuti_${plan.republished}`)) await rm(path.join(mirrorDir, name));
-  const republished = await generateMonth(mirrorDir, plan, plan.republished, 1);
-  truthByMonth.set(plan.republished, republished.truthFile);
+  const [republished] = await generatePlanMonths(mirrorDir, plan, [plan.republished], 1);
+  truthByMonth.set(plan.republished, republished!.truthFile);
   for (const name of await readdir(mirrorDir))
     if (name.startsWith(`OpenData_Aiuti_${plan.leaving}`)) await rm(path.join(mirrorDir, name));
   truthByMonth.delete(plan.leaving);

@@ -122,13 +122,20 @@ export const registerSuite: BenchSuite = {
       const codes = [...counts].filter(([, n]) => n <= SEARCHED_AIDS_MAX).map(([code]) => code);
       const giants = [...counts.values()].filter((n) => n > SEARCHED_AIDS_MAX);
       const pick = zipfPicker(codes, seededRandom(7));
-      const times: number[] = [];
-      for (let i = 0; i < SEARCHES; i++) {
-        const started = performance.now();
-        await harness.aidIndex.search({ taxCodes: [pick()] });
-        times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
+      const picks = Array.from({ length: SEARCHES }, pick);
+      const timeSearches = async () => {
+        const times: number[] = [];
+        for (const code of picks) {
+          const started = performance.now();
+          await harness.aidIndex.search({ taxCodes: [code] });
+          times.push(performance.now() - started);
+        }
+        return times.sort((a, b) => a - b);
+      };
+      const times = await timeSearches();
+      // the same look-ups again: their pages are now in memory, so what the first pass spent more
+      // is reading the index file (the companies asked once, met cold after a sync)
+      const again = await timeSearches();
       rows.push(
         {
           metric: `search of one company, Zipf mix (${SEARCHES} look-ups), p50`,
@@ -137,6 +144,12 @@ export const registerSuite: BenchSuite = {
           note: `companies of up to ${SEARCHED_AIDS_MAX} aids (${codes.length}); ${giants.length} have more, the largest ${Math.max(0, ...giants)}`,
         },
         { metric: 'search of one company, Zipf mix, p99', value: percentile(times, 99), unit: 'ms' },
+        {
+          metric: 'the same look-ups again, their pages read once already: p99',
+          value: percentile(again, 99),
+          unit: 'ms',
+          note: `p50 ${percentile(again, 50).toFixed(2)} ms`,
+        },
       );
       const bulkCodes = codes.slice(0, BULK_CODES);
       const bulkStarted = performance.now();

@@ -120,3 +120,19 @@ describe('standalone process', () => {
     }
   });
 });
+
+describe('what the portal loads', () => {
+  it('leaves the PDF browser driver (playwright-core) until a report asks for it', async () => {
+    // composing the portal (the API included) in a process of its own, as `npm start` and a rebuild do
+    const script = `
+      require(${JSON.stringify(path.join(repositoryRoot, 'services/standalone/dist/portal.js'))});
+      const loaded = (name) => Object.keys(require.cache).some((file) => file.includes('/node_modules/' + name + '/'));
+      process.stdout.write(JSON.stringify({ playwright: loaded('playwright-core'), express: loaded('express') }));`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise((resolve) => child.on('exit', resolve));
+    // the API was composed (express loaded), the driver was not: ~70 MB resident saved in a sync
+    expect(JSON.parse(output)).toEqual({ playwright: false, express: true });
+  });
+});

@@ -1,2 +1,3 @@
 export * from './portal';
 export * from './rebuild-projections';
+export * from './projections';

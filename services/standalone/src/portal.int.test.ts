@@ -122,17 +122,36 @@ describe('standalone process', () => {
 });
 
 describe('what the portal loads', () => {
-  it('leaves the PDF browser driver (playwright-core) until a report asks for it', async () => {
-    // composing the portal (the API included) in a process of its own, as `npm start` and a rebuild do
+  /** Whether each package is loaded once `module` (built, in a process of its own) is required. */
+  async function loadedBy(module: string, packages: string[]): Promise<Record<string, boolean>> {
     const script = `
-      require(${JSON.stringify(path.join(repositoryRoot, 'services/standalone/dist/portal.js'))});
+      require.main = null; // a command's module loaded, not run
+      require(${JSON.stringify(path.join(repositoryRoot, module))});
       const loaded = (name) => Object.keys(require.cache).some((file) => file.includes('/node_modules/' + name + '/'));
-      process.stdout.write(JSON.stringify({ playwright: loaded('playwright-core'), express: loaded('express') }));`;
+      process.stdout.write(JSON.stringify(Object.fromEntries(${JSON.stringify(packages)}.map((name) => [name, loaded(name)]))));`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await new Promise((resolve) => child.on('exit', resolve));
-    // the API was composed (express loaded), the driver was not: ~70 MB resident saved in a sync
-    expect(JSON.parse(output)).toEqual({ playwright: false, express: true });
+    return JSON.parse(output) as Record<string, boolean>;
+  }
+
+  it('leaves the PDF browser driver (playwright-core) until a report asks for it', async () => {
+    // the API composed (express loaded), the driver not: ~70 MB resident less through a sync
+    expect(await loadedBy('services/standalone/dist/portal.js', ['playwright-core', 'express'])).toEqual({
+      'playwright-core': false,
+      express: true,
+    });
+  });
+
+  it('rebuilds without loading the API', async () => {
+    // the rebuild's process replays the projections and the register files: no web server, no reports
+    expect(
+      await loadedBy('services/standalone/dist/rebuild-projections.js', [
+        'express',
+        'exceljs',
+        'better-sqlite3',
+      ]),
+    ).toEqual({ express: false, exceljs: false, 'better-sqlite3': true });
   });
 });

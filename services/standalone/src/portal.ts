@@ -8,7 +8,8 @@ import { openStores, type Stores } from '@rna/infra/stores';
 import type { Mailer } from '@rna/infra/mail';
 import { composeApi, createApiLogger, type ApiDeps, type RunningApi } from '@rna/api';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
-import { ALL_PROJECTIONS, startProjections, type Projection } from '@rna/read-models';
+import { startProjections } from '@rna/read-models';
+import { allProjections } from './projections';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { HttpRegisterClient, RegisterArchive } from '@rna/infra/register';
 import { startSyncWorker } from '@rna/sync';
@@ -34,10 +35,6 @@ export interface RunningPortal {
   generatedAdminPassword: string | null;
   /** Stops accepting, drains requests, stops workers, closes stores, releases the lock. */
   stop(): Promise<void>;
-}
-
-export function allProjections(): Projection[] {
-  return [...ALL_PROJECTIONS];
 }
 
 export async function startPortal(config: PortalConfig, options: PortalOptions = {}): Promise<RunningPortal> {

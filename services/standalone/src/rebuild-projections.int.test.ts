@@ -15,7 +15,7 @@ import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
 import { LEASES_COLLECTION, runWhileHoldingLease, tryHoldLease, type LeaseDoc } from '@rna/infra/leases';
 import { openTemporaryStores, until } from '@rna/infra/embedded/testing';
 import { FILE_STATE_COLLECTION, subscriberIdOf, type FileState } from '@rna/read-models';
-import { allProjections } from './portal';
+import { allProjections } from './projections';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import {
   holdProjectionLeases,

@@ -39,7 +39,7 @@ import {
   type Projection,
 } from '@rna/read-models';
 import { replayArchivedFiles, resetIndexingProgress, startAidIndexProjection } from '@rna/projector/aids';
-import { allProjections } from './portal';
+import { allProjections } from './projections';
 
 export interface RebuildSummary {
   projections: number;

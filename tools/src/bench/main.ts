@@ -101,6 +101,8 @@ function runSuiteInChild(suite: BenchSuiteEntry): Promise<SuiteResult> {
       [...process.execArgv, ...(suite.nodeFlags ?? []), __filename, '--child-result', resultFile, suite.name],
       {
         stdio: ['ignore', 'inherit', 'inherit'],
+        // the suite's defaults, as the npm scripts give them: a variable set by the operator wins
+        env: { ...suite.env, ...process.env },
       },
     );
     child.on('exit', (code) => {

@@ -5,10 +5,10 @@
  * began, counted as the sync's. Run as a script, it reads its request as JSON from the argument and
  * writes what it generated as JSON to stdout.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { generateArchive } from '../../generator/generate';
 import { ROOT } from '../../scale-out/processes';
+import { runNodeScript } from './node-script';
 
 export interface MonthsRequest {
   /** Where the zips and the truth files go (the mirror's directory). */
@@ -56,20 +56,8 @@ export async function generateMonths(request: MonthsRequest): Promise<GeneratedM
 
 /** generateMonths in a child process (the built script: `npm test` and `npm run bench` build first). */
 export async function generateMonthsInChild(request: MonthsRequest): Promise<GeneratedMonth[]> {
-  const child = spawn(process.execPath, [SCRIPT, JSON.stringify(request)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', resolve);
-  });
-  if (code !== 0) throw new Error(`the register's generation exited with ${code}:\n${stderr}`);
-  return JSON.parse(stdout) as GeneratedMonth[];
+  const { output } = runNodeScript([SCRIPT, JSON.stringify(request)], { what: "the register's generation" });
+  return JSON.parse((await output).stdout) as GeneratedMonth[];
 }
 
 if (require.main === module) {

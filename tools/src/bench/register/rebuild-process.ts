@@ -3,10 +3,10 @@
  * portal stopped), with the memory settings the npm script sets. Its peak resident memory is the kernel's
  * high-water mark of that process (VmHWM, Linux), so nothing the bench itself holds is counted.
  */
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../../scale-out/processes';
+import { runNodeScript } from './node-script';
 
 const SCRIPT = path.join(ROOT, 'services/standalone/dist/rebuild-projections.js');
 /**
@@ -49,15 +49,10 @@ export async function runRebuildProcess(
 ): Promise<RebuildProcessRun> {
   const args = options.parallelFiles === undefined ? [] : [`--parallel-files=${options.parallelFiles}`];
   const started = performance.now();
-  const child = spawn(process.execPath, [...REBUILD_NODE_FLAGS, SCRIPT, ...args], {
-    cwd: ROOT,
+  const { child, output } = runNodeScript([...REBUILD_NODE_FLAGS, SCRIPT, ...args], {
     env: { ...process.env, ...REBUILD_ENV, DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    what: 'rebuild-projections',
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // the mark only grows: the last reading before the process ends is its peak (sampled often
   // enough that the final seconds, the search index's sort, are read too)
   let peakKb: number | null = null;
@@ -67,11 +62,7 @@ export async function runRebuildProcess(
       if (kb !== null) peakKb = Math.max(peakKb ?? 0, kb);
     });
   }, 50);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', resolve);
-  }).finally(() => clearInterval(sampler));
-  if (code !== 0) throw new Error(`rebuild-projections exited with ${code}:\n${stderr}${stdout}`);
+  const { stdout } = await output.finally(() => clearInterval(sampler));
   return {
     seconds: (performance.now() - started) / 1000,
     // in MB of 10^6 bytes, as the bench's other RSS figures (the kernel counts KiB)

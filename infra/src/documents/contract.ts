@@ -176,6 +176,14 @@ export function describeDocumentStoreContract(name: string, factory: HarnessFact
         expect(ids(await clients.find())).toEqual(['a', 'b', 'c', 'd']);
       });
 
+      it('pages in id order without a field to sort by, whatever the order of the writes', async () => {
+        // readers of appended notes (ids that sort by time) page through them this way
+        const notes = store.collection<{ id: string }>('notes');
+        for (const id of ['n3', 'n1', 'n4', 'n2']) await notes.put({ id });
+        expect(ids(await notes.find({}, { limit: 2, offset: 1 }))).toEqual(['n2', 'n3']);
+        expect(ids(await notes.find({}, { limit: 2, offset: 3 }))).toEqual(['n4']);
+      });
+
       it('does not confuse a number with its text', async () => {
         const clients = store.collection<Client>('clients');
         expect(await clients.find({ remainingSearches: '5' as unknown as number })).toEqual([]);

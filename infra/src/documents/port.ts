@@ -32,7 +32,7 @@ export interface Collection<T extends Doc> {
   putMany(docs: T[], options?: { fence?: Fence }): Promise<void>;
   /** Deletes the document, telling whether there was one. A fence as for put. */
   delete(id: string, options?: { fence?: Fence }): Promise<boolean>;
-  /** Field equality on top-level fields; all must match. */
+  /** Field equality on top-level fields; all must match. In id order unless sorted by a field. */
   find(filter?: Partial<T>, options?: FindOptions<T>): Promise<T[]>;
   count(filter?: Partial<T>): Promise<number>;
   clear(): Promise<void>;

@@ -148,9 +148,9 @@ export class SqliteDocumentStore implements DocumentStore {
   constructor(file: string) {
     this.db = openSqliteFile(file, { schema: SCHEMA });
     this.stopBackgroundCheckpoints = checkpointInBackground(file);
-    // A sync notes thousands of touched tax codes per batch (aid-changes), ~5 MB of pages per commit:
-    // with the default 4 MB threshold every one of those commits also checkpointed (copy + fsync).
-    // The background checkpointer normally keeps the WAL well below this; it is the safety net.
+    // Bulk projections write many documents per commit: with the default 4 MB threshold such commits
+    // also checkpointed (copy + fsync). The background checkpointer normally keeps the WAL well below
+    // this; it is the safety net.
     this.db.pragma('wal_autocheckpoint = 10000');
     const readRevision = this.db.prepare<[string, string], { revision: number }>(
       'SELECT revision FROM documents WHERE collection = ? AND id = ?',

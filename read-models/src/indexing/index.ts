@@ -11,18 +11,6 @@ export const INDEXED_IMPORTS_COLLECTION = 'aid-index-imports';
 /** One document per gap the index's consumer met (id = `<topic>/<partition>/<fromOffset>`). */
 export const INDEXING_GAPS_COLLECTION = 'aid-index-gaps';
 
-/**
- * The tax codes whose aids changed, and when (id = the tax code): the aid-index projection notes them,
- * the API's variation-alert notifier reads those changed during a sync.
- */
-export const AID_CHANGES_COLLECTION = 'aid-changes';
-
-export interface AidChangeDoc {
-  id: string;
-  changedAt: number;
-  sourceFile: string;
-}
-
 export interface IndexedImportDoc {
   id: string;
   sourceFile: string;
@@ -129,3 +117,5 @@ export function unhealedGaps<G extends Pick<IndexingGapDoc, 'detectedAt'>>(
     files.some((file) => file.lastUpdate !== null && file.lastUpdate <= gap.detectedAt),
   );
 }
+
+export * from './aid-changes';

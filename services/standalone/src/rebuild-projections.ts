@@ -30,8 +30,8 @@ import { acquireDataDirLock } from '@rna/infra/embedded';
 import { engineSelection, openStores } from '@rna/infra/stores';
 import { attemptLease, processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
 import {
-  AID_CHANGES_COLLECTION,
   FILE_STATE_COLLECTION,
+  noteEveryAidChanged,
   type FileState,
   resetProjections,
   startProjections,
@@ -120,7 +120,6 @@ export async function rebuildProjections(
       documents: readModels,
       aidIndex: rebuild.target,
     });
-    await stores.documents.collection(AID_CHANGES_COLLECTION).clear();
     await resetIndexingProgress(stores.documents);
     // what each file's last import published, read before the replay forgets the files not kept
     const published = new Map(
@@ -156,6 +155,9 @@ export async function rebuildProjections(
     if (short.length > 0 && !options.allowFewerAids) throw new RebuildShortError(short);
     await rebuild.complete();
     await readModels.promoteShadows();
+    // not a change of any aid (the noted changes stay for the alerts), but every look-up an API
+    // process cached was answered by the index just replaced
+    await noteEveryAidChanged(stores.documents, Date.now());
   } catch (error) {
     await rebuild.abandon();
     await readModels.dropShadows();

@@ -4,9 +4,10 @@ import { streams, type SyncEvent, type VariationAlertDto } from '@rna/domain';
 import { anAid, startApiHarness, type ApiHarness } from '../documents/testing';
 import { MAX_VARIATION_ALERTS } from './variation-alerts';
 import {
-  AID_CHANGES_COLLECTION,
+  FORMER_AID_CHANGES_COLLECTION,
   INDEXED_IMPORTS_COLLECTION,
-  type AidChangeDoc,
+  latestAidChanges,
+  noteAidChanges,
   type IndexedImportDoc,
 } from '@rna/read-models';
 import { notifyVariations, startVariationAlertNotifier } from './notifier';
@@ -122,9 +123,7 @@ describe('/api/variation-alerts and their notifications', () => {
     await admin(`${switchedOff.id}/enable-variation-alerts`).send({ enable: false }).expect(200);
     await api.deps.awaitProjections?.();
     tick();
-    await api.deps.documents
-      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-      .put({ id: '44444444444', changedAt: api.now().getTime(), sourceFile: '2025_07' });
+    await noteAidChanges(api.deps.documents, ['44444444444'], api.now().getTime());
     tick();
     api.mails.length = 0;
     const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
@@ -138,9 +137,8 @@ describe('/api/variation-alerts and their notifications', () => {
     const client = await api.client({ enableVariationAlerts: true });
     const watched = (await as(client.token).add(['11111111111']).expect(201)).body as VariationAlertDto;
     const untouched = (await as(client.token).add(['22222222222']).expect(201)).body as VariationAlertDto;
-    const changes = api.deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
     tick();
-    await changes.put({ id: '11111111111', changedAt: api.now().getTime(), sourceFile: '2025_05' });
+    await noteAidChanges(api.deps.documents, ['11111111111'], api.now().getTime());
     tick();
     const completed: SyncEvent = {
       type: 'SyncCompleted',
@@ -182,9 +180,7 @@ describe('/api/variation-alerts and their notifications', () => {
       const owner = await api.client({ enableVariationAlerts: true });
       await as(owner.token).add([code]).expect(201);
       tick();
-      await api.deps.documents
-        .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-        .put({ id: code, changedAt: api.now().getTime(), sourceFile: '2025_06' });
+      await noteAidChanges(api.deps.documents, [code], api.now().getTime());
       tick();
       api.mails.length = 0;
       return { owner, run: { runId, at: api.now().toISOString() } };
@@ -297,9 +293,7 @@ describe('/api/variation-alerts and their notifications', () => {
     });
     await waiting; // the notifier is waiting for the index, not mailing what it has
     const indexedAt = completedAt + 5_000;
-    await api.deps.documents
-      .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-      .put({ id: '77777777777', changedAt: indexedAt, sourceFile: '2025_09' });
+    await noteAidChanges(api.deps.documents, ['77777777777'], indexedAt);
     await api.deps.documents.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
       id: 'import-late',
       sourceFile: '2025_09',
@@ -335,12 +329,11 @@ describe('/api/variation-alerts and their notifications', () => {
     await auth(request(api.app).put(`/api/groups/${group.id}`))
       .send({ name: 'Gruppo Verdi', members: [{ taxCode: '33333333333' }, { taxCode: '66666666666' }] })
       .expect(200);
-    const changes = api.deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
     tick();
-    await changes.put({ id: '66666666666', changedAt: api.now().getTime(), sourceFile: '2025_08' });
-    await changes.put({ id: '33333333333', changedAt: api.now().getTime(), sourceFile: '2025_08' });
+    await noteAidChanges(api.deps.documents, ['66666666666'], api.now().getTime());
+    await noteAidChanges(api.deps.documents, ['33333333333'], api.now().getTime());
     // the member that left the group is not watched any more
-    await changes.put({ id: '55555555555', changedAt: api.now().getTime(), sourceFile: '2025_08' });
+    await noteAidChanges(api.deps.documents, ['55555555555'], api.now().getTime());
     tick();
     api.mails.length = 0;
     const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
@@ -365,9 +358,7 @@ describe('/api/variation-alerts and their notifications', () => {
     await as(client.token).add(['33333333333']).expect(201);
     const notifier = startVariationAlertNotifier({ ...api.deps, publicUrl: api.deps.config.publicUrl });
     try {
-      await api.deps.documents
-        .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-        .put({ id: '33333333333', changedAt: api.now().getTime() + 1, sourceFile: '2025_06' });
+      await noteAidChanges(api.deps.documents, ['33333333333'], api.now().getTime() + 1);
       tick();
       await api.deps.eventStore.appendToStream(streams.sync('run-auto'), [
         {
@@ -388,6 +379,83 @@ describe('/api/variation-alerts and their notifications', () => {
       ).toHaveLength(1);
     } finally {
       await notifier.stop();
+    }
+  });
+
+  it('tells of a change made before the run was complete even when the code changed again after it', async () => {
+    const client = await api.client({ enableVariationAlerts: true });
+    await as(client.token).add(['81818181818']).expect(201);
+    tick();
+    await noteAidChanges(api.deps.documents, ['81818181818'], api.now().getTime());
+    tick();
+    const run = { runId: 'run-changed-twice', at: api.now().toISOString() };
+    tick();
+    // the next run is already indexing when this one's notification goes out
+    await noteAidChanges(api.deps.documents, ['81818181818'], api.now().getTime());
+    const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
+    api.mails.length = 0;
+    expect(await notifyVariations(notifierDeps, run)).toBe(1);
+    expect(api.mails.map((m) => m.to)).toEqual([client.email]);
+    // the later change is told once, with the run it belongs to
+    tick();
+    expect(await notifyVariations(notifierDeps, { runId: 'run-next', at: api.now().toISOString() })).toBe(1);
+    tick();
+    expect(await notifyVariations(notifierDeps, { runId: 'run-quiet', at: api.now().toISOString() })).toBe(0);
+  });
+});
+
+describe('the changes noted for variation alerts', () => {
+  it('are forgotten once every alert was checked past them, and kept for an alert not told yet', async () => {
+    const api = await startApiHarness();
+    try {
+      const tick = () => api.setNow(new Date(api.now().getTime() + 1_000));
+      const noted = async () =>
+        [...(await latestAidChanges(api.deps.documents, { upTo: Infinity })).keys()].sort();
+      const notifierDeps = { ...api.deps, publicUrl: api.deps.config.publicUrl };
+      // a data directory from before the log: its per-code notes go with the first trim
+      const former = api.deps.documents.collection(FORMER_AID_CHANGES_COLLECTION);
+      await former.put({ id: '10101010101' });
+      // no alert: a completed sync forgets what was noted before it, not what came after
+      await noteAidChanges(api.deps.documents, ['10101010101'], api.now().getTime());
+      tick();
+      const quiet = { runId: 'run-no-alert', at: api.now().toISOString() };
+      tick();
+      await noteAidChanges(api.deps.documents, ['12121212121'], api.now().getTime());
+      expect(await notifyVariations(notifierDeps, quiet)).toBe(0);
+      expect(await noted()).toEqual(['12121212121']);
+      expect(await former.count()).toBe(0);
+
+      // an alert whose mail could not go keeps its change, and the codes noted with it, for the next sync
+      const client = await api.client({ enableVariationAlerts: true });
+      await request(api.app)
+        .post('/api/variation-alerts')
+        .set('Authorization', `Bearer ${client.token}`)
+        .send({ taxCodes: ['20202020202'] })
+        .expect(201);
+      tick();
+      await noteAidChanges(api.deps.documents, ['20202020202', '30303030303'], api.now().getTime());
+      tick();
+      const errors: unknown[] = [];
+      const smtpDown = {
+        ...notifierDeps,
+        mailer: { send: () => Promise.reject(new Error('SMTP down')) },
+        onError: (error: unknown) => errors.push(error),
+      };
+      expect(await notifyVariations(smtpDown, { runId: 'run-smtp-down', at: api.now().toISOString() })).toBe(
+        0,
+      );
+      expect(errors).toHaveLength(1);
+      expect(await noted()).toEqual(['20202020202', '30303030303']);
+
+      tick();
+      api.mails.length = 0;
+      expect(
+        await notifyVariations(notifierDeps, { runId: 'run-smtp-up', at: api.now().toISOString() }),
+      ).toBe(1);
+      expect(api.mails[0]?.text).toContain('20202020202');
+      expect(await noted()).toEqual([]);
+    } finally {
+      await api.close();
     }
   });
 });

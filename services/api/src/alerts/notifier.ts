@@ -1,8 +1,9 @@
 /**
  * After each completed sync, once the index has applied every file the run imported, every variation
  * alert whose tax codes were touched since the alert's last check gets one notification: a mail to
- * its owner and VariationAlertTriggered on the owner's stream. The sync's aid-index consumer records
- * touched codes in `aid-changes`. In scale-out the projector may still be indexing when the run
+ * its owner and VariationAlertTriggered on the owner's stream. The sync's aid-index consumer notes the
+ * codes it touched (read-models' aid-changes log), which is trimmed here once every alert has been
+ * checked past a note. In scale-out the projector may still be indexing when the run
  * completes: the notifier waits for the run's import markers, so no change is mailed a sync late.
  */
 import { isAccessExpired, isEventOf, normalizeTaxCode, streams, type UserEvent } from '@rna/domain';
@@ -14,9 +15,9 @@ import {
   type UserReadModel,
 } from '@rna/read-models/accounts';
 import {
-  AID_CHANGES_COLLECTION,
   INDEXED_IMPORTS_COLLECTION,
-  type AidChangeDoc,
+  latestAidChanges,
+  trimAidChanges,
   type IndexedImportDoc,
 } from '@rna/read-models';
 import { VARIATION_ALERTS_COLLECTION, type VariationAlertReadModel } from '@rna/read-models/alerts';
@@ -179,7 +180,6 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
   const alerts = await deps.documents
     .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
     .find({ removed: false });
-  const changes = deps.documents.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
   const checks = deps.documents.collection<AlertCheckDoc>(ALERT_CHECKS_COLLECTION);
   // No alert checked before this run's completion (a replayed old run, no alert at all): nothing to
   // wait for, nothing to mail.
@@ -190,28 +190,44 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
       return check?.syncRunId !== syncRunId && ranAt > (check?.checkedAt ?? alert.createdAt);
     }),
   );
-  if (!stillToCheck.some(Boolean)) return 0;
+  if (!stillToCheck.some(Boolean)) {
+    await forgetCheckedChanges(deps, ranAt);
+    return 0;
+  }
   const indexedAt = await runIndexedAt(deps, syncRunId);
   const completedAt = Math.max(ranAt, indexedAt ?? -Infinity);
+  // what each alert to notify watches, then the latest change of each of those codes, in one pass
+  // over the noted changes (a whole-register sync notes millions of codes)
+  const watchedBy = new Map<string, string[]>();
+  for (const alert of alerts) {
+    const check = await checks.get(alert.id);
+    if (check?.syncRunId === syncRunId || !(completedAt > (check?.checkedAt ?? alert.createdAt))) continue;
+    try {
+      watchedBy.set(alert.id, await watchedCodes(deps, alert));
+    } catch (error) {
+      deps.onError?.(error, alert.id); // tried again next sync
+    }
+  }
+  const lastChangeOf = await latestAidChanges(deps.documents, {
+    upTo: completedAt,
+    among: new Set([...watchedBy.values()].flat()),
+  });
   const users = deps.documents.collection<UserReadModel>(USERS_COLLECTION);
   const mails = deps.documents.collection<AlertMailDoc>(ALERT_MAILS_COLLECTION);
   let notified = 0;
   for (const alert of alerts) {
-    // read again: the wait for the index may have been long, and the check is what decides
+    const watched = watchedBy.get(alert.id);
+    if (!watched) continue;
+    // read again: another notifier may have handled it meanwhile, and the check is what decides
     const check = await checks.get(alert.id);
     if (check?.syncRunId === syncRunId) continue;
     const since = check?.checkedAt ?? alert.createdAt;
-    if (!(completedAt > since)) continue;
     const checkedAt = completedAt;
     try {
-      const watched = await watchedCodes(deps, alert);
-      const touched = await Promise.all(watched.map((code) => changes.get(code)));
       const changedCodes = await codesOwnerMayLearn(
         deps,
         alert.userId,
-        touched
-          .filter((c): c is AidChangeDoc => c !== null && c.changedAt > since && c.changedAt <= completedAt)
-          .map((c) => c.id),
+        watched.filter((code) => (lastChangeOf.get(code) ?? -Infinity) > since),
       );
       if (changedCodes.length > 0) {
         // Intent first, each step recorded when done: a crash between the mail and the check sends the
@@ -255,7 +271,28 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
       deps.onError?.(error, alert.id);
     }
   }
+  await forgetCheckedChanges(deps, completedAt);
   return notified;
+}
+
+/**
+ * Deletes the noted changes no alert can still be told about: those up to `upTo` and to every alert's
+ * last check (an alert whose notification failed keeps what it has not been told). An alert set later
+ * only hears of changes after it was set. A failure here costs disk until the next sync, not a mail.
+ */
+async function forgetCheckedChanges(deps: NotifierDeps, upTo: number): Promise<void> {
+  try {
+    const alerts = await deps.documents
+      .collection<VariationAlertReadModel>(VARIATION_ALERTS_COLLECTION)
+      .find({ removed: false });
+    const checks = deps.documents.collection<AlertCheckDoc>(ALERT_CHECKS_COLLECTION);
+    let until = upTo;
+    for (const alert of alerts)
+      until = Math.min(until, (await checks.get(alert.id))?.checkedAt ?? alert.createdAt);
+    await trimAidChanges(deps.documents, until);
+  } catch (error) {
+    deps.onError?.(error, '*');
+  }
 }
 
 export function startVariationAlertNotifier(deps: NotifierDeps): Subscription {

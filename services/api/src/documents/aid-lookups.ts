@@ -4,10 +4,11 @@
  * not look them up again. Only the look-up is kept: every search and report still goes through the
  * quota decision, its refusals and its audit event (performSearch), exactly as without the cache.
  *
- * Versioned per tax code by the aid-index projection's own note of what it changed: whenever the
- * projector indexes, changes or withdraws an aid it writes the code's `aid-changes` document, after
- * the index write and in the same batch, and every write raises that document's revision. The
- * revisions are read BEFORE the look-up and an entry is served only while they are unchanged, so an
+ * Versioned by the aid-index projection's own note of what it changed: whenever the projector indexes,
+ * changes or withdraws an aid it raises the revision of the code's bucket (read-models' aid-changes:
+ * 1,024 buckets of tax codes), after the index write and in the same batch. A bucket shared with a
+ * changed code only costs a look-up again, never a stale answer. The revisions are read BEFORE the
+ * look-up and an entry is served only while they are unchanged, so an
  * entry can never hide a change the index has applied: a change that lands between the revision read
  * and the look-up raises the revision afterwards and the entry is dropped at its next use. (The
  * archive's "last update" is no such signal: it moves when a file's import ends, before the projector
@@ -24,7 +25,7 @@
  */
 import { normalizeTaxCode, type AidRecord } from '@rna/domain';
 import type { Collection } from '@rna/infra';
-import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
+import { AID_CHANGE_BUCKETS_COLLECTION, aidChangeBucket, type AidChangeBucketDoc } from '@rna/read-models';
 
 /**
  * Default bound on the aids held. Measured: ~530 bytes of heap per synthetic aid, so ~25–50 MB with
@@ -34,9 +35,11 @@ export const DEFAULT_CACHED_AIDS = 50_000;
 /** A search's Excel and PDF come within minutes of it. */
 export const DEFAULT_CACHE_TTL_MS = 10 * 60_000;
 
-/** The part of the document store the cache reads: the aid-changes notes' revisions. */
+/** The part of the document store the cache reads: the revisions of the changed codes' buckets. */
 export interface AidChangeNotes {
-  collection(name: typeof AID_CHANGES_COLLECTION): Pick<Collection<AidChangeDoc>, 'getWithRevision'>;
+  collection(
+    name: typeof AID_CHANGE_BUCKETS_COLLECTION,
+  ): Pick<Collection<AidChangeBucketDoc>, 'getWithRevision'>;
 }
 
 export interface AidLookupsOptions {
@@ -71,7 +74,7 @@ export interface AidLookups {
 }
 
 interface Entry {
-  /** The codes' aid-changes revisions when the look-up started. */
+  /** The revisions of the codes' buckets when the look-up started. */
   versions: string;
   storedAt: number;
   /** Pending while the look-up runs: requests for the same codes meanwhile share it. */
@@ -85,17 +88,20 @@ export function aidLookups(options: AidLookupsOptions): AidLookups {
   const maxAidsPerLookUp = options.maxAidsPerLookUp ?? Math.floor(maxAids / 4);
   const ttlMs = options.ttlMs ?? DEFAULT_CACHE_TTL_MS;
   const now = options.now ?? Date.now;
-  const changes = options.documents.collection(AID_CHANGES_COLLECTION);
+  const buckets = options.documents.collection(AID_CHANGE_BUCKETS_COLLECTION);
   // Map order is the recency order: a hit moves its entry to the end, eviction takes the first.
   const entries = new Map<string, Entry>();
   let held = 0;
   let hits = 0;
   let misses = 0;
 
-  const versionsOf = async (codes: readonly string[]) =>
-    (await Promise.all(codes.map(async (code) => (await changes.getWithRevision(code))?.revision ?? 0))).join(
-      ',',
+  const versionsOf = async (codes: readonly string[]) => {
+    const ids = [...new Set(codes.map(aidChangeBucket))];
+    const revisions = await Promise.all(
+      ids.map(async (id) => (await buckets.getWithRevision(id))?.revision ?? 0),
     );
+    return ids.map((id, i) => `${id}:${revisions[i]}`).join(',');
+  };
 
   const remove = (key: string, entry: Entry) => {
     if (entries.get(key) !== entry) return;

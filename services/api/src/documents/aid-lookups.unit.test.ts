@@ -1,4 +1,5 @@
 import type { AidRecord } from '@rna/domain';
+import { aidChangeBucket } from '@rna/read-models';
 import { aidLookups, type AidChangeNotes } from './aid-lookups';
 import { anAid } from './testing/test-fixtures';
 
@@ -6,21 +7,32 @@ const A = '01234567897';
 const B = '09876543210';
 const C = '11111111111';
 
-/** The projector's aid-changes notes: a revision per tax code, raised by each change it applies. */
+/** The projector's notes: a revision per bucket of tax codes, raised by each change it applies. */
 function changeNotes() {
   const revisions = new Map<string, number>();
   const documents: AidChangeNotes = {
     collection: () => ({
       getWithRevision: async (id: string) => {
         const revision = revisions.get(id);
-        return revision === undefined ? null : { doc: { id, changedAt: 0, sourceFile: 'f' }, revision };
+        return revision === undefined ? null : { doc: { id, changedAt: 0 }, revision };
       },
     }),
   };
   return {
     documents,
-    changed: (code: string) => revisions.set(code, (revisions.get(code) ?? 0) + 1),
+    changed: (code: string) => {
+      const bucket = aidChangeBucket(code);
+      revisions.set(bucket, (revisions.get(bucket) ?? 0) + 1);
+    },
   };
+}
+
+/** Another 11-digit code that falls in the same bucket as `code`. */
+function bucketNeighbour(code: string): string {
+  for (let n = 0; ; n++) {
+    const other = String(n).padStart(11, '0');
+    if (other !== code && aidChangeBucket(other) === aidChangeBucket(code)) return other;
+  }
 }
 
 /** An index holding `aidsPerCode` aids for each code, counting the look-ups it answers. */
@@ -80,9 +92,20 @@ describe('aidLookups', () => {
     const index = countingIndex({ [A]: 1, [B]: 1 });
     const cache = aidLookups({ documents: notes.documents });
     await cache.archiveAids([A], index.lookUp);
+    expect(aidChangeBucket(B)).not.toBe(aidChangeBucket(A));
     notes.changed(B);
     await cache.archiveAids([A], index.lookUp);
     expect(index.calls).toEqual([[A]]);
+  });
+
+  it('looks up again when a code of the same bucket changed: never a stale answer, at worst a look-up', async () => {
+    const notes = changeNotes();
+    const index = countingIndex({ [A]: 1 });
+    const cache = aidLookups({ documents: notes.documents });
+    await cache.archiveAids([A], index.lookUp);
+    notes.changed(bucketNeighbour(A));
+    await cache.archiveAids([A], index.lookUp);
+    expect(index.calls).toEqual([[A], [A]]);
   });
 
   it('drops a look-up made while its code was changing: the change lands after the revision read', async () => {

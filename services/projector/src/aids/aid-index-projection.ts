@@ -2,7 +2,8 @@
  * Feeds the aid index from the `aids` topic. AidRecorded batches are upserted; a file's
  * SourceFileImported marker withdraws that file's aids the import did not record again (they
  * left the file, or were written by an interrupted earlier import). Idempotent under redelivery.
- * Every tax code touched (new, changed or withdrawn aid) is noted in `aid-changes` for alerts.
+ * Every tax code touched (new, changed or withdrawn aid) is noted (read-models' aid-changes) for the
+ * variation alerts and the API's look-up cache.
  */
 import type { AidMessage, AidRecord } from '@rna/domain';
 import { aidJsonOfAidRecorded, AIDS_TOPIC, originOfAidMessage } from '@rna/domain';
@@ -11,8 +12,7 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
-  AID_CHANGES_COLLECTION,
-  type AidChangeDoc,
+  noteAidChanges,
 } from '@rna/read-models';
 import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageGap, MessageLog } from '@rna/infra';
 import {
@@ -44,8 +44,8 @@ type IndexWrite =
   | { kind: 'records'; aids: AidRecord[] }
   | { kind: 'message'; value: AidMessage };
 
-/** Tax code → the source file of its last touch. */
-type Touched = Map<string, string>;
+/** The tax codes a write touched. */
+type Touched = Set<string>;
 
 /**
  * Aids a write takes at least (when the batch has that many in a row): a batch is cut in writes of
@@ -109,8 +109,7 @@ function parts<T>(items: T[]): T[][] {
 
 /**
  * Applies one consumed batch, in order. While the index works on a write, the tax codes the
- * previous write touched are noted in `aid-changes` (one write for the codes of a write, not one
- * each). Two encoded writes in a row overlap: the next one is handed to the index before the one
+ * previous write touched are noted (noteAidChanges: appended, one note for the codes of a write). Two encoded writes in a row overlap: the next one is handed to the index before the one
  * under way has ended, so that the index's writer goes on from one to the next instead of waiting
  * for this thread (busy with the notes, the log, the parser's batches) to take a result and send
  * the next write — only the embedded index takes encoded writes, and it applies them in call order.
@@ -121,13 +120,8 @@ export async function applyAidMessages(
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now'>,
 ): Promise<void> {
   const now = deps.now ?? Date.now;
-  const changes = deps.documents?.collection<AidChangeDoc>(AID_CHANGES_COLLECTION);
   const note = async (touched: Touched) => {
-    if (!changes || touched.size === 0) return;
-    const changedAt = now();
-    await changes.putMany(
-      [...touched].map(([taxCode, sourceFile]) => ({ id: taxCode, changedAt, sourceFile })),
-    );
+    if (deps.documents) await noteAidChanges(deps.documents, [...touched], now());
   };
   let previous: { writing: Promise<Touched>; encoded: boolean } | null = null;
   for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
@@ -150,22 +144,14 @@ async function applyIndexWrite(
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
   now: () => number,
 ): Promise<Touched> {
-  const touched: Touched = new Map();
-  if (write.kind === 'encoded') {
-    const { changedTaxCodes, sourceFiles } = await deps.aidIndex.upsertEncoded!(write.aidsJson);
-    changedTaxCodes.forEach((taxCode, i) => touched.set(taxCode, sourceFiles[i] ?? ''));
-    return touched;
-  }
-  if (write.kind === 'records') {
-    const { changedTaxCodes } = await deps.aidIndex.upsert(write.aids);
-    const fileOf = new Map(write.aids.map((aid) => [aid.codiceFiscaleBeneficiario, aid.sourceFile]));
-    for (const taxCode of changedTaxCodes) touched.set(taxCode, fileOf.get(taxCode) ?? '');
-    return touched;
-  }
+  if (write.kind === 'encoded')
+    return new Set((await deps.aidIndex.upsertEncoded!(write.aidsJson)).changedTaxCodes);
+  if (write.kind === 'records') return new Set((await deps.aidIndex.upsert(write.aids)).changedTaxCodes);
+  const touched: Touched = new Set();
   const value = write.value;
   if (value.type === 'SourceFileImported') {
     const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
-    for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+    for (const taxCode of taxCodes) touched.add(taxCode);
     // Every aid of the import came before its marker: the file is searchable whole from here.
     await deps.documents?.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
       id: value.importId,
@@ -177,10 +163,10 @@ async function applyIndexWrite(
   } else if (value.type === 'SourceFileWithdrawn') {
     // without an importId (published before imports were ordered) every aid of the file goes
     const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
-    for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+    for (const taxCode of taxCodes) touched.add(taxCode);
   } else if (value.type === 'AidWithdrawn') {
     const { taxCodes } = await deps.aidIndex.withdraw([value.idComponenteAiuto]);
-    for (const taxCode of taxCodes) touched.set(taxCode, value.sourceFile);
+    for (const taxCode of taxCodes) touched.add(taxCode);
   }
   return touched;
 }

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARCHIVE_FILES_COLLECTION, type ArchiveFileDoc } from '@rna/read-models/archive';
-import { FILE_STATE_COLLECTION, type FileState } from '@rna/read-models';
+import {
+  AID_CHANGE_BUCKETS,
+  AID_CHANGE_BUCKETS_COLLECTION,
+  AID_CHANGE_LOG_COLLECTION,
+  FILE_STATE_COLLECTION,
+  type FileState,
+} from '@rna/read-models';
 import { rebuildProjections } from '@rna/standalone';
 import { openStores } from '@rna/infra/stores';
 import { ROOT } from '../../scale-out/processes';
@@ -74,6 +80,15 @@ describe('whole-register rehearsal, scaled down (every file of ten years, a few 
     expect(byFile.some((f) => f.sourceFile.startsWith(plan.republished))).toBe(true);
     const states = await harness.documents.collection<FileState>(FILE_STATE_COLLECTION).find();
     expect(states.every((state) => state.archive !== undefined)).toBe(true);
+  });
+
+  it('keeps no note of the changed codes once the notifier has seen the syncs complete (none is watched)', async () => {
+    const { harness } = rehearsal;
+    expect(await harness.documents.collection(AID_CHANGE_LOG_COLLECTION).count()).toBe(0);
+    // what the API's look-up cache reads stays: one revision per bucket of codes, no more
+    const buckets = await harness.documents.collection(AID_CHANGE_BUCKETS_COLLECTION).count();
+    expect(buckets).toBeGreaterThan(0);
+    expect(buckets).toBeLessThanOrEqual(AID_CHANGE_BUCKETS);
   });
 
   it('rebuilds the same index from the kept register files alone', async () => {

@@ -6,7 +6,7 @@ import type express from 'express';
 import request from 'supertest';
 import type { AidRecord } from '@rna/domain';
 import { PINNED_TEST_INSTANT } from '@rna/infra/config';
-import { AID_CHANGES_COLLECTION, type AidChangeDoc } from '@rna/read-models';
+import { noteAidChanges } from '@rna/read-models';
 import type { Mailer, MailMessage } from '@rna/infra/mail';
 import { credentials } from '../../accounts/credentials';
 import { recordFirstPassword } from '../../accounts/first-password';
@@ -108,9 +108,7 @@ export async function startApiHarness(
     async indexAids(aids) {
       for (let i = 0; i < aids.length; i += 1000) {
         const { changedTaxCodes } = await aidIndex.upsert(aids.slice(i, i + 1000));
-        await documents
-          .collection<AidChangeDoc>(AID_CHANGES_COLLECTION)
-          .putMany(changedTaxCodes.map((id) => ({ id, changedAt: now.getTime(), sourceFile: 'test' })));
+        await noteAidChanges(documents, changedTaxCodes, now.getTime());
       }
     },
     close: () => composed.close(),

@@ -113,11 +113,6 @@ export interface UpsertResult {
   changedTaxCodes: string[];
 }
 
-/** `sourceFiles[i]`: the source file of the aid that changed `changedTaxCodes[i]`. */
-export interface EncodedUpsertResult extends UpsertResult {
-  sourceFiles: string[];
-}
-
 /** One validation for every index adapter: the domain's. */
 export const validate = assertStorableAid;
 
@@ -129,7 +124,7 @@ export interface WithdrawResult {
 export interface AidIndexWrites {
   upsert(records: AidRecord[]): UpsertResult;
   /** Aids as the JSON text of their AidRecord: decoded and validated here. */
-  upsertEncoded(aidsJson: string[]): EncodedUpsertResult;
+  upsertEncoded(aidsJson: string[]): UpsertResult;
   withdraw(ids: string[]): WithdrawResult;
   withdrawBySourceFile(sourceFile: string, keepImportId?: string): WithdrawResult;
   clear(): void;
@@ -473,11 +468,7 @@ export function aidIndexWrites(
       const records = aidsJson.map((json) => JSON.parse(json) as AidRecord);
       records.forEach(validate);
       const { changed, changedTaxCodes } = writing(() => upsertTransaction.immediate(records));
-      return {
-        changed,
-        changedTaxCodes: [...changedTaxCodes.keys()],
-        sourceFiles: [...changedTaxCodes.values()],
-      };
+      return { changed, changedTaxCodes: [...changedTaxCodes.keys()] };
     },
     withdraw: (ids) => withdrawTransaction.immediate(ids),
     withdrawBySourceFile: (sourceFile, keepImportId) =>

@@ -36,13 +36,10 @@ export interface AidIndex {
   /**
    * Optional fast path of upsert for adapters that store JSON: each aid as the JSON text of its
    * AidRecord (as published on the `aids` topic), kept as is instead of decoded and encoded again.
-   * `sourceFiles[i]` is the source file of the aid that changed `changedTaxCodes[i]`.
    * Calls are applied in the order they are made, also when one is made before the previous one
    * settled (the projection overlaps two, so that the index never waits for its caller).
    */
-  upsertEncoded?(
-    aidsJson: string[],
-  ): Promise<{ changed: number; changedTaxCodes: string[]; sourceFiles: string[] }>;
+  upsertEncoded?(aidsJson: string[]): Promise<{ changed: number; changedTaxCodes: string[] }>;
   /** Removes the given ids; returns the tax codes of those that existed. */
   withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }>;
   /**

@@ -24,7 +24,6 @@ import {
   tuneForBulkWrites,
   validate,
   type AidIndexWrites,
-  type EncodedUpsertResult,
   type UpsertResult,
 } from './aid-index-writes';
 import { grantDateNumber, joinAid } from './compact-aid-rows';
@@ -182,7 +181,7 @@ export class SqliteAidIndex implements AidIndex {
     return this.enqueue(() => this.live.writes.upsert(records));
   }
 
-  async upsertEncoded(aidsJson: string[]): Promise<EncodedUpsertResult> {
+  async upsertEncoded(aidsJson: string[]): Promise<UpsertResult> {
     this.assertOpen();
     if (aidsJson.length >= BULK_UPSERT) {
       const writer = this.bulkWriter();
@@ -430,8 +429,8 @@ class BulkWriter {
     return this.call({ id: this.nextId++, op: 'upsert', records }) as Promise<UpsertResult>;
   }
 
-  upsertEncoded(aidsJson: string[]): Promise<EncodedUpsertResult> {
-    return this.call({ id: this.nextId++, op: 'upsertEncoded', aidsJson }) as Promise<EncodedUpsertResult>;
+  upsertEncoded(aidsJson: string[]): Promise<UpsertResult> {
+    return this.call({ id: this.nextId++, op: 'upsertEncoded', aidsJson }) as Promise<UpsertResult>;
   }
 
   async buildSearchIndex(): Promise<void> {

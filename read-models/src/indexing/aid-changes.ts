@@ -87,7 +87,7 @@ export async function noteEveryAidChanged(documents: DocumentStore, changedAt: n
     .putMany(Array.from({ length: AID_CHANGE_BUCKETS }, (_, i) => ({ id: `b${i}`, changedAt })));
 }
 
-/** Log documents read at a time (in id order, the stores' order without sortBy): ~100 KB of codes each at most. */
+/** Log documents read at a time, in id order (the stores' order without sortBy): ~100 KB of codes at most. */
 const LOG_PAGE = 20;
 
 /**

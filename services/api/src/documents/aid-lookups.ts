@@ -8,11 +8,11 @@
  * changes or withdraws an aid it raises the revision of the code's bucket (read-models' aid-changes:
  * 1,024 buckets of tax codes), after the index write and in the same batch. A bucket shared with a
  * changed code only costs a look-up again, never a stale answer. The revisions are read BEFORE the
- * look-up and an entry is served only while they are unchanged, so an
- * entry can never hide a change the index has applied: a change that lands between the revision read
- * and the look-up raises the revision afterwards and the entry is dropped at its next use. (The
- * archive's "last update" is no such signal: it moves when a file's import ends, before the projector
- * has indexed its aids, and not at all for a run that only withdraws.)
+ * look-up and an entry is served only while they are unchanged, so an entry can never hide a change
+ * the index has applied: a change that lands between the revision read and the look-up raises the
+ * revision afterwards and the entry is dropped at its next use. (The archive's "last update" is no
+ * such signal: it moves when a file's import ends, before the projector has indexed its aids, and not
+ * at all for a run that only withdraws.)
  *
  * Per process: the scale-out runs several API processes and each keeps its own entries; correctness
  * never depends on sharing them, only on the revisions every process reads from the one document store.

@@ -109,10 +109,11 @@ function parts<T>(items: T[]): T[][] {
 
 /**
  * Applies one consumed batch, in order. While the index works on a write, the tax codes the
- * previous write touched are noted (noteAidChanges: appended, one note for the codes of a write). Two encoded writes in a row overlap: the next one is handed to the index before the one
- * under way has ended, so that the index's writer goes on from one to the next instead of waiting
- * for this thread (busy with the notes, the log, the parser's batches) to take a result and send
- * the next write — only the embedded index takes encoded writes, and it applies them in call order.
+ * previous write touched are noted (noteAidChanges: appended, one note for the codes of a write).
+ * Two encoded writes in a row overlap: the next one is handed to the index before the one under way
+ * has ended, so that the index's writer goes on from one to the next instead of waiting for this
+ * thread (busy with the notes, the log, the parser's batches) to take a result and send the next
+ * write — only the embedded index takes encoded writes, and it applies them in call order.
  * Any other write starts once the one before it has ended.
  */
 export async function applyAidMessages(

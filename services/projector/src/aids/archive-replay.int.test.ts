@@ -25,7 +25,7 @@ function controlledTarget(failAt?: number) {
           finish: () => {
             inFlight -= 1;
             if (index === failAt) reject(new Error('index unavailable'));
-            else resolve({ changed: json.length, changedTaxCodes: [], sourceFiles: [] });
+            else resolve({ changed: json.length, changedTaxCodes: [] });
           },
         });
       }),

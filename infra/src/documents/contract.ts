@@ -182,6 +182,11 @@ export function describeDocumentStoreContract(name: string, factory: HarnessFact
         for (const id of ['n3', 'n1', 'n4', 'n2']) await notes.put({ id });
         expect(ids(await notes.find({}, { limit: 2, offset: 1 }))).toEqual(['n2', 'n3']);
         expect(ids(await notes.find({}, { limit: 2, offset: 3 }))).toEqual(['n4']);
+        // or each page from where the last one ended
+        expect(ids(await notes.find({}, { limit: 2, afterId: 'n1' }))).toEqual(['n2', 'n3']);
+        expect(ids(await notes.find({}, { afterId: 'n3' }))).toEqual(['n4']);
+        expect(ids(await notes.find({ id: 'n2' }, { afterId: 'n1' }))).toEqual(['n2']);
+        expect(await notes.find({ id: 'n2' }, { afterId: 'n2' })).toEqual([]);
       });
 
       it('does not confuse a number with its text', async () => {

@@ -224,8 +224,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async find(filter?: Partial<T>, options: FindOptions<T> = {}): Promise<T[]> {
+    const conditions = toFilter(filter as Record<string, unknown>);
+    if (options.afterId !== undefined)
+      conditions._id = { ...(conditions._id as object | undefined), $gt: options.afterId };
     let query = this.model
-      .find(toFilter(filter as Record<string, unknown>))
+      .find(conditions)
       .sort(toSort(options as FindOptions<Doc & Record<string, unknown>>));
     if (options.offset) query = query.skip(options.offset);
     if (options.limit !== undefined) query = query.limit(options.limit);

@@ -11,6 +11,11 @@ export interface FindOptions<T> {
   order?: 'asc' | 'desc';
   limit?: number;
   offset?: number;
+  /**
+   * Only documents whose id sorts after this one (in id order, without sortBy): pages of a large
+   * collection read one after the other, each from where the last ended, at the cost of one page.
+   */
+  afterId?: string;
 }
 
 export interface Collection<T extends Doc> {

@@ -99,6 +99,10 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const where = whereClause(this.name, filter as Record<string, unknown> | undefined);
     const params = [...where.params];
     let sql = `SELECT body FROM documents WHERE ${where.sql}`;
+    if (options.afterId !== undefined) {
+      sql += ' AND id > ?';
+      params.push(options.afterId);
+    }
     if (options.sortBy !== undefined) {
       const direction = options.order === 'desc' ? 'DESC' : 'ASC';
       sql += ` ORDER BY json_extract(body, ?) ${direction}, id ${direction}`;

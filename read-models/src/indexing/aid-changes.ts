@@ -100,8 +100,11 @@ export async function latestAidChanges(
 ): Promise<Map<string, number>> {
   const log = documents.collection<AidChangeLogDoc>(AID_CHANGE_LOG_COLLECTION);
   const latest = new Map<string, number>();
-  for (let offset = 0; ; offset += LOG_PAGE) {
-    const page = await log.find({}, { limit: LOG_PAGE, offset });
+  // each page from the last one's end: offsets would step over every note before them again
+  // (measured: 10,000 notes read in 17 s by offsets, four times the 5,000's 4.6 s)
+  let afterId: string | undefined;
+  for (;;) {
+    const page = await log.find({}, { limit: LOG_PAGE, afterId });
     for (const note of page) {
       if (note.changedAt > options.upTo) return latest;
       for (const code of note.taxCodes.split(' '))
@@ -109,6 +112,7 @@ export async function latestAidChanges(
           latest.set(code, Math.max(latest.get(code) ?? -Infinity, note.changedAt));
     }
     if (page.length < LOG_PAGE) return latest;
+    afterId = page[page.length - 1]!.id;
   }
 }
 

@@ -48,8 +48,10 @@ export function aidChangeBucket(taxCode: string): string {
     hash ^= taxCode.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return `b${(hash >>> 0) % AID_CHANGE_BUCKETS}`;
+  return bucketId((hash >>> 0) % AID_CHANGE_BUCKETS);
 }
+
+const bucketId = (bucket: number) => `b${bucket}`;
 
 /**
  * Notes that the index changed the aids of `taxCodes` at `changedAt`: the log first (what alerts
@@ -84,7 +86,7 @@ export async function noteAidChanges(
 export async function noteEveryAidChanged(documents: DocumentStore, changedAt: number): Promise<void> {
   await documents
     .collection<AidChangeBucketDoc>(AID_CHANGE_BUCKETS_COLLECTION)
-    .putMany(Array.from({ length: AID_CHANGE_BUCKETS }, (_, i) => ({ id: `b${i}`, changedAt })));
+    .putMany(Array.from({ length: AID_CHANGE_BUCKETS }, (_, i) => ({ id: bucketId(i), changedAt })));
 }
 
 /** Log documents read at a time, in id order (the stores' order without sortBy): ~100 KB of codes at most. */
@@ -105,11 +107,11 @@ export async function latestAidChanges(
   let afterId: string | undefined;
   for (;;) {
     const page = await log.find({}, { limit: LOG_PAGE, afterId });
+    // ids begin with the instant: a later note never has an earlier one, so the last set wins
     for (const note of page) {
       if (note.changedAt > options.upTo) return latest;
       for (const code of note.taxCodes.split(' '))
-        if (!options.among || options.among.has(code))
-          latest.set(code, Math.max(latest.get(code) ?? -Infinity, note.changedAt));
+        if (!options.among || options.among.has(code)) latest.set(code, note.changedAt);
     }
     if (page.length < LOG_PAGE) return latest;
     afterId = page[page.length - 1]!.id;

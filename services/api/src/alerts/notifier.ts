@@ -145,6 +145,11 @@ async function watchedCodes(deps: NotifierDeps, alert: VariationAlertReadModel):
     : alert.taxCodes;
 }
 
+/** Since when an alert has not been told of changes: its last check, else its creation. */
+function checkedSince(alert: VariationAlertReadModel, check: AlertCheckDoc | null): number {
+  return check?.checkedAt ?? alert.createdAt;
+}
+
 /** The sync that just completed: its run and when (ISO). */
 export interface CompletedSync {
   runId: string;
@@ -187,7 +192,7 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
   const stillToCheck = await Promise.all(
     alerts.map(async (alert) => {
       const check = await checks.get(alert.id);
-      return check?.syncRunId !== syncRunId && ranAt > (check?.checkedAt ?? alert.createdAt);
+      return check?.syncRunId !== syncRunId && ranAt > checkedSince(alert, check);
     }),
   );
   if (!stillToCheck.some(Boolean)) {
@@ -201,7 +206,7 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
   const watchedBy = new Map<string, string[]>();
   for (const alert of alerts) {
     const check = await checks.get(alert.id);
-    if (check?.syncRunId === syncRunId || !(completedAt > (check?.checkedAt ?? alert.createdAt))) continue;
+    if (check?.syncRunId === syncRunId || !(completedAt > checkedSince(alert, check))) continue;
     try {
       watchedBy.set(alert.id, await watchedCodes(deps, alert));
     } catch (error) {
@@ -221,7 +226,7 @@ export async function notifyVariations(deps: NotifierDeps, sync: CompletedSync):
     // read again: another notifier may have handled it meanwhile, and the check is what decides
     const check = await checks.get(alert.id);
     if (check?.syncRunId === syncRunId) continue;
-    const since = check?.checkedAt ?? alert.createdAt;
+    const since = checkedSince(alert, check);
     const checkedAt = completedAt;
     try {
       const changedCodes = await codesOwnerMayLearn(
@@ -287,8 +292,7 @@ async function forgetCheckedChanges(deps: NotifierDeps, upTo: number): Promise<v
       .find({ removed: false });
     const checks = deps.documents.collection<AlertCheckDoc>(ALERT_CHECKS_COLLECTION);
     let until = upTo;
-    for (const alert of alerts)
-      until = Math.min(until, (await checks.get(alert.id))?.checkedAt ?? alert.createdAt);
+    for (const alert of alerts) until = Math.min(until, checkedSince(alert, await checks.get(alert.id)));
     await trimAidChanges(deps.documents, until);
   } catch (error) {
     deps.onError?.(error, '*');

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { AID_INDEX_SCHEMA, SEARCH_INDEX_NAME } from './aid-index-writes';
 import { splitAid, textKey } from './compact-aid-rows';
 import { describeAidIndexContract, sampleAid } from './contract';
-import { openSqliteAidIndex, SqliteAidIndex } from './sqlite-aid-index';
+import { openSqliteAidIndex, searchQuery, SqliteAidIndex } from './sqlite-aid-index';
 import { until } from '../embedded/testing';
 
 describeAidIndexContract('SQLite (embedded)', async () => {
@@ -194,6 +194,8 @@ describe('SQLite aid index on disk', () => {
         }),
       );
       for (let i = 0; i < aids.length; i += 5_000) await index.upsert(aids.slice(i, i + 5_000));
+      // the file as searched: with its search index, which carries a second copy of each row
+      expect(await index.search({ taxCodes: [aids[0]!.codiceFiscaleBeneficiario] })).toHaveLength(5);
       await index.close();
       const bytesPerAid = fs.statSync(file).size / aids.length;
       expect(bytesPerAid).toBeLessThan(400);
@@ -403,6 +405,94 @@ describe('SQLite aid index filled from empty (a first sync)', () => {
       expect(searchPlanOf(file)).toContain(SEARCH_INDEX_NAME);
     } finally {
       await full.close();
+    }
+  });
+});
+
+describe('SQLite aid index searched after a sync', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-search-index-'));
+    file = path.join(dir, 'aids.db');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  // companies interleaved as a register's months bring them: a company's aids far apart in id order
+  const aids = Array.from({ length: 3_000 }, (_, i) =>
+    sampleAid({
+      idComponenteAiuto: String(i),
+      codiceFiscaleBeneficiario: `cf${i % 11}`,
+      dataConcessione: `2024-0${1 + (i % 9)}-1${i % 10}`,
+      titoloProgetto: `Progetto ${i}`,
+    }),
+  );
+
+  /** How SQLite runs the statement a search with these filters runs. */
+  const planOf = (db: Database.Database, taxCodes: string[], query: Parameters<typeof searchQuery>[1]) => {
+    const { sql, params } = searchQuery(taxCodes, query);
+    return db
+      .prepare<(string | number)[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((step) => step.detail)
+      .join(' | ');
+  };
+
+  it("reads a company's aids from its search index alone, not one table row after the other, whatever the filters", async () => {
+    const index = openSqliteAidIndex(file);
+    try {
+      await index.upsert(aids);
+      expect(await index.search({ taxCodes: ['cf3'] })).toHaveLength(273);
+    } finally {
+      await index.close();
+    }
+    const db = new Database(file, { readonly: true });
+    try {
+      for (const [taxCodes, query] of [
+        [['CF3'], {}],
+        [['CF3', 'CF4', 'CF5'], {}],
+        [['CF3'], { dateFrom: '2024-03-01' }],
+        [['CF3'], { deMinimisOnly: true }],
+        [['CF3'], { dateFrom: '2024-03-01', deMinimisOnly: true, limit: 10 }],
+      ] as const) {
+        const plan = planOf(db, [...taxCodes], query);
+        expect(plan).toContain(`USING COVERING INDEX ${SEARCH_INDEX_NAME}`);
+        expect(plan).not.toMatch(/SCAN a\b|SEARCH a USING PRIMARY KEY/);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('replaces the search index of an index file written by an earlier version, finding the same aids', async () => {
+    const index = openSqliteAidIndex(file);
+    await index.upsert(aids);
+    const before = await index.search({ taxCodes: ['cf3', 'cf8'], dateFrom: '2024-05-01' });
+    await index.close();
+    // the earlier version's file: its search index held only the tax code and the date
+    const earlier = new Database(file);
+    earlier.exec(`DROP INDEX ${SEARCH_INDEX_NAME}`);
+    earlier.exec('CREATE INDEX aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date)');
+    earlier.close();
+    const reopened = openSqliteAidIndex(file);
+    try {
+      expect(await reopened.search({ taxCodes: ['cf3', 'cf8'], dateFrom: '2024-05-01' })).toEqual(before);
+    } finally {
+      await reopened.close();
+    }
+    const db = new Database(file, { readonly: true });
+    try {
+      const indexes = db
+        .prepare<[], { name: string }>(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'aid_rows'",
+        )
+        .all()
+        .map((row) => row.name)
+        .sort();
+      expect(indexes).toEqual(['aid_rows_by_company', 'aid_rows_by_import']);
+      expect(planOf(db, ['CF3'], {})).toContain('USING COVERING INDEX');
+    } finally {
+      db.close();
     }
   });
 });

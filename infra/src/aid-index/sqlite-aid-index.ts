@@ -1,6 +1,7 @@
 /**
  * Embedded aid index: one SQLite table of compact rows keyed by idComponenteAiuto (the texts that
- * repeat across aids are kept once, see compact-aid-rows.ts), with an index by tax code and date.
+ * repeat across aids are kept once, see compact-aid-rows.ts), with an index by tax code and date
+ * that carries the rows' columns (a company's aids are read from it alone).
  * New aids go in with one INSERT; only aids already present are read back and compared.
  * Bulk upserts (a sync's batches) run on a writer thread with its own connection, so that the
  * main thread goes on parsing and publishing meanwhile; every write goes through one queue, in
@@ -18,6 +19,7 @@ import {
   addInlineProjectColumn,
   aidIndexWrites,
   buildSearchIndex,
+  dropFormerSearchIndex,
   dropSearchIndex,
   hasSearchIndex,
   INLINE_PROJECT,
@@ -71,6 +73,24 @@ const FOUND_FROM = `aid_rows a
   JOIN texts b ON b.id = a.beneficiary_ref
   LEFT JOIN texts p ON p.id = a.project_ref`;
 
+/** The statement a search of these (normalized, distinct) tax codes runs, and its parameters. */
+export function searchQuery(
+  taxCodes: readonly string[],
+  query: Omit<AidSearch, 'taxCodes'>,
+): { sql: string; params: (string | number)[] } {
+  const where = [`a.tax_code IN (${taxCodes.map(() => '?').join(', ')})`];
+  const params: (string | number)[] = [...taxCodes];
+  if (query.dateFrom !== undefined) {
+    where.push('a.grant_date >= ?');
+    params.push(grantDateNumber(query.dateFrom));
+  }
+  if (query.deMinimisOnly) where.push('a.de_minimis = 1');
+  const select = `SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE ${where.join(' AND ')}`;
+  if (query.limit === undefined) return { sql: select, params };
+  params.push(Math.max(0, Math.floor(query.limit)));
+  return { sql: `${select} ORDER BY a.grant_date DESC, length(a.id) DESC, a.id DESC LIMIT ?`, params };
+}
+
 /** The index's order: newest grant day first, then the longer id, then the greater id (ids are numeric text). */
 function newestFirstRow(a: FoundRow, b: FoundRow): number {
   if (a.grant_date !== b.grant_date) return b.grant_date - a.grant_date;
@@ -106,6 +126,7 @@ function connect(file: string): Connection {
   // search index, which is built in one sort once they are in. A file without it and with rows is a
   // fill that was interrupted: it is built the same way. (A rebuild's file is always new.)
   if (db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() === undefined) dropSearchIndex(db);
+  dropFormerSearchIndex(db);
   const filling = !hasSearchIndex(db);
   addInlineProjectColumn(db);
   tuneForBulkWrites(db);
@@ -210,28 +231,11 @@ export class SqliteAidIndex implements AidIndex {
     await this.writesSettled();
     const taxCodes = [...new Set(query.taxCodes.map(normalizeTaxCode))].filter((t) => t !== '');
     if (taxCodes.length === 0) return [];
-    const where = [`a.tax_code IN (${taxCodes.map(() => '?').join(', ')})`];
-    const params: (string | number)[] = [...taxCodes];
-    if (query.dateFrom !== undefined) {
-      where.push('a.grant_date >= ?');
-      params.push(grantDateNumber(query.dateFrom));
-    }
-    if (query.deMinimisOnly) where.push('a.de_minimis = 1');
-    if (query.limit !== undefined) {
-      const sql = `SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE ${where.join(' AND ')}
-        ORDER BY a.grant_date DESC, length(a.id) DESC, a.id DESC LIMIT ?`;
-      params.push(Math.max(0, Math.floor(query.limit)));
-      return this.searchStatement(sql)
-        .all(...params)
-        .map(toRecord);
-    }
+    const { sql, params } = searchQuery(taxCodes, query);
+    const found = this.searchStatement(sql).all(...params);
     // Without a limit the order is made here: SQLite's sort (a temporary b-tree carrying each row's
     // whole content) was half the cost of a look-up, while sorting the found rows in memory is cheap.
-    const sql = `SELECT ${FOUND_COLUMNS} FROM ${FOUND_FROM} WHERE ${where.join(' AND ')}`;
-    return this.searchStatement(sql)
-      .all(...params)
-      .sort(newestFirstRow)
-      .map(toRecord);
+    return (query.limit === undefined ? found.sort(newestFirstRow) : found).map(toRecord);
   }
 
   /** The SQL varies only with the number of tax codes and the filters used: prepare each shape once. */

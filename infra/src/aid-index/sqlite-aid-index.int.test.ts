@@ -495,6 +495,23 @@ describe('SQLite aid index searched after a sync', () => {
       db.close();
     }
   });
+
+  it("builds the new search index of an earlier version's file by itself once opened, before any search", async () => {
+    const index = openSqliteAidIndex(file);
+    await index.upsert(aids);
+    await index.search({ taxCodes: ['cf3'] });
+    await index.close();
+    const earlier = new Database(file);
+    earlier.exec(`DROP INDEX ${SEARCH_INDEX_NAME}`);
+    earlier.exec('CREATE INDEX aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date)');
+    earlier.close();
+    const reopened = new SqliteAidIndex(file, { fillPauseMs: 50 });
+    try {
+      await until(() => searchPlanOf(file).includes(SEARCH_INDEX_NAME), 30_000);
+    } finally {
+      await reopened.close();
+    }
+  });
 });
 
 describe('SQLite aid index rebuilt beside itself', () => {

@@ -190,6 +190,11 @@ export class SqliteAidIndex implements AidIndex {
     private readonly options: SqliteAidIndexOptions = {},
   ) {
     this.live = connect(file);
+    // Rows without a search index: a fill that was interrupted, or a file of an earlier version. Its
+    // search index is built as soon as the writes pause, not by the first search, which would wait
+    // for the sort (minutes at tens of millions of aids). An empty file waits for its first sync.
+    if (this.live.filling && this.live.db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() !== undefined)
+      this.armFillPause();
   }
 
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {

@@ -438,6 +438,22 @@ describe('SQLite aid index searched after a sync', () => {
       .join(' | ');
   };
 
+  /**
+   * The aids in a file as an earlier version left it: its search index held only the tax code and the
+   * date. Returns what a search of two companies since May found before the file was changed.
+   */
+  const writeEarlierVersionFile = async () => {
+    const index = openSqliteAidIndex(file);
+    await index.upsert(aids);
+    const found = await index.search({ taxCodes: ['cf3', 'cf8'], dateFrom: '2024-05-01' });
+    await index.close();
+    const earlier = new Database(file);
+    earlier.exec(`DROP INDEX ${SEARCH_INDEX_NAME}`);
+    earlier.exec('CREATE INDEX aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date)');
+    earlier.close();
+    return found;
+  };
+
   it("reads a company's aids from its search index alone, not one table row after the other, whatever the filters", async () => {
     const index = openSqliteAidIndex(file);
     try {
@@ -465,15 +481,7 @@ describe('SQLite aid index searched after a sync', () => {
   });
 
   it('replaces the search index of an index file written by an earlier version, finding the same aids', async () => {
-    const index = openSqliteAidIndex(file);
-    await index.upsert(aids);
-    const before = await index.search({ taxCodes: ['cf3', 'cf8'], dateFrom: '2024-05-01' });
-    await index.close();
-    // the earlier version's file: its search index held only the tax code and the date
-    const earlier = new Database(file);
-    earlier.exec(`DROP INDEX ${SEARCH_INDEX_NAME}`);
-    earlier.exec('CREATE INDEX aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date)');
-    earlier.close();
+    const before = await writeEarlierVersionFile();
     const reopened = openSqliteAidIndex(file);
     try {
       expect(await reopened.search({ taxCodes: ['cf3', 'cf8'], dateFrom: '2024-05-01' })).toEqual(before);
@@ -497,14 +505,7 @@ describe('SQLite aid index searched after a sync', () => {
   });
 
   it("builds the new search index of an earlier version's file by itself once opened, before any search", async () => {
-    const index = openSqliteAidIndex(file);
-    await index.upsert(aids);
-    await index.search({ taxCodes: ['cf3'] });
-    await index.close();
-    const earlier = new Database(file);
-    earlier.exec(`DROP INDEX ${SEARCH_INDEX_NAME}`);
-    earlier.exec('CREATE INDEX aid_rows_by_tax_code_date ON aid_rows (tax_code, grant_date)');
-    earlier.close();
+    await writeEarlierVersionFile();
     const reopened = new SqliteAidIndex(file, { fillPauseMs: 50 });
     try {
       await until(() => searchPlanOf(file).includes(SEARCH_INDEX_NAME), 30_000);

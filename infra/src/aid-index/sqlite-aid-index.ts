@@ -124,7 +124,8 @@ function connect(file: string): Connection {
   const db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
   // An empty index is about to be filled (a first sync, a rebuild): its rows go in without the
   // search index, which is built in one sort once they are in. A file without it and with rows is a
-  // fill that was interrupted: it is built the same way. (A rebuild's file is always new.)
+  // fill that was interrupted, or an earlier version's file (its former index dropped): it is built
+  // the same way. (A rebuild's file is always new.)
   if (db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() === undefined) dropSearchIndex(db);
   dropFormerSearchIndex(db);
   const filling = !hasSearchIndex(db);

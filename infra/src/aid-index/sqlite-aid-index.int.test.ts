@@ -331,17 +331,21 @@ describe('SQLite aid index on disk', () => {
     }));
 });
 
+/** How SQLite runs the statement a search with these filters runs. */
+function planOf(db: Database.Database, taxCodes: string[], query: Parameters<typeof searchQuery>[1]): string {
+  const { sql, params } = searchQuery(taxCodes, query);
+  return db
+    .prepare<(string | number)[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...params)
+    .map((step) => step.detail)
+    .join(' | ');
+}
+
 /** How SQLite would find one company's aids in the file: through the search index or by reading every row. */
 function searchPlanOf(file: string): string {
   const db = new Database(file, { readonly: true });
   try {
-    return db
-      .prepare<[], { detail: string }>(
-        "EXPLAIN QUERY PLAN SELECT id FROM aid_rows WHERE tax_code = 'CF3' ORDER BY grant_date DESC",
-      )
-      .all()
-      .map((step) => step.detail)
-      .join(' | ');
+    return planOf(db, ['CF3'], {});
   } finally {
     db.close();
   }
@@ -427,16 +431,6 @@ describe('SQLite aid index searched after a sync', () => {
       titoloProgetto: `Progetto ${i}`,
     }),
   );
-
-  /** How SQLite runs the statement a search with these filters runs. */
-  const planOf = (db: Database.Database, taxCodes: string[], query: Parameters<typeof searchQuery>[1]) => {
-    const { sql, params } = searchQuery(taxCodes, query);
-    return db
-      .prepare<(string | number)[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
-      .all(...params)
-      .map((step) => step.detail)
-      .join(' | ');
-  };
 
   /**
    * The aids in a file as an earlier version left it: its search index held only the tax code and the
@@ -551,14 +545,6 @@ describe('SQLite aid index rebuilt beside itself', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-rebuild-search-'));
     const file = path.join(dir, 'aids.db');
     const index = openSqliteAidIndex(file);
-    const searchPlan = (db: Database.Database) =>
-      db
-        .prepare<[], { detail: string }>(
-          "EXPLAIN QUERY PLAN SELECT id FROM aid_rows WHERE tax_code = 'CF3' ORDER BY grant_date DESC",
-        )
-        .all()
-        .map((step) => step.detail)
-        .join(' | ');
     try {
       const rebuild = await index.beginRebuild();
       // many companies, in the writer thread's batches, the way a replay of register files comes
@@ -567,7 +553,7 @@ describe('SQLite aid index rebuilt beside itself', () => {
       );
       await rebuild.target.upsert(aids);
       const filling = new Database(`${file}.rebuild`, { readonly: true });
-      expect(searchPlan(filling)).not.toContain(SEARCH_INDEX_NAME);
+      expect(planOf(filling, ['CF3'], {})).not.toContain(SEARCH_INDEX_NAME);
       filling.close();
       await rebuild.complete();
       const found = await index.search({ taxCodes: ['cf3'] });
@@ -579,7 +565,7 @@ describe('SQLite aid index rebuilt beside itself', () => {
       );
       await index.close();
       const rebuilt = new Database(file, { readonly: true });
-      expect(searchPlan(rebuilt)).toContain(SEARCH_INDEX_NAME);
+      expect(planOf(rebuilt, ['CF3'], {})).toContain(SEARCH_INDEX_NAME);
       rebuilt.close();
     } finally {
       await index.close();

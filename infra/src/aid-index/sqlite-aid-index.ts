@@ -120,13 +120,17 @@ function readStatements(db: SqliteDatabase) {
   };
 }
 
+function hasRows(db: SqliteDatabase): boolean {
+  return db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() !== undefined;
+}
+
 function connect(file: string): Connection {
   const db = openSqliteFile(file, { cacheMb: 64, schema: AID_INDEX_SCHEMA });
   // An empty index is about to be filled (a first sync, a rebuild): its rows go in without the
   // search index, which is built in one sort once they are in. A file without it and with rows is a
   // fill that was interrupted, or an earlier version's file (its former index dropped): it is built
   // the same way. (A rebuild's file is always new.)
-  if (db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() === undefined) dropSearchIndex(db);
+  if (!hasRows(db)) dropSearchIndex(db);
   dropFormerSearchIndex(db);
   const filling = !hasSearchIndex(db);
   addInlineProjectColumn(db);
@@ -194,8 +198,7 @@ export class SqliteAidIndex implements AidIndex {
     // Rows without a search index: a fill that was interrupted, or a file of an earlier version. Its
     // search index is built as soon as the writes pause, not by the first search, which would wait
     // for the sort (minutes at tens of millions of aids). An empty file waits for its first sync.
-    if (this.live.filling && this.live.db.prepare('SELECT 1 FROM aid_rows LIMIT 1').get() !== undefined)
-      this.armFillPause();
+    if (this.live.filling && hasRows(this.live.db)) this.armFillPause();
   }
 
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {

@@ -505,8 +505,11 @@ export type AidMessage =
       importId?: string;
     };
 
-/** JSON.stringify({ type: 'AidRecorded', aid }) begins with this, followed by the aid's own JSON. */
-const AID_RECORDED_PREFIX = '{"type":"AidRecorded","aid":';
+/**
+ * JSON.stringify({ type: 'AidRecorded', aid }) begins with this, followed by the aid's own JSON and
+ * a closing brace.
+ */
+export const AID_RECORDED_PREFIX = '{"type":"AidRecorded","aid":';
 
 /**
  * The AidRecorded message for an aid already encoded as JSON (by the parser's thread): the same

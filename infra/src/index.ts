@@ -5,3 +5,4 @@ export * from './documents/port';
 export * from './blobs/port';
 export { acquireDataDirLock, DataDirLockedError } from './embedded';
 export { FencedError, type Fence } from './fencing';
+export * from './packed-texts/packed-texts';

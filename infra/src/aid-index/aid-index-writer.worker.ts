@@ -2,11 +2,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AidRecord } from '@rna/domain';
 import { openSqliteFile } from '../embedded/sqlite';
+import type { PackedTexts } from '../packed-texts/packed-texts';
 import { aidIndexWrites, buildSearchIndex, tuneForBulkWrites } from './aid-index-writes';
 
 export type ToAidIndexWriter =
   | { id: number; op: 'upsert'; records: AidRecord[] }
-  | { id: number; op: 'upsertEncoded'; aidsJson: string[] }
+  | { id: number; op: 'upsertEncoded'; messages: PackedTexts }
   | { id: number; op: 'buildSearchIndex' }
   | { id: number; op: 'close' };
 export type FromAidIndexWriter = { id: number; result?: unknown; error?: string };
@@ -34,7 +35,7 @@ if (parentPort) {
     const reply: FromAidIndexWriter = { id: message.id };
     try {
       if (message.op === 'upsert') reply.result = writes.upsert(message.records);
-      else if (message.op === 'upsertEncoded') reply.result = writes.upsertEncoded(message.aidsJson);
+      else if (message.op === 'upsertEncoded') reply.result = writes.upsertEncoded(message.messages);
       else if (message.op === 'buildSearchIndex') buildSearchIndex(db);
       else db.close();
     } catch (error) {

@@ -17,6 +17,7 @@ import {
   type AidRecord,
 } from '@rna/domain';
 import type { SqliteDatabase } from '../embedded/sqlite';
+import { unpackTexts, type PackedTexts } from '../packed-texts/packed-texts';
 import { splitAid, textKey, type AidRowValues } from './compact-aid-rows';
 import { RecentMemo } from './recent-memo';
 
@@ -142,8 +143,8 @@ export interface WithdrawResult {
 
 export interface AidIndexWrites {
   upsert(records: AidRecord[]): UpsertResult;
-  /** Aids as the JSON text of their AidRecord: decoded and validated here. */
-  upsertEncoded(aidsJson: string[]): UpsertResult;
+  /** Aids as their AidRecorded messages' texts, packed: decoded and validated here. */
+  upsertEncoded(messages: PackedTexts): UpsertResult;
   withdraw(ids: string[]): WithdrawResult;
   withdrawBySourceFile(sourceFile: string, keepImportId?: string): WithdrawResult;
   clear(): void;
@@ -483,8 +484,8 @@ export function aidIndexWrites(
       const { changed, changedTaxCodes } = writing(() => upsertTransaction.immediate(records));
       return { changed, changedTaxCodes: [...changedTaxCodes.keys()] };
     },
-    upsertEncoded: (aidsJson) => {
-      const records = aidsJson.map((json) => JSON.parse(json) as AidRecord);
+    upsertEncoded: (messages) => {
+      const records = unpackTexts(messages).map(aidOfMessage);
       records.forEach(validate);
       const { changed, changedTaxCodes } = writing(() => upsertTransaction.immediate(records));
       return { changed, changedTaxCodes: [...changedTaxCodes.keys()] };
@@ -505,6 +506,13 @@ export function aidIndexWrites(
     // a rebuild or the next sync brings back the same texts anyway.
     clear: () => clearTransaction.immediate(),
   };
+}
+
+/** The aid of an AidRecorded message's text; any other text is refused. */
+function aidOfMessage(text: string): AidRecord {
+  const message = JSON.parse(text) as { type?: unknown; aid?: AidRecord } | null;
+  if (message?.type !== 'AidRecorded' || !message.aid) throw new Error('not an AidRecorded message');
+  return message.aid;
 }
 
 /** A sync writes millions of rows: checkpoint (copy the WAL into the file, fsync) every ~40 MB, not 4 MB. */

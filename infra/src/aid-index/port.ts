@@ -1,5 +1,6 @@
 /** Aid index port: the searchable read model of the register's aid components. */
 import type { AidRecord } from '@rna/domain';
+import type { PackedTexts } from '../packed-texts/packed-texts';
 
 export interface AidSearch {
   taxCodes: string[];
@@ -34,12 +35,13 @@ export interface AidIndex {
    */
   upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }>;
   /**
-   * Optional fast path of upsert for adapters that store JSON: each aid as the JSON text of its
-   * AidRecord (as published on the `aids` topic), kept as is instead of decoded and encoded again.
+   * Optional fast path of upsert for the embedded index: each aid as its AidRecorded message's text
+   * (as published on the `aids` topic), packed in one buffer (packed-texts.ts), which is handed to
+   * the index's writer thread without a copy — the caller must not use it afterwards.
    * Calls are applied in the order they are made, also when one is made before the previous one
    * settled (the projection overlaps two, so that the index never waits for its caller).
    */
-  upsertEncoded?(aidsJson: string[]): Promise<{ changed: number; changedTaxCodes: string[] }>;
+  upsertEncoded?(messages: PackedTexts): Promise<{ changed: number; changedTaxCodes: string[] }>;
   /** Removes the given ids; returns the tax codes of those that existed. */
   withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }>;
   /**

@@ -9,6 +9,11 @@ import { splitAid, textKey } from './compact-aid-rows';
 import { describeAidIndexContract, sampleAid } from './contract';
 import { openSqliteAidIndex, searchQuery, SqliteAidIndex } from './sqlite-aid-index';
 import { until } from '../embedded/testing';
+import { packTexts } from '../packed-texts/packed-texts';
+import { encodeAidRecorded } from '@rna/domain';
+
+/** Aids' JSON texts as the sync hands them to the index: their AidRecorded messages, packed. */
+const messagesOf = (aidsJson: string[]) => packTexts(aidsJson.map(encodeAidRecorded));
 
 describeAidIndexContract('SQLite (embedded)', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-'));
@@ -59,19 +64,22 @@ describe('SQLite aid index upserts of aids encoded as JSON (the sync fast path)'
           sourceFile: i < 2000 ? '2024_01' : '2024_02',
         }),
       );
-      const first = await index.upsertEncoded(aids.map((aid) => JSON.stringify(aid)));
+      const first = await index.upsertEncoded(messagesOf(aids.map((aid) => JSON.stringify(aid))));
       expect(first.changed).toBe(2500);
       expect(first.changedTaxCodes.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `CF${i}`));
       expect(await index.get('42')).toEqual(aids[42]);
       // The same aids in the record form: nothing changed, whichever form wrote them.
       expect(await index.upsert(aids.slice(0, 10))).toEqual({ changed: 0, changedTaxCodes: [] });
-      const small = await index.upsertEncoded([JSON.stringify({ ...aids[1]!, cor: 'other' })]);
+      const small = await index.upsertEncoded(messagesOf([JSON.stringify({ ...aids[1]!, cor: 'other' })]));
       expect(small).toEqual({ changed: 1, changedTaxCodes: ['CF1'] });
       const invalid = JSON.stringify(sampleAid({ idComponenteAiuto: 'x', dataConcessione: '15/03/2024' }));
-      await expect(index.upsertEncoded([invalid])).rejects.toThrow('dataConcessione');
-      await expect(index.upsertEncoded([...aids.map((a) => JSON.stringify(a)), invalid])).rejects.toThrow(
-        'dataConcessione',
-      );
+      await expect(index.upsertEncoded(messagesOf([invalid]))).rejects.toThrow('dataConcessione');
+      // a text that is not an aid's message is refused, not stored
+      const notAnAid = JSON.stringify({ type: 'SourceFileImported', aid: aids[3] });
+      await expect(index.upsertEncoded(packTexts([notAnAid]))).rejects.toThrow('not an AidRecorded message');
+      await expect(
+        index.upsertEncoded(messagesOf([...aids.map((a) => JSON.stringify(a)), invalid])),
+      ).rejects.toThrow('dataConcessione');
       expect(await index.get('x')).toBeNull();
     } finally {
       await index.close();
@@ -98,10 +106,10 @@ describe('SQLite aid index bulk writes made before the one before has settled', 
       const invalid = JSON.stringify(sampleAid({ idComponenteAiuto: 'x', dataConcessione: '15/03/2024' }));
       // none awaited: aids 500–999 are written again by the second write, 2500–2999 by the fourth
       const writes = [
-        index.upsertEncoded(batch(0, 100)),
-        index.upsertEncoded(batch(500, 200)),
-        index.upsertEncoded([...batch(2000, 300), invalid]),
-        index.upsertEncoded(batch(2500, 400)),
+        index.upsertEncoded(messagesOf(batch(0, 100))),
+        index.upsertEncoded(messagesOf(batch(500, 200))),
+        index.upsertEncoded(messagesOf([...batch(2000, 300), invalid])),
+        index.upsertEncoded(messagesOf(batch(2500, 400))),
       ];
       const withdrawn = index.withdraw(['3499']);
       const settled = await Promise.allSettled(writes);
@@ -146,7 +154,7 @@ describe('SQLite aid index memory across bulk writes', () => {
       // A write whose result the caller looks at, then lets go of (a helper's frame ends with it,
       // where a suspended loop's frame could still hold its last value).
       const writeAndLetGo = async (from: number) => {
-        const { changedTaxCodes } = await index.upsertEncoded(batch(from));
+        const { changedTaxCodes } = await index.upsertEncoded(messagesOf(batch(from)));
         expect(changedTaxCodes).toHaveLength(1000);
         return new WeakRef(changedTaxCodes);
       };

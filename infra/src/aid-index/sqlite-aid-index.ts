@@ -14,6 +14,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../embedded/sqlite';
 import { openSqliteFile } from '../embedded/sqlite';
 import { workerScript } from '../embedded/worker-script';
+import type { PackedTexts } from '../packed-texts/packed-texts';
 import {
   AID_INDEX_SCHEMA,
   addInlineProjectColumn,
@@ -211,13 +212,13 @@ export class SqliteAidIndex implements AidIndex {
     return this.enqueue(() => this.live.writes.upsert(records));
   }
 
-  async upsertEncoded(aidsJson: string[]): Promise<UpsertResult> {
+  async upsertEncoded(messages: PackedTexts): Promise<UpsertResult> {
     this.assertOpen();
-    if (aidsJson.length >= BULK_UPSERT) {
+    if (messages.lengths.length >= BULK_UPSERT) {
       const writer = this.bulkWriter();
-      if (writer) return this.enqueueBulk(() => writer.upsertEncoded(aidsJson));
+      if (writer) return this.enqueueBulk(() => writer.upsertEncoded(messages));
     }
-    return this.enqueue(() => this.live.writes.upsertEncoded(aidsJson));
+    return this.enqueue(() => this.live.writes.upsertEncoded(messages));
   }
 
   async withdraw(ids: string[]): Promise<{ count: number; taxCodes: string[] }> {
@@ -442,8 +443,11 @@ class BulkWriter {
     return this.call({ id: this.nextId++, op: 'upsert', records }) as Promise<UpsertResult>;
   }
 
-  upsertEncoded(aidsJson: string[]): Promise<UpsertResult> {
-    return this.call({ id: this.nextId++, op: 'upsertEncoded', aidsJson }) as Promise<UpsertResult>;
+  /** The messages' buffer is handed over to the thread, not copied. */
+  upsertEncoded(messages: PackedTexts): Promise<UpsertResult> {
+    return this.call({ id: this.nextId++, op: 'upsertEncoded', messages }, [
+      messages.bytes.buffer as ArrayBuffer,
+    ]) as Promise<UpsertResult>;
   }
 
   async buildSearchIndex(): Promise<void> {
@@ -456,12 +460,12 @@ class BulkWriter {
     await this.worker.terminate();
   }
 
-  private call(message: ToAidIndexWriter): Promise<unknown> {
+  private call(message: ToAidIndexWriter, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.dead) return Promise.reject(new Error('aid index writer is not running'));
     return new Promise((resolve, reject) => {
       this.pending.set(message.id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage(message);
+      this.worker.postMessage(message, transfer);
     });
   }
 }

@@ -46,6 +46,25 @@ export function describeMessageLogContract(name: string, factory: HarnessFactory
       await consumer.stop();
     });
 
+    it("a value published as its JSON text's UTF-8 bytes (a sync's parsed aids) is consumed with that text", async () => {
+      const text = '{"type":"AidRecorded","aid":{"titolo":"Attività in città — 𝄞","cents":150}}';
+      const packed = Buffer.from(`${text}{"n":2}`, 'utf8');
+      const cut = Buffer.byteLength(text, 'utf8');
+      await log.publish('aids', [
+        // views into one buffer, as the parser's batch hands them over
+        { key: 'k1', bytes: packed.subarray(0, cut) },
+        { key: 'k2', bytes: packed.subarray(cut) },
+      ]);
+      const c = collector();
+      const consumer = log.consume({ topic: 'aids', groupId: 'g', handler: c.handler });
+      await consumer.caughtUp();
+      expect(c.seen.map((m) => m.key)).toEqual(['k1', 'k2']);
+      expect(c.seen.map((m) => m.value)).toEqual([JSON.parse(text), { n: 2 }]);
+      if (c.seen[0]?.json !== undefined) expect(c.seen[0].json).toBe(text);
+      if (c.seen[0]?.bytes !== undefined) expect(Buffer.from(c.seen[0].bytes).toString('utf8')).toBe(text);
+      await consumer.stop();
+    });
+
     it('a new group consumes every message from the beginning, in order', async () => {
       await log.publish('aids', [
         { key: 'RSSMRA80A01H501U', value: { type: 'AidRecorded', id: 1 } },

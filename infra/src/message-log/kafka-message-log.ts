@@ -24,6 +24,7 @@ import {
 } from 'kafkajs';
 import { backoffDelay, defaultRetryPolicy, errorMessage, type RetryPolicy } from '../embedded/polling';
 import {
+  hasValue,
   messageJson,
   type ConsumedMessage,
   type ConsumeOptions,
@@ -172,7 +173,7 @@ export function encodeMessages(messages: MessageToPublish[]): { key: string; val
     if (typeof message.key !== 'string' || message.key.length === 0) {
       throw new Error(`Message ${index} has no key (a tax code is required)`);
     }
-    if (!('json' in message) && message.value === undefined) throw new Error(`Message ${index} has no value`);
+    if (!hasValue(message)) throw new Error(`Message ${index} has no value`);
   });
   return messages.map((message) => ({ key: message.key, value: messageJson(message) }));
 }

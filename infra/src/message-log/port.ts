@@ -1,12 +1,25 @@
 /** Message log port: topics of keyed messages, consumer groups with committed offsets. */
 import type { Fence } from '../fencing';
 
-/** A value to be encoded as JSON, or one already encoded (`json`), which is stored as is. */
-export type MessageToPublish = { key: string; value: unknown } | { key: string; json: string };
+/**
+ * A value to be encoded as JSON, or one already encoded — as a text (`json`) or as that text's
+ * UTF-8 bytes (`bytes`, how a sync's parser hands its aids over) — which is stored as is.
+ */
+export type MessageToPublish =
+  { key: string; value: unknown } | { key: string; json: string } | { key: string; bytes: Uint8Array };
+
+const utf8 = new TextDecoder();
 
 /** The JSON text a message is stored as. */
 export function messageJson(message: MessageToPublish): string {
-  return 'json' in message ? message.json : JSON.stringify(message.value ?? null);
+  if ('json' in message) return message.json;
+  if ('bytes' in message) return utf8.decode(message.bytes);
+  return JSON.stringify(message.value ?? null);
+}
+
+/** Whether the message carries a value (encoded or not). */
+export function hasValue(message: MessageToPublish): boolean {
+  return 'json' in message || 'bytes' in message || message.value !== undefined;
 }
 
 export interface ConsumedMessage<Value = unknown> {
@@ -22,6 +35,8 @@ export interface ConsumedMessage<Value = unknown> {
    * through an accessor: copy a message field by field, not with a spread.
    */
   json?: string;
+  /** The same text as UTF-8 bytes, where the adapter keeps them so (a view: copy what you keep). */
+  bytes?: Uint8Array;
   timestamp: string;
 }
 

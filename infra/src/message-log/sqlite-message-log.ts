@@ -156,20 +156,34 @@ function moveRowPerMessageTable(db: SqliteDatabase): void {
   }).immediate();
 }
 
-/** A fetched message whose value is decoded on first use: a consumer that passes `json` on never pays for it. */
+/**
+ * A fetched message whose text and value are decoded on first use: a consumer that passes `bytes`
+ * or `json` on never pays for the rest.
+ */
 class StoredMessage implements ConsumedMessage {
   readonly partition = 0;
   readonly offset: string;
+  private text: string | null = null;
   private decoded: { value: unknown } | null = null;
 
   constructor(
     readonly topic: string,
     offset: number,
     readonly key: string,
-    readonly json: string,
+    private readonly batch: DecodedBatch,
+    private readonly index: number,
     readonly timestamp: string,
   ) {
     this.offset = String(offset);
+  }
+
+  get json(): string {
+    this.text ??= this.batch.json(this.index);
+    return this.text;
+  }
+
+  get bytes(): Uint8Array | undefined {
+    return this.batch.bytes(this.index) ?? undefined;
   }
 
   get value(): unknown {
@@ -285,7 +299,9 @@ export class SqliteMessageLog implements MessageLog {
       (topic: string, messages: MessageToPublish[], fence: Fence | undefined) => {
         if (fence) checkFence(fence);
         if (messages.length === 0) return;
-        const batch = encodeBatch(messages.map((m) => ({ key: m.key, json: messageJson(m) })));
+        const batch = encodeBatch(
+          messages.map((m) => ('bytes' in m ? m : { key: m.key, json: messageJson(m) })),
+        );
         const first = (this.statements.lastIssued.get() ?? 0) + 1;
         const last = first + messages.length - 1;
         const timestamp = new Date().toISOString();
@@ -412,7 +428,7 @@ export class SqliteMessageLog implements MessageLog {
         for (let i = Math.max(0, after + 1 - position.first_seq); i < batch.count; i++) {
           if (messages.length === limit) return messages;
           const offset = position.first_seq + i;
-          messages.push(new StoredMessage(topic, offset, batch.key(i), batch.json(i), timestamp));
+          messages.push(new StoredMessage(topic, offset, batch.key(i), batch, i, timestamp));
         }
       }
       if (positions.length < FETCHED_BATCHES) break;

@@ -19,7 +19,10 @@ export interface EncodedBatch {
   values: Buffer | string;
 }
 
-export function encodeBatch(messages: readonly { key: string; json: string }[]): EncodedBatch {
+/** A message as stored: its JSON text, or that text's UTF-8 bytes (copied as they are). */
+export type MessageText = { key: string; json: string } | { key: string; bytes: Uint8Array };
+
+export function encodeBatch(messages: readonly MessageText[]): EncodedBatch {
   const keys = new Array<string>(messages.length);
   const lengths = new Array<number>(messages.length);
   let total = 0;
@@ -27,12 +30,18 @@ export function encodeBatch(messages: readonly { key: string; json: string }[]):
     const message = messages[i]!;
     keys[i] = message.key;
     // a lone surrogate (which JSON.stringify never writes) is counted and written as U+FFFD, 3 bytes
-    lengths[i] = Buffer.byteLength(message.json, 'utf8');
+    lengths[i] = 'bytes' in message ? message.bytes.length : Buffer.byteLength(message.json, 'utf8');
     total += lengths[i]!;
   }
   const values = Buffer.allocUnsafe(total);
   let at = 0;
-  for (let i = 0; i < messages.length; i++) at += values.write(messages[i]!.json, at, 'utf8');
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if ('bytes' in message) {
+      values.set(message.bytes, at);
+      at += message.bytes.length;
+    } else at += values.write(message.json, at, 'utf8');
+  }
   return { keys: JSON.stringify(keys), lengths: JSON.stringify(lengths), values };
 }
 
@@ -65,6 +74,12 @@ export class DecodedBatch {
 
   key(i: number): string {
     return this.keys[i]!;
+  }
+
+  /** Message i's text as UTF-8 bytes (a view into the batch), or null in a batch stored as one text. */
+  bytes(i: number): Uint8Array | null {
+    const values = this.values;
+    return typeof values === 'string' ? null : values.subarray(this.starts[i], this.starts[i + 1]);
   }
 
   json(i: number): string {

@@ -1,5 +1,6 @@
 /** Messages between parseAidStream and its parse worker thread. */
-import type { AidRecord } from '@rna/domain';
+import { AID_RECORDED_PREFIX, type AidRecord } from '@rna/domain';
+import { TextPacker, type PackedTexts } from '../packed-texts/packed-texts';
 import type { ExtractorReport } from './aid-extractor';
 
 export interface ParseWorkerData {
@@ -8,18 +9,18 @@ export interface ParseWorkerData {
   /** the sync's clock (ms), for the record check */
   now: number;
   batchSize: number;
-  /** Post batches as JSON text (EncodedAidBatch) instead of record objects. */
+  /** Post batches encoded (EncodedAidBatch) instead of record objects. */
   encoded: boolean;
 }
 
 /**
- * A batch of aids encoded once, as JSON, on the parser's thread: the text the message log stores
- * and the index keeps. Strings cross threads as a plain copy, where record objects would be
+ * A batch of aids encoded once, on the parser's thread, as the AidRecorded messages the log stores
+ * (packed-texts.ts: one buffer, handed between threads without a copy). Record objects would be
  * serialized field by field, then decoded and encoded again on the main thread.
  */
 export interface EncodedAidBatch {
-  /** JSON.stringify of each AidRecord. */
-  json: string[];
+  /** Each aid's AidRecorded message: the text of JSON.stringify({ type: 'AidRecorded', aid }). */
+  messages: PackedTexts;
   /** Each aid's codiceFiscaleBeneficiario, in the same order (the key it is published under). */
   taxCodes: string[];
 }
@@ -27,27 +28,30 @@ export interface EncodedAidBatch {
 /**
  * Encodes records one by one as they are parsed and hands back full batches. Encoding at once lets
  * each record die young: a record waiting for its batch to fill would survive scavenges, and its
- * field strings (slices of the decoded text) would keep whole decoded chunks alive with it. The tax
- * code is copied out for the same reason: it is kept until the batch is posted.
+ * field strings (slices of the decoded text) would keep whole decoded chunks alive with it. The
+ * encoded texts wait outside the heap; the tax code is copied out for the same reason.
  */
 export class AidBatchEncoder {
-  private json: string[] = [];
+  private readonly packer: TextPacker;
   private taxCodes: string[] = [];
 
-  constructor(private readonly batchSize: number) {}
+  constructor(private readonly batchSize: number) {
+    // about a kilobyte an aid: a batch seldom makes its buffer grow
+    this.packer = new TextPacker(Number.isFinite(batchSize) ? batchSize * 1280 : undefined);
+  }
 
   /** Encodes `record`; returns the batch it filled, if it did. */
   add(record: AidRecord): EncodedAidBatch | null {
-    this.json.push(JSON.stringify(record));
+    this.packer.add(AID_RECORDED_PREFIX, JSON.stringify(record), '}');
     this.taxCodes.push(Buffer.from(record.codiceFiscaleBeneficiario, 'utf8').toString('utf8'));
-    return this.json.length >= this.batchSize ? this.flush() : null;
+    return this.packer.count >= this.batchSize ? this.flush() : null;
   }
 
   /** The records encoded since the last batch, or null when there are none. */
   flush(): EncodedAidBatch | null {
-    if (this.json.length === 0) return null;
-    const batch = { json: this.json, taxCodes: this.taxCodes };
-    this.json = [];
+    const messages = this.packer.take();
+    if (!messages) return null;
+    const batch = { messages, taxCodes: this.taxCodes };
     this.taxCodes = [];
     return batch;
   }
@@ -57,7 +61,7 @@ export class AidBatchEncoder {
 export function encodeAidBatch(records: AidRecord[]): EncodedAidBatch {
   const encoder = new AidBatchEncoder(Infinity);
   for (const record of records) encoder.add(record);
-  return encoder.flush() ?? { json: [], taxCodes: [] };
+  return encoder.flush() ?? { messages: { bytes: new Uint8Array(0), lengths: [] }, taxCodes: [] };
 }
 
 export type ToParseWorker = { type: 'chunk'; bytes: Uint8Array } | { type: 'end' };

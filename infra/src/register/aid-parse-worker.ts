@@ -13,7 +13,9 @@ import {
 } from './aid-parse-protocol';
 
 function post(message: FromParseWorker): void {
-  parentPort?.postMessage(message);
+  // an encoded batch's buffer is handed over, not copied
+  const transfer = message.type === 'encoded' ? [message.batch.messages.bytes.buffer as ArrayBuffer] : [];
+  parentPort?.postMessage(message, transfer);
 }
 
 if (parentPort) {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AidRecord } from '@rna/domain';
 import { decimalToCents, parseAidStream, RegisterFileFormatError, type EncodedAidBatch } from './aid-parser';
+import { unpackTexts } from '../packed-texts/packed-texts';
 import { DECODE_SLICE_BYTES, removeControlCharacters } from './aid-extractor';
 import { parseListingHtml } from './listing';
 
@@ -190,12 +191,17 @@ describe('parseAidStream', () => {
       return batches;
     };
     for (const batches of [await run(false), await run(true)]) {
-      expect(batches.map((b) => [b.json.length, b.taxCodes.length])).toEqual([
+      expect(batches.map((b) => [b.messages.lengths.length, b.taxCodes.length])).toEqual([
         [500, 500],
         [500, 500],
         [234, 234],
       ]);
-      expect(batches.flatMap((b) => b.json.map((json) => JSON.parse(json) as unknown))).toEqual(records);
+      // each aid as its AidRecorded message, the text the log stores
+      const texts = batches.flatMap((b) => unpackTexts(b.messages));
+      expect(texts.map((text) => JSON.parse(text) as unknown)).toEqual(
+        records.map((aid) => ({ type: 'AidRecorded', aid })),
+      );
+      expect(texts).toEqual(records.map((aid) => JSON.stringify({ type: 'AidRecorded', aid })));
       expect(batches.flatMap((b) => b.taxCodes)).toEqual(records.map((r) => r.codiceFiscaleBeneficiario));
     }
     expect(records[1232]).toMatchObject({

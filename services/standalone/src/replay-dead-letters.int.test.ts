@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { AIDS_TOPIC, encodeAidRecorded, orderedImportId, type AidRecord } from '@rna/domain';
-import type { AidIndex } from '@rna/infra';
+import { unpackTexts, type AidIndex } from '@rna/infra';
 import { countDeadLetters, RecordRejectedError } from '@rna/infra/dead-letters';
 import { openStores } from '@rna/infra/stores';
 import { startAidIndexProjection } from '@rna/projector/aids';
@@ -27,8 +27,10 @@ function refusingFirst(index: AidIndex): AidIndex {
   refused.upsert = (aids) => (aids.some((a) => a.idComponenteAiuto === '1') ? reject() : index.upsert(aids));
   const upsertEncoded = index.upsertEncoded?.bind(index);
   if (upsertEncoded)
-    refused.upsertEncoded = (aids) =>
-      aids.some((json) => json.includes('"idComponenteAiuto":"1"')) ? reject() : upsertEncoded(aids);
+    refused.upsertEncoded = (messages) =>
+      unpackTexts(messages).some((json) => json.includes('"idComponenteAiuto":"1"'))
+        ? reject()
+        : upsertEncoded(messages);
   return refused;
 }
 

@@ -3,7 +3,7 @@
  * messages since), else downloaded and parsed as a stream, its aids published in batches and then
  * its SourceFileImported marker; retried on transfer errors, failed at once on malformed XML.
  */
-import { AIDS_TOPIC, DomainError, encodeAidRecorded, type AidMessage } from '@rna/domain';
+import { AIDS_TOPIC, DomainError, type AidMessage } from '@rna/domain';
 import { DEAD_LETTERS_COLLECTION, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import {
   importHadAidsSetAside,
@@ -156,12 +156,13 @@ async function importOnce(
     );
     await append(runId, { type: 'RegisterFileParsing', data: { runId, name: file.name, at: at() } });
   };
-  // The aids come encoded by the parser's thread; each message is stored with that very text.
+  // The aids come encoded by the parser's thread, as their messages' bytes: stored as they are.
   const publish = async (batch: EncodedAidBatch) => {
-    const messages = batch.json.map((aidJson, i) => ({
-      key: batch.taxCodes[i]!,
-      json: encodeAidRecorded(aidJson),
-    }));
+    const { bytes, lengths } = batch.messages;
+    const messages = new Array<{ key: string; bytes: Uint8Array }>(lengths.length);
+    for (let i = 0, start = 0; i < lengths.length; start += lengths[i]!, i++) {
+      messages[i] = { key: batch.taxCodes[i]!, bytes: bytes.subarray(start, start + lengths[i]!) };
+    }
     await ctx.publish(AIDS_TOPIC, messages);
   };
   let report;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { streams, type Actor, type SyncEvent, type SyncScope } from '@rna/domain';
 import { HttpRegisterClient, RegisterArchive, type RegisterClient } from '@rna/infra/register';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
+import { unpackTexts } from '@rna/infra';
 import { startProjections, type RunningProjections } from '@rna/read-models';
 import { startAidIndexProjection } from '@rna/projector/aids';
 import { archiveProjections } from '@rna/read-models/archive';
@@ -56,8 +57,8 @@ export function refusingAid(index: AidIndex, idComponenteAiuto: string): AidInde
   const upsertEncoded = index.upsertEncoded?.bind(index);
   if (upsertEncoded) {
     const needle = `"idComponenteAiuto":${JSON.stringify(idComponenteAiuto)}`;
-    refusing.upsertEncoded = (aids) =>
-      aids.some((json) => json.includes(needle)) ? refuse() : upsertEncoded(aids);
+    refusing.upsertEncoded = (messages) =>
+      unpackTexts(messages).some((json) => json.includes(needle)) ? refuse() : upsertEncoded(messages);
   }
   return refusing;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AIDS_TOPIC, encodeAidRecorded, orderedImportId, type AidMessage, type AidRecord } from '@rna/domain';
-import type { ConsumedMessage } from '@rna/infra';
+import { unpackTexts, type ConsumedMessage } from '@rna/infra';
 import { openSqliteAidIndex } from '@rna/infra/aid-index';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import { DEAD_LETTERS_COLLECTION, deadLetterTopic, type DeadLetterDoc } from '@rna/infra/dead-letters';
@@ -239,12 +239,13 @@ describe('aid index projection handing encoded writes to the embedded index', ()
     let inFlight = 0;
     let most = 0;
     const index = Object.create(aidIndex) as typeof aidIndex;
-    index.upsertEncoded = async (aidsJson) => {
-      const first = (JSON.parse(aidsJson[0]!) as AidRecord).codiceFiscaleBeneficiario;
+    index.upsertEncoded = async (messages) => {
+      const first = (JSON.parse(unpackTexts(messages)[0]!) as { aid: AidRecord }).aid
+        .codiceFiscaleBeneficiario;
       events.push(`write ${first}`);
       most = Math.max(most, ++inFlight);
       try {
-        return await aidIndex.upsertEncoded!(aidsJson);
+        return await aidIndex.upsertEncoded!(messages);
       } finally {
         inFlight -= 1;
         events.push(`written ${first}`);

@@ -6,7 +6,7 @@
  * variation alerts and the API's look-up cache.
  */
 import type { AidMessage, AidRecord } from '@rna/domain';
-import { aidJsonOfAidRecorded, AIDS_TOPIC, originOfAidMessage } from '@rna/domain';
+import { AID_RECORDED_PREFIX, aidJsonOfAidRecorded, AIDS_TOPIC, originOfAidMessage } from '@rna/domain';
 import {
   INDEXED_IMPORTS_COLLECTION,
   INDEXING_GAPS_COLLECTION,
@@ -14,7 +14,16 @@ import {
   type IndexingGapDoc,
   noteAidChanges,
 } from '@rna/read-models';
-import type { AidIndex, ConsumedMessage, Consumer, DocumentStore, MessageGap, MessageLog } from '@rna/infra';
+import {
+  TextPacker,
+  type AidIndex,
+  type ConsumedMessage,
+  type Consumer,
+  type DocumentStore,
+  type MessageGap,
+  type MessageLog,
+  type PackedTexts,
+} from '@rna/infra';
 import {
   attemptsOf,
   deadLetterTopic,
@@ -40,7 +49,7 @@ export interface AidIndexProjectionDeps {
 
 /** One write to the index, in the order the batch's messages ask for it. */
 type IndexWrite =
-  | { kind: 'encoded'; aidsJson: string[] }
+  | { kind: 'encoded'; messages: PackedTexts }
   | { kind: 'records'; aids: AidRecord[] }
   | { kind: 'message'; value: AidMessage };
 
@@ -54,27 +63,53 @@ type Touched = Set<string>;
  */
 export const AIDS_PER_WRITE = 1000;
 
+const AID_RECORDED_BYTES = Buffer.from(AID_RECORDED_PREFIX, 'utf8');
+
 /**
- * Cuts a batch into index writes: consecutive AidRecorded messages go in one upsert (as the JSON
- * text they were published as when the index takes it and the message has it), split in parts of
- * at least AIDS_PER_WRITE aids; any other message is a write of its own. Order is kept.
+ * The AidRecorded message's text as it was published — its bytes where the log has them, else its
+ * JSON — or null for any other message (or one whose text the log does not give).
+ */
+function aidRecordedText(message: ConsumedMessage): Uint8Array | string | null {
+  const bytes = message.bytes;
+  if (bytes !== undefined) {
+    const opens = AID_RECORDED_BYTES.equals(bytes.subarray(0, AID_RECORDED_BYTES.length));
+    return opens && bytes[bytes.length - 1] === 0x7d ? bytes : null;
+  }
+  const json = message.json;
+  return json !== undefined && aidJsonOfAidRecorded(json) !== null ? json : null;
+}
+
+/** Texts of messages packed in one buffer of their own (what the index's writer thread is handed). */
+function pack(texts: (Uint8Array | string)[]): PackedTexts {
+  const packer = new TextPacker(texts.reduce((n, text) => n + text.length, 0) + 1024);
+  for (const text of texts) {
+    if (typeof text === 'string') packer.add(text);
+    else packer.addBytes(text);
+  }
+  return packer.take()!;
+}
+
+/**
+ * Cuts a batch into index writes: consecutive AidRecorded messages go in one upsert (as the text
+ * they were published as when the index takes it and the message has it), split in parts of at
+ * least AIDS_PER_WRITE aids; any other message is a write of its own. Order is kept.
  */
 export function planIndexWrites(messages: ConsumedMessage[], takesEncoded: boolean): IndexWrite[] {
   const writes: IndexWrite[] = [];
   // at most one of the two runs has aids at a time
-  let encodedRun: string[] = [];
+  let encodedRun: (Uint8Array | string)[] = [];
   let recordRun: AidRecord[] = [];
   const endRuns = () => {
-    for (const aidsJson of parts(encodedRun)) writes.push({ kind: 'encoded', aidsJson });
+    for (const texts of parts(encodedRun)) writes.push({ kind: 'encoded', messages: pack(texts) });
     for (const aids of parts(recordRun)) writes.push({ kind: 'records', aids });
     encodedRun = [];
     recordRun = [];
   };
   for (const message of messages) {
-    const aidJson = takesEncoded && message.json !== undefined ? aidJsonOfAidRecorded(message.json) : null;
-    if (aidJson !== null) {
+    const text = takesEncoded ? aidRecordedText(message) : null;
+    if (text !== null) {
       if (recordRun.length > 0) endRuns();
-      encodedRun.push(aidJson);
+      encodedRun.push(text);
       continue;
     }
     const value = message.value as AidMessage;
@@ -146,7 +181,7 @@ async function applyIndexWrite(
   now: () => number,
 ): Promise<Touched> {
   if (write.kind === 'encoded')
-    return new Set((await deps.aidIndex.upsertEncoded!(write.aidsJson)).changedTaxCodes);
+    return new Set((await deps.aidIndex.upsertEncoded!(write.messages)).changedTaxCodes);
   if (write.kind === 'records') return new Set((await deps.aidIndex.upsert(write.aids)).changedTaxCodes);
   const touched: Touched = new Set();
   const value = write.value;

@@ -1,4 +1,4 @@
-import type { AidIndex } from '@rna/infra';
+import { unpackTexts, type AidIndex, type PackedTexts } from '@rna/infra';
 import { eventually } from '@rna/infra/embedded';
 import { openTemporaryStores } from '@rna/infra/embedded/testing';
 import { RegisterArchive, registerXmlOf } from '@rna/infra/register';
@@ -14,14 +14,15 @@ function controlledTarget(failAt?: number) {
   let inFlight = 0;
   let maxInFlight = 0;
   const target = {
-    upsertEncoded: (json: string[]) =>
+    upsertEncoded: (messages: PackedTexts) =>
       new Promise((resolve, reject) => {
+        const json = unpackTexts(messages);
         inFlight += 1;
         maxInFlight = Math.max(maxInFlight, inFlight);
         const index = writes.length;
         writes.push({
           aids: json.length,
-          file: (JSON.parse(json[0]!) as { sourceFile: string }).sourceFile,
+          file: (JSON.parse(json[0]!) as { aid: { sourceFile: string } }).aid.sourceFile,
           finish: () => {
             inFlight -= 1;
             if (index === failAt) reject(new Error('index unavailable'));

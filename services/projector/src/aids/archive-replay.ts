@@ -6,7 +6,13 @@
  * their import is forgotten, so that the next sync downloads them again instead of skipping them.
  */
 import type { AidRecord } from '@rna/domain';
-import type { AidIndex, Collection, DocumentStore } from '@rna/infra';
+import {
+  unpackTexts,
+  type AidIndex,
+  type Collection,
+  type DocumentStore,
+  type PackedTexts,
+} from '@rna/infra';
 import { parseAidStream, type RegisterArchive } from '@rna/infra/register';
 import { FILE_STATE_COLLECTION, type FileState } from '@rna/read-models';
 
@@ -27,9 +33,10 @@ export interface ArchiveReplayDeps {
   onFile?: (file: string, aids: number) => void;
 }
 
-async function write(target: AidIndex, json: string[]): Promise<void> {
-  if (target.upsertEncoded) await target.upsertEncoded(json);
-  else await target.upsert(json.map((aid) => JSON.parse(aid) as AidRecord));
+/** The parser's batch, as it is where the target takes it (the embedded index), else decoded. */
+async function write(target: AidIndex, messages: PackedTexts): Promise<void> {
+  if (target.upsertEncoded) await target.upsertEncoded(messages);
+  else await target.upsert(unpackTexts(messages).map((text) => (JSON.parse(text) as { aid: AidRecord }).aid));
 }
 
 /**
@@ -87,7 +94,7 @@ async function replayFile(
     batchSize: deps.batchSize ?? 5_000,
     onEncodedBatch: async (batch) => {
       await writing;
-      writing = write(deps.target, batch.json);
+      writing = write(deps.target, batch.messages);
       // a failed write is reported by the next batch's await or the one after the parse
       writing.catch(() => undefined);
     },

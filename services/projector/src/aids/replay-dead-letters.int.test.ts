@@ -1,5 +1,5 @@
 import { AIDS_TOPIC, encodeAidRecorded, orderedImportId, type AidMessage, type AidRecord } from '@rna/domain';
-import type { AidIndex } from '@rna/infra';
+import { unpackTexts, type AidIndex } from '@rna/infra';
 import { openTemporaryStores, type TemporaryStores } from '@rna/infra/embedded/testing';
 import { countDeadLetters, RecordRejectedError } from '@rna/infra/dead-letters';
 import { startAidIndexProjection } from './aid-index-projection';
@@ -32,8 +32,10 @@ function refusing(index: AidIndex, id: string): AidIndex {
   refused.upsert = (aids) => (aids.some((a) => a.idComponenteAiuto === id) ? reject() : index.upsert(aids));
   const upsertEncoded = index.upsertEncoded?.bind(index);
   if (upsertEncoded)
-    refused.upsertEncoded = (aids) =>
-      aids.some((json) => json.includes(`"idComponenteAiuto":"${id}"`)) ? reject() : upsertEncoded(aids);
+    refused.upsertEncoded = (messages) =>
+      unpackTexts(messages).some((json) => json.includes(`"idComponenteAiuto":"${id}"`))
+        ? reject()
+        : upsertEncoded(messages);
   return refused;
 }
 

@@ -17,7 +17,7 @@ import {
   type AidRecord,
 } from '@rna/domain';
 import type { SqliteDatabase } from '../embedded/sqlite';
-import { unpackTexts, type PackedTexts } from '../packed-texts/packed-texts';
+import { eachText, type PackedTexts } from '../packed-texts/packed-texts';
 import { splitAid, textKey, type AidRowValues } from './compact-aid-rows';
 import { RecentMemo } from './recent-memo';
 
@@ -386,7 +386,7 @@ export function aidIndexWrites(
   };
 
   /** Tax code → source file of each changed aid. */
-  const upsertTransaction = db.transaction((records: AidRecord[]) => {
+  const upsertTransaction = db.transaction((records: Iterable<AidRecord>) => {
     const changedTaxCodes = new Map<string, string>();
     let changed = 0;
     // read in this transaction, per file: another process's writer may have settled a newer import
@@ -485,9 +485,7 @@ export function aidIndexWrites(
       return { changed, changedTaxCodes: [...changedTaxCodes.keys()] };
     },
     upsertEncoded: (messages) => {
-      const records = unpackTexts(messages).map(aidOfMessage);
-      records.forEach(validate);
-      const { changed, changedTaxCodes } = writing(() => upsertTransaction.immediate(records));
+      const { changed, changedTaxCodes } = writing(() => upsertTransaction.immediate(aidsOf(messages)));
       return { changed, changedTaxCodes: [...changedTaxCodes.keys()] };
     },
     withdraw: (ids) => withdrawTransaction.immediate(ids),
@@ -506,6 +504,20 @@ export function aidIndexWrites(
     // a rebuild or the next sync brings back the same texts anyway.
     clear: () => clearTransaction.immediate(),
   };
+}
+
+/**
+ * Each message's aid, decoded and checked when the write reaches it: an aid is garbage once written,
+ * where a whole batch decoded first outlived the writer thread's young generation (and its dictionary
+ * memo was marked again at each collection of the old one). An aid that fails the check rolls the
+ * whole write back, as one checked before the write began would have refused it.
+ */
+function* aidsOf(messages: PackedTexts): Generator<AidRecord> {
+  for (const text of eachText(messages)) {
+    const aid = aidOfMessage(text);
+    validate(aid);
+    yield aid;
+  }
 }
 
 /** The aid of an AidRecorded message's text; any other text is refused. */

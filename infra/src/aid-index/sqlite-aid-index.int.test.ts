@@ -81,6 +81,20 @@ describe('SQLite aid index upserts of aids encoded as JSON (the sync fast path)'
         index.upsertEncoded(messagesOf([...aids.map((a) => JSON.stringify(a)), invalid])),
       ).rejects.toThrow('dataConcessione');
       expect(await index.get('x')).toBeNull();
+      // an invalid aid after valid new ones: none of the write is stored, on either thread
+      const fresh = Array.from({ length: 1500 }, (_, i) =>
+        JSON.stringify(
+          sampleAid({ idComponenteAiuto: String(900_000 + i), codiceFiscaleBeneficiario: 'cfn' }),
+        ),
+      );
+      await expect(index.upsertEncoded(messagesOf([...fresh, invalid]))).rejects.toThrow('dataConcessione');
+      await expect(index.upsertEncoded(messagesOf([fresh[0]!, invalid]))).rejects.toThrow('dataConcessione');
+      expect(await index.get('900000')).toBeNull();
+      expect(await index.get('901499')).toBeNull();
+      expect(await index.upsertEncoded(messagesOf(fresh))).toEqual({
+        changed: 1500,
+        changedTaxCodes: ['CFN'],
+      });
     } finally {
       await index.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -231,6 +245,37 @@ describe('SQLite aid index on disk', () => {
       db.close();
       expect(texts.filter((text) => text.includes('Progetto proprio'))).toEqual([]);
       expect(texts.filter((text) => text === '"Voucher digitale"')).toHaveLength(1);
+    }));
+
+  it("keeps each company's and measure's texts once, whichever of several texts a code comes with, in any order", () =>
+    withDir(async (dir) => {
+      const file = path.join(dir, 'aids.db');
+      const index = openSqliteAidIndex(file);
+      // one company under three names, one measure (one CAR) under six regulations, interleaved —
+      // more texts a code than the memo keeps for it — and another company under a name of the first
+      const names = ['Alfa S.r.l.', 'Alfa S.p.A.', 'Alfa Società Benefit S.r.l.'];
+      const aids = Array.from({ length: 3_000 }, (_, i) =>
+        sampleAid({
+          idComponenteAiuto: String(i),
+          codiceFiscaleBeneficiario: i % 7 === 0 ? '02222222222' : '01111111111',
+          denominazioneBeneficiario: names[i % 3],
+          car: '12345',
+          codRegolamento: `REG-${(i * 5) % 6}`,
+          desRegolamento: `Regolamento numero ${(i * 5) % 6}`,
+        }),
+      );
+      await index.upsert(aids.slice(0, 2_000)); // on the writer thread
+      for (let i = 2_000; i < aids.length; i += 100) await index.upsert(aids.slice(i, i + 100)); // here
+      for (const i of [0, 1, 2, 7, 13, 2_001, 2_999]) expect(await index.get(String(i))).toEqual(aids[i]);
+      await index.close();
+      const db = new Database(file, { readonly: true });
+      const texts = db.prepare('SELECT text FROM texts').pluck().all() as string[];
+      db.close();
+      for (const name of names)
+        expect(
+          texts.filter((text) => text.startsWith(`${JSON.stringify([name]).slice(0, -1)},`)),
+        ).toHaveLength(1);
+      for (let r = 0; r < 6; r++) expect(texts.filter((text) => text.includes(`"REG-${r}"`))).toHaveLength(1);
     }));
 
   it('reads an index written with every title in the dictionary, and a re-import of it changes nothing', () =>

@@ -20,15 +20,18 @@ export function textAt(packed: PackedTexts, start: number, i: number): string {
   return decoder.decode(packed.bytes.subarray(start, start + packed.lengths[i]!));
 }
 
-/** Every text of `packed`, in order. */
-export function unpackTexts(packed: PackedTexts): string[] {
-  const texts = new Array<string>(packed.lengths.length);
+/** The texts of `packed` in order, each decoded only when it is reached. */
+export function* eachText(packed: PackedTexts): Generator<string> {
   let start = 0;
-  for (let i = 0; i < texts.length; i++) {
-    texts[i] = textAt(packed, start, i);
+  for (let i = 0; i < packed.lengths.length; i++) {
+    yield textAt(packed, start, i);
     start += packed.lengths[i]!;
   }
-  return texts;
+}
+
+/** Every text of `packed`, in order. */
+export function unpackTexts(packed: PackedTexts): string[] {
+  return [...eachText(packed)];
 }
 
 /**

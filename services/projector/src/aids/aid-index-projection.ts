@@ -64,6 +64,8 @@ type Touched = Set<string>;
 export const AIDS_PER_WRITE = 1000;
 
 const AID_RECORDED_BYTES = Buffer.from(AID_RECORDED_PREFIX, 'utf8');
+/** The closing brace that ends an AidRecorded message's text (after the aid's own object). */
+const CLOSING_BRACE = 0x7d;
 
 /**
  * The AidRecorded message's text as it was published — its bytes where the log has them, else its
@@ -73,7 +75,7 @@ function aidRecordedText(message: ConsumedMessage): Uint8Array | string | null {
   const bytes = message.bytes;
   if (bytes !== undefined) {
     const opens = AID_RECORDED_BYTES.equals(bytes.subarray(0, AID_RECORDED_BYTES.length));
-    return opens && bytes[bytes.length - 1] === 0x7d ? bytes : null;
+    return opens && bytes[bytes.length - 1] === CLOSING_BRACE ? bytes : null;
   }
   const json = message.json;
   return json !== undefined && aidJsonOfAidRecorded(json) !== null ? json : null;

@@ -526,6 +526,13 @@ export function aidJsonOfAidRecorded(messageJson: string): string | null {
     : null;
 }
 
+/** The aid of an AidRecorded message's text; any other text is refused. */
+export function aidOfAidRecordedText(text: string): AidRecord {
+  const message = JSON.parse(text) as { type?: unknown; aid?: AidRecord } | null;
+  if (message?.type !== 'AidRecorded' || !message.aid) throw new Error('not an AidRecorded message');
+  return message.aid;
+}
+
 /**
  * The register file (and import) an aid message came from, as far as its value says: an aid's own
  * fields for AidRecorded, the message's for the others; nothing for a value that is not an object.

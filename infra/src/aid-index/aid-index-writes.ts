@@ -10,6 +10,7 @@
  * whole register).
  */
 import {
+  aidOfAidRecordedText,
   assertStorableAid,
   isDeMinimisProcedure,
   isOlderImport,
@@ -514,17 +515,10 @@ export function aidIndexWrites(
  */
 function* aidsOf(messages: PackedTexts): Generator<AidRecord> {
   for (const text of eachText(messages)) {
-    const aid = aidOfMessage(text);
+    const aid = aidOfAidRecordedText(text);
     validate(aid);
     yield aid;
   }
-}
-
-/** The aid of an AidRecorded message's text; any other text is refused. */
-function aidOfMessage(text: string): AidRecord {
-  const message = JSON.parse(text) as { type?: unknown; aid?: AidRecord } | null;
-  if (message?.type !== 'AidRecorded' || !message.aid) throw new Error('not an AidRecorded message');
-  return message.aid;
 }
 
 /** A sync writes millions of rows: checkpoint (copy the WAL into the file, fsync) every ~40 MB, not 4 MB. */

@@ -12,6 +12,8 @@
  *
  * Batches stored before kept one text, with lengths in UTF-16 code units; they read back the same.
  */
+import { TextPacker } from '../packed-texts/packed-texts';
+
 export interface EncodedBatch {
   keys: string;
   lengths: string;
@@ -23,26 +25,19 @@ export interface EncodedBatch {
 export type MessageText = { key: string; json: string } | { key: string; bytes: Uint8Array };
 
 export function encodeBatch(messages: readonly MessageText[]): EncodedBatch {
-  const keys = new Array<string>(messages.length);
-  const lengths = new Array<number>(messages.length);
-  let total = 0;
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    keys[i] = message.key;
-    // a lone surrogate (which JSON.stringify never writes) is counted and written as U+FFFD, 3 bytes
-    lengths[i] = 'bytes' in message ? message.bytes.length : Buffer.byteLength(message.json, 'utf8');
-    total += lengths[i]!;
+  const packer = new TextPacker(
+    messages.reduce((n, m) => n + ('bytes' in m ? m.bytes.length : m.json.length), 0) + 1024,
+  );
+  for (const message of messages) {
+    if ('bytes' in message) packer.addBytes(message.bytes);
+    else packer.add(message.json);
   }
-  const values = Buffer.allocUnsafe(total);
-  let at = 0;
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    if ('bytes' in message) {
-      values.set(message.bytes, at);
-      at += message.bytes.length;
-    } else at += values.write(message.json, at, 'utf8');
-  }
-  return { keys: JSON.stringify(keys), lengths: JSON.stringify(lengths), values };
+  const packed = packer.take() ?? { bytes: new Uint8Array(0), lengths: [] };
+  return {
+    keys: JSON.stringify(messages.map((m) => m.key)),
+    lengths: JSON.stringify(packed.lengths),
+    values: Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.length),
+  };
 }
 
 /** A stored batch read back: message i's key and JSON text. */

@@ -15,18 +15,18 @@ export interface PackedTexts {
 
 const decoder = new TextDecoder();
 
-/** Text `i` of `packed`, given where it starts (the lengths of the texts before it, added up). */
-export function textAt(packed: PackedTexts, start: number, i: number): string {
-  return decoder.decode(packed.bytes.subarray(start, start + packed.lengths[i]!));
+/** Each text's bytes, in order: views into `packed.bytes`, no copy. */
+export function* eachTextBytes(packed: PackedTexts): Generator<Uint8Array> {
+  let start = 0;
+  for (const length of packed.lengths) {
+    yield packed.bytes.subarray(start, start + length);
+    start += length;
+  }
 }
 
 /** The texts of `packed` in order, each decoded only when it is reached. */
 export function* eachText(packed: PackedTexts): Generator<string> {
-  let start = 0;
-  for (let i = 0; i < packed.lengths.length; i++) {
-    yield textAt(packed, start, i);
-    start += packed.lengths[i]!;
-  }
+  for (const bytes of eachTextBytes(packed)) yield decoder.decode(bytes);
 }
 
 /** Every text of `packed`, in order. */
@@ -55,7 +55,8 @@ export class TextPacker {
   add(...parts: string[]): void {
     let length = 0;
     for (const part of parts) {
-      // at most three bytes per UTF-16 unit: room for the worst case, then written and counted
+      // at most three bytes per UTF-16 unit: room for the worst case, then written and counted (a
+      // lone surrogate, which JSON.stringify never writes, is written as U+FFFD, 3 bytes)
       this.reserve(length + part.length * 3);
       length += this.buffer.write(part, this.used + length, 'utf8');
     }
@@ -95,14 +96,12 @@ export class TextPacker {
   }
 }
 
-/** `texts` packed in one buffer. */
-export function packTexts(texts: readonly string[]): PackedTexts {
-  const packer = new TextPacker(
-    Math.max(
-      1024,
-      texts.reduce((n, text) => n + text.length, 0),
-    ),
-  );
-  for (const text of texts) packer.add(text);
+/** `texts` (strings, or a text's UTF-8 bytes) packed in one buffer of their own. */
+export function packTexts(texts: readonly (string | Uint8Array)[]): PackedTexts {
+  const packer = new TextPacker(texts.reduce((n, text) => n + text.length, 0) + 1024);
+  for (const text of texts) {
+    if (typeof text === 'string') packer.add(text);
+    else packer.addBytes(text);
+  }
   return packer.take() ?? { bytes: new Uint8Array(0), lengths: [] };
 }

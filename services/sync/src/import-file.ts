@@ -4,6 +4,7 @@
  * its SourceFileImported marker; retried on transfer errors, failed at once on malformed XML.
  */
 import { AIDS_TOPIC, DomainError, type AidMessage } from '@rna/domain';
+import { eachTextBytes } from '@rna/infra';
 import { DEAD_LETTERS_COLLECTION, type DeadLetterDoc } from '@rna/infra/dead-letters';
 import {
   importHadAidsSetAside,
@@ -158,11 +159,10 @@ async function importOnce(
   };
   // The aids come encoded by the parser's thread, as their messages' bytes: stored as they are.
   const publish = async (batch: EncodedAidBatch) => {
-    const { bytes, lengths } = batch.messages;
-    const messages = new Array<{ key: string; bytes: Uint8Array }>(lengths.length);
-    for (let i = 0, start = 0; i < lengths.length; start += lengths[i]!, i++) {
-      messages[i] = { key: batch.taxCodes[i]!, bytes: bytes.subarray(start, start + lengths[i]!) };
-    }
+    const messages = [...eachTextBytes(batch.messages)].map((bytes, i) => ({
+      key: batch.taxCodes[i]!,
+      bytes,
+    }));
     await ctx.publish(AIDS_TOPIC, messages);
   };
   let report;

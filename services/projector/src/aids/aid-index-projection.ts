@@ -15,7 +15,7 @@ import {
   noteAidChanges,
 } from '@rna/read-models';
 import {
-  TextPacker,
+  packTexts,
   type AidIndex,
   type ConsumedMessage,
   type Consumer,
@@ -81,16 +81,6 @@ function aidRecordedText(message: ConsumedMessage): Uint8Array | string | null {
   return json !== undefined && aidJsonOfAidRecorded(json) !== null ? json : null;
 }
 
-/** Texts of messages packed in one buffer of their own (what the index's writer thread is handed). */
-function pack(texts: (Uint8Array | string)[]): PackedTexts {
-  const packer = new TextPacker(texts.reduce((n, text) => n + text.length, 0) + 1024);
-  for (const text of texts) {
-    if (typeof text === 'string') packer.add(text);
-    else packer.addBytes(text);
-  }
-  return packer.take()!;
-}
-
 /**
  * Cuts a batch into index writes: consecutive AidRecorded messages go in one upsert (as the text
  * they were published as when the index takes it and the message has it), split in parts of at
@@ -102,7 +92,7 @@ export function planIndexWrites(messages: ConsumedMessage[], takesEncoded: boole
   let encodedRun: (Uint8Array | string)[] = [];
   let recordRun: AidRecord[] = [];
   const endRuns = () => {
-    for (const texts of parts(encodedRun)) writes.push({ kind: 'encoded', messages: pack(texts) });
+    for (const texts of parts(encodedRun)) writes.push({ kind: 'encoded', messages: packTexts(texts) });
     for (const aids of parts(recordRun)) writes.push({ kind: 'records', aids });
     encodedRun = [];
     recordRun = [];

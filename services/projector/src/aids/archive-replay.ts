@@ -5,7 +5,7 @@
  * index ends as that import left it. Files imported before files were kept cannot be replayed:
  * their import is forgotten, so that the next sync downloads them again instead of skipping them.
  */
-import type { AidRecord } from '@rna/domain';
+import { aidOfAidRecordedText } from '@rna/domain';
 import {
   unpackTexts,
   type AidIndex,
@@ -36,7 +36,7 @@ export interface ArchiveReplayDeps {
 /** The parser's batch, as it is where the target takes it (the embedded index), else decoded. */
 async function write(target: AidIndex, messages: PackedTexts): Promise<void> {
   if (target.upsertEncoded) await target.upsertEncoded(messages);
-  else await target.upsert(unpackTexts(messages).map((text) => (JSON.parse(text) as { aid: AidRecord }).aid));
+  else await target.upsert(unpackTexts(messages).map(aidOfAidRecordedText));
 }
 
 /**

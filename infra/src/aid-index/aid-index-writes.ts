@@ -21,6 +21,7 @@ import type { SqliteDatabase } from '../embedded/sqlite';
 import { eachText, type PackedTexts } from '../packed-texts/packed-texts';
 import { splitAid, textKey, type AidRowValues } from './compact-aid-rows';
 import { RecentMemo } from './recent-memo';
+import { TEXT_KEYS_SCHEMA, TextKeys } from './text-keys';
 
 /**
  * The index searches go through: a company's aids by grant date, each entry carrying every column a
@@ -84,8 +85,7 @@ CREATE TABLE IF NOT EXISTS texts (
   key INTEGER NOT NULL,
   text TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS texts_by_key ON texts (key);
-CREATE TABLE IF NOT EXISTS imports (
+${TEXT_KEYS_SCHEMA}CREATE TABLE IF NOT EXISTS imports (
   id INTEGER PRIMARY KEY,
   source_file TEXT NOT NULL,
   import_id TEXT NOT NULL,
@@ -252,15 +252,17 @@ export class AidDictionaries {
   private readonly projectsSeenOnce = new RecentMemo<number, true>(100_000);
   private readonly importRefs = new RecentMemo<string, number>(5_000);
   private readonly importsByRef = new RecentMemo<number, { sourceFile: string; importId: string }>(5_000);
+  private readonly textKeys: TextKeys;
   private readonly statements;
 
-  /** `textMemoEntries`: texts whose id is kept at hand, per generation (default 100,000). */
-  constructor(db: SqliteDatabase, textMemoEntries = 100_000) {
+  /**
+   * `textMemoEntries`: texts whose id is kept at hand, per generation (default 100,000);
+   * `textKeysMergeAt`: new texts whose keys are kept in memory before they are merged (text-keys.ts).
+   */
+  constructor(db: SqliteDatabase, textMemoEntries = 100_000, textKeysMergeAt?: number) {
     this.textIds = new RecentMemo<string, number>(textMemoEntries);
+    this.textKeys = new TextKeys(db, textKeysMergeAt);
     this.statements = {
-      findText: db
-        .prepare<[number, string], number>('SELECT id FROM texts WHERE key = ? AND text = ?')
-        .pluck(),
       insertText: db.prepare<[number, string]>('INSERT INTO texts (key, text) VALUES (?, ?)'),
       textOf: db.prepare<[number], string>('SELECT text FROM texts WHERE id = ?').pluck(),
       findImport: db
@@ -278,14 +280,26 @@ export class AidDictionaries {
     };
   }
 
+  /** First thing in a write transaction that may look texts up or add them. */
+  beginWrite(): void {
+    this.textKeys.catchUp();
+  }
+
+  /** Last thing in such a transaction. */
+  endWrite(): void {
+    this.textKeys.mergeIfDue();
+  }
+
   /** Call inside the write transaction: a new text is inserted with it. `key`: its textKey, if computed. */
   textId(text: string, key?: number): number {
     let id = this.textIds.get(text);
     if (id === undefined) {
       key ??= textKey(text);
-      id =
-        this.statements.findText.get(key, text) ??
-        Number(this.statements.insertText.run(key, text).lastInsertRowid);
+      id = this.textKeys.find(key, text);
+      if (id === undefined) {
+        id = Number(this.statements.insertText.run(key, text).lastInsertRowid);
+        this.textKeys.added(key, id);
+      }
       this.textIds.set(text, id);
     }
     return id;
@@ -340,6 +354,7 @@ export class AidDictionaries {
   }
 
   forget(): void {
+    this.textKeys.forget();
     this.textIds.clear();
     this.projectsSeenOnce.clear();
     this.importRefs.clear();
@@ -350,9 +365,9 @@ export class AidDictionaries {
 /** Prepares the write statements on `db` (whose schema must exist). */
 export function aidIndexWrites(
   db: SqliteDatabase,
-  options: { textMemoEntries?: number } = {},
+  options: { textMemoEntries?: number; textKeysMergeAt?: number } = {},
 ): AidIndexWrites {
-  const dictionaries = new AidDictionaries(db, options.textMemoEntries);
+  const dictionaries = new AidDictionaries(db, options.textMemoEntries, options.textKeysMergeAt);
   const statements = {
     existing: db.prepare<[string], StoredRow>(
       `SELECT tax_code, grant_date, de_minimis, import_ref, measure_ref, beneficiary_ref, project_ref,
@@ -390,6 +405,7 @@ export function aidIndexWrites(
   const upsertTransaction = db.transaction((records: Iterable<AidRecord>) => {
     const changedTaxCodes = new Map<string, string>();
     let changed = 0;
+    dictionaries.beginWrite();
     // read in this transaction, per file: another process's writer may have settled a newer import
     const settled = new Map<string, string | undefined>();
     const settledImportOf = (sourceFile: string) => {
@@ -432,6 +448,7 @@ export function aidIndexWrites(
       changedTaxCodes.set(previous.tax_code, record.sourceFile);
       changedTaxCodes.set(row.taxCode, record.sourceFile);
     }
+    dictionaries.endWrite();
     return { changed, changedTaxCodes };
   });
 

@@ -38,6 +38,7 @@ import type {
 } from './aid-index-writer.worker';
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 import { migrateJsonRows } from './legacy-json-rows';
+import { migrateTextKeys } from './text-keys';
 
 export { isDeMinimis } from './aid-index-writes';
 
@@ -133,6 +134,7 @@ function connect(file: string): Connection {
   // the same way. (A rebuild's file is always new.)
   if (!hasRows(db)) dropSearchIndex(db);
   dropFormerSearchIndex(db);
+  migrateTextKeys(db);
   const filling = !hasSearchIndex(db);
   addInlineProjectColumn(db);
   tuneForBulkWrites(db);

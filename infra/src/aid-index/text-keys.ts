@@ -1,0 +1,153 @@
+/**
+ * Which entry of the `texts` dictionary holds a text, found by the text's key (textKey, a hash)
+ * without a B-tree insert at a random place for each new text.
+ *
+ * An index on the hash put every new text (a company met for the first time, a title met twice) on
+ * a random page of the index, and each commit of the index writer wrote those pages to the WAL again,
+ * which the checkpoints then copied into the file: a rebuild of 25 million aids wrote 73 GB for an
+ * index of 7.6 GB, and from 200,000 aids on a commit of 1,000 aids wrote ~2.5 KB an aid.
+ *
+ * Here the keys of the texts up to an id (`text_keys_merged.upto`) are in `text_keys` (key, id); the
+ * keys of the texts after it are in memory, read from `texts` itself (append-only: the texts after an
+ * id are one range of its rows, whichever connection added them). When those reach `mergeAt`, their
+ * keys go into `text_keys` in one insert sorted by key, inside the write that reached the mark, so
+ * each page of `text_keys` is written once per merge instead of once per commit.
+ */
+import type { SqliteDatabase } from '../embedded/sqlite';
+
+export const TEXT_KEYS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS text_keys (
+  key INTEGER NOT NULL,
+  id INTEGER NOT NULL,
+  PRIMARY KEY (key, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS text_keys_merged (
+  one INTEGER PRIMARY KEY CHECK (one = 1),
+  upto INTEGER NOT NULL
+);
+`;
+
+/** The index on `texts (key)` of files written before text_keys. */
+const FORMER_KEY_INDEX = 'texts_by_key';
+
+/**
+ * Texts kept in memory before their keys are merged: ~45 bytes each (a map entry and its number
+ * key), ~11 MB; a merge at 25 million aids (~40,000 pages of text_keys) writes ~160 MB.
+ */
+export const TEXT_KEYS_MERGE_AT = 250_000;
+
+export class TextKeys {
+  /** key → id (or ids, two texts sharing a key) of the texts after `merged`, up to `loaded`. */
+  private readonly recent = new Map<number, number | number[]>();
+  /** Texts with an id up to this are in text_keys (as this connection last read it). */
+  private merged = 0;
+  /** Texts with an id up to this are in `recent` or text_keys. */
+  private loaded = 0;
+  private readonly statements;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly mergeAt = TEXT_KEYS_MERGE_AT,
+  ) {
+    this.statements = {
+      mergedUpto: db.prepare<[], number>('SELECT upto FROM text_keys_merged').pluck(),
+      textsAfter: db.prepare<[number], { id: number; key: number }>(
+        'SELECT id, key FROM texts WHERE id > ? ORDER BY id',
+      ),
+      findMerged: db
+        .prepare<[number, string], number>(
+          'SELECT t.id FROM text_keys k JOIN texts t ON t.id = k.id WHERE k.key = ? AND t.text = ?',
+        )
+        .pluck(),
+      textOf: db.prepare<[number], string>('SELECT text FROM texts WHERE id = ?').pluck(),
+      merge: db.prepare<[number]>(
+        'INSERT OR IGNORE INTO text_keys (key, id) SELECT key, id FROM texts WHERE id > ? ORDER BY key, id',
+      ),
+      lastText: db.prepare<[], number | null>('SELECT MAX(id) FROM texts').pluck(),
+      setMerged: db.prepare<[number]>(
+        'INSERT INTO text_keys_merged (one, upto) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET upto = excluded.upto',
+      ),
+    };
+  }
+
+  /**
+   * Call inside the write transaction, before any look-up: what other connections merged or added
+   * since this one last looked is taken in (it holds the write lock, so nothing changes after).
+   */
+  catchUp(): void {
+    const merged = this.statements.mergedUpto.get() ?? 0;
+    if (merged > this.merged) {
+      for (const [key, ids] of this.recent) {
+        const left =
+          typeof ids === 'number' ? (ids > merged ? ids : undefined) : ids.filter((id) => id > merged);
+        if (left === undefined || (Array.isArray(left) && left.length === 0)) this.recent.delete(key);
+        else this.recent.set(key, Array.isArray(left) && left.length === 1 ? left[0]! : left);
+      }
+      this.merged = merged;
+    }
+    for (const { id, key } of this.statements.textsAfter.iterate(Math.max(this.loaded, this.merged)))
+      this.remember(key, id);
+  }
+
+  /** The id of the stored text `text` (whose key is `key`), if it is stored. */
+  find(key: number, text: string): number | undefined {
+    const ids = this.recent.get(key);
+    if (ids !== undefined) {
+      for (const id of typeof ids === 'number' ? [ids] : ids)
+        if (this.statements.textOf.get(id) === text) return id;
+    }
+    return this.statements.findMerged.get(key, text);
+  }
+
+  /** A text just inserted (inside the write transaction) under `id`. */
+  added(key: number, id: number): void {
+    this.remember(key, id);
+  }
+
+  /** At the end of a write (inside its transaction): the keys in memory merged once there are enough. */
+  mergeIfDue(): void {
+    if (this.recent.size >= this.mergeAt) this.mergeAll();
+  }
+
+  /** Every text's key into text_keys (inside a write transaction). */
+  mergeAll(): void {
+    const last = this.statements.lastText.get() ?? 0;
+    if (last <= this.merged) return;
+    this.statements.merge.run(this.merged);
+    this.statements.setMerged.run(last);
+    this.recent.clear();
+    this.merged = last;
+    this.loaded = last;
+  }
+
+  /** After a rolled-back write: what it added is gone, so everything is read again at the next. */
+  forget(): void {
+    this.recent.clear();
+    this.merged = 0;
+    this.loaded = 0;
+  }
+
+  private remember(key: number, id: number): void {
+    const ids = this.recent.get(key);
+    if (ids === undefined) this.recent.set(key, id);
+    else if (typeof ids === 'number') {
+      if (ids !== id) this.recent.set(key, [ids, id]);
+    } else if (!ids.includes(id)) ids.push(id);
+    if (id > this.loaded) this.loaded = id;
+  }
+}
+
+/**
+ * A file written before text_keys: the keys of all its texts go in (one sort), and the former
+ * index goes. Run when the file is opened, before any write.
+ */
+export function migrateTextKeys(db: SqliteDatabase): void {
+  const hasFormer =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(FORMER_KEY_INDEX) !==
+    undefined;
+  if (!hasFormer) return;
+  db.transaction(() => {
+    new TextKeys(db).mergeAll();
+    db.exec(`DROP INDEX IF EXISTS ${FORMER_KEY_INDEX}`);
+  }).immediate();
+}

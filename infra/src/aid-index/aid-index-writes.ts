@@ -4,10 +4,10 @@
  * main thread keeps parsing, publishing and answering while the index is written.
  *
  * Rows are compact (compact-aid-rows.ts): the texts that repeat across aids live once in `texts`,
- * each import (source file + import id) once in `imports`, and a row holds their ids. A project
- * title is kept in its row until it is seen a second time (most are one aid's own: a dictionary
- * entry would cost a random look-up and two random inserts per aid, the index writer's bottleneck on a
- * whole register).
+ * each import (source file + import id) once in `imports`, and a row holds their ids; a text is
+ * found by its key through text-keys.ts. A project title is kept in its row until it is seen a second
+ * time (most are one aid's own: in the dictionary each would cost a random look-up when
+ * met again and an entry of its own).
  */
 import {
   aidOfAidRecordedText,

@@ -13,7 +13,7 @@
  * keys go into `text_keys` in one insert sorted by key, inside the write that reached the mark, so
  * each page of `text_keys` is written once per merge instead of once per commit.
  */
-import type { SqliteDatabase } from '../embedded/sqlite';
+import { retryWhileBusy, type SqliteDatabase } from '../embedded/sqlite';
 
 export const TEXT_KEYS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS text_keys (
@@ -139,15 +139,22 @@ export class TextKeys {
 
 /**
  * A file written before text_keys: the keys of all its texts go in (one sort), and the former
- * index goes. Run when the file is opened, before any write.
+ * index goes. Run when the file is opened, before any write. Several processes may open the file
+ * at once: one migrates, the others wait for it (sorting the keys of a whole register's ~10 million
+ * texts takes tens of seconds) and then find nothing left to do.
  */
 export function migrateTextKeys(db: SqliteDatabase): void {
-  const hasFormer =
+  const hasFormer = () =>
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(FORMER_KEY_INDEX) !==
     undefined;
-  if (!hasFormer) return;
-  db.transaction(() => {
-    new TextKeys(db).mergeAll();
-    db.exec(`DROP INDEX IF EXISTS ${FORMER_KEY_INDEX}`);
-  }).immediate();
+  retryWhileBusy(() => {
+    if (!hasFormer()) return;
+    db.transaction(() => {
+      new TextKeys(db).mergeAll();
+      db.exec(`DROP INDEX IF EXISTS ${FORMER_KEY_INDEX}`);
+    }).immediate();
+  }, MIGRATION_BUDGET_MS);
 }
+
+/** How long an opening waits for another process's migration. */
+const MIGRATION_BUDGET_MS = 5 * 60_000;

@@ -17,7 +17,7 @@ import {
   isOrderedImportId,
   type AidRecord,
 } from '@rna/domain';
-import type { SqliteDatabase } from '../embedded/sqlite';
+import { hasIndex, type SqliteDatabase } from '../embedded/sqlite';
 import { eachText, type PackedTexts } from '../packed-texts/packed-texts';
 import { splitAid, textKey, type AidRowValues } from './compact-aid-rows';
 import { RecentMemo } from './recent-memo';
@@ -73,10 +73,7 @@ export function dropFormerSearchIndex(db: SqliteDatabase): void {
 }
 
 export function hasSearchIndex(db: SqliteDatabase): boolean {
-  return (
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(SEARCH_INDEX_NAME) !==
-    undefined
-  );
+  return hasIndex(db, SEARCH_INDEX_NAME);
 }
 
 export const AID_INDEX_SCHEMA = `

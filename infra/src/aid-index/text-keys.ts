@@ -13,7 +13,7 @@
  * keys go into `text_keys` in one insert sorted by key, inside the write that reached the mark, so
  * each page of `text_keys` is written once per merge instead of once per commit.
  */
-import { retryWhileBusy, type SqliteDatabase } from '../embedded/sqlite';
+import { hasIndex, retryWhileBusy, type SqliteDatabase } from '../embedded/sqlite';
 
 export const TEXT_KEYS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS text_keys (
@@ -31,8 +31,9 @@ CREATE TABLE IF NOT EXISTS text_keys_merged (
 const FORMER_KEY_INDEX = 'texts_by_key';
 
 /**
- * Texts kept in memory before their keys are merged: ~45 bytes each (a map entry and its number
- * key), ~11 MB; a merge at 25 million aids (~40,000 pages of text_keys) writes ~160 MB.
+ * Texts kept in memory before their keys are merged: 46 bytes each (a map entry and its number key;
+ * 11.6 MB for 250,000: the heap in use after a collection); a merge writes each page of text_keys it
+ * reaches once, at most all of them.
  */
 export const TEXT_KEYS_MERGE_AT = 250_000;
 
@@ -41,7 +42,7 @@ export class TextKeys {
   private readonly recent = new Map<number, number | number[]>();
   /** Texts with an id up to this are in text_keys (as this connection last read it). */
   private merged = 0;
-  /** Texts with an id up to this are in `recent` or text_keys. */
+  /** Texts with an id up to this are in `recent` or text_keys (never below `merged`). */
   private loaded = 0;
   private readonly statements;
 
@@ -77,16 +78,12 @@ export class TextKeys {
   catchUp(): void {
     const merged = this.statements.mergedUpto.get() ?? 0;
     if (merged > this.merged) {
-      for (const [key, ids] of this.recent) {
-        const left =
-          typeof ids === 'number' ? (ids > merged ? ids : undefined) : ids.filter((id) => id > merged);
-        if (left === undefined || (Array.isArray(left) && left.length === 0)) this.recent.delete(key);
-        else this.recent.set(key, Array.isArray(left) && left.length === 1 ? left[0]! : left);
-      }
+      // another connection merged: what this one held is in text_keys, the texts after it are read
+      this.recent.clear();
       this.merged = merged;
+      this.loaded = merged;
     }
-    for (const { id, key } of this.statements.textsAfter.iterate(Math.max(this.loaded, this.merged)))
-      this.remember(key, id);
+    for (const { id, key } of this.statements.textsAfter.iterate(this.loaded)) this.added(key, id);
   }
 
   /** The id of the stored text `text` (whose key is `key`), if it is stored. */
@@ -99,9 +96,14 @@ export class TextKeys {
     return this.statements.findMerged.get(key, text);
   }
 
-  /** A text just inserted (inside the write transaction) under `id`. */
+  /** A text just inserted (inside the write transaction) under `id`, or one read back. */
   added(key: number, id: number): void {
-    this.remember(key, id);
+    const ids = this.recent.get(key);
+    if (ids === undefined) this.recent.set(key, id);
+    else if (typeof ids === 'number') {
+      if (ids !== id) this.recent.set(key, [ids, id]);
+    } else if (!ids.includes(id)) ids.push(id);
+    if (id > this.loaded) this.loaded = id;
   }
 
   /** At the end of a write (inside its transaction): the keys in memory merged once there are enough. */
@@ -126,15 +128,6 @@ export class TextKeys {
     this.merged = 0;
     this.loaded = 0;
   }
-
-  private remember(key: number, id: number): void {
-    const ids = this.recent.get(key);
-    if (ids === undefined) this.recent.set(key, id);
-    else if (typeof ids === 'number') {
-      if (ids !== id) this.recent.set(key, [ids, id]);
-    } else if (!ids.includes(id)) ids.push(id);
-    if (id > this.loaded) this.loaded = id;
-  }
 }
 
 /**
@@ -145,11 +138,8 @@ export class TextKeys {
  * timeout; the longer budget is for a slower disk.
  */
 export function migrateTextKeys(db: SqliteDatabase): void {
-  const hasFormer = () =>
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(FORMER_KEY_INDEX) !==
-    undefined;
   retryWhileBusy(() => {
-    if (!hasFormer()) return;
+    if (!hasIndex(db, FORMER_KEY_INDEX)) return;
     db.transaction(() => {
       new TextKeys(db).mergeAll();
       db.exec(`DROP INDEX IF EXISTS ${FORMER_KEY_INDEX}`);

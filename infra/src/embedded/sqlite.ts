@@ -53,6 +53,11 @@ function convertToIncremental(db: SqliteDatabase): void {
   }
 }
 
+/** Whether the file has an index of that name (migrations look for an earlier version's). */
+export function hasIndex(db: SqliteDatabase, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
+}
+
 /** SQLITE_BUSY or SQLITE_LOCKED: another connection holds the file's write lock (for now). */
 export function isBusyError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

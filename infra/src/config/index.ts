@@ -2,3 +2,4 @@ export * from './clock';
 export * from './config';
 export * from './shutdown';
 export * from './heartbeat';
+export * from './heap-growth';

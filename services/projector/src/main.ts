@@ -6,13 +6,7 @@
  * and checkpointed, and a consumer group hands each `aids` message to one member only.
  */
 import pino from 'pino';
-import {
-  growHeapForBulkWork,
-  loadConfig,
-  processClock,
-  startHeartbeat,
-  stopOnSignals,
-} from '@rna/infra/config';
+import { loadConfig, processClock, startHeartbeat, stopOnSignals } from '@rna/infra/config';
 import type { DeadLetterDoc } from '@rna/infra/dead-letters';
 import { openStores, engineProbes, waitForEngines } from '@rna/infra/engines';
 import { processHolderId } from '@rna/infra/leases';
@@ -21,7 +15,6 @@ import { ALL_PROJECTIONS } from '@rna/read-models';
 import { startProjections } from '@rna/read-models';
 
 async function main(): Promise<void> {
-  growHeapForBulkWork();
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'projector' });
   const { dataDir, engines, leaseTtlMs } = loadConfig();
   const clock = processClock();

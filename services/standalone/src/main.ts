@@ -1,12 +1,10 @@
 /** `npm start`: the portal on the embedded default, in one process. */
 import { createApiLogger } from '@rna/api';
 import { DataDirLockedError } from '@rna/infra/embedded';
-import { ConfigError, growHeapForBulkWork, loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
+import { ConfigError, loadConfig, processClock, stopOnSignals } from '@rna/infra/config';
 import { startPortal } from './portal';
 
 async function main(): Promise<void> {
-  // the portal's process also syncs and projects the whole register
-  growHeapForBulkWork();
   const logger = createApiLogger();
   let config;
   try {

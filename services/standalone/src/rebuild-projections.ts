@@ -25,7 +25,7 @@ import {
   type MessageLog,
 } from '@rna/infra';
 import { RegisterArchive } from '@rna/infra/register';
-import { growHeapForBulkWork, loadConfig } from '@rna/infra/config';
+import { loadConfig } from '@rna/infra/config';
 import { acquireDataDirLock } from '@rna/infra/embedded';
 import { engineSelection, openStores } from '@rna/infra/stores';
 import { attemptLease, processHolderId, releaseLease, tryHoldLease } from '@rna/infra/leases';
@@ -262,7 +262,6 @@ export function rebuildArguments(argv: readonly string[]): RebuildArguments {
 }
 
 async function main(): Promise<void> {
-  growHeapForBulkWork();
   const options = rebuildArguments(process.argv.slice(2));
   const config = loadConfig();
   const embedded = Object.values(engineSelection(config.engines)).every((engine) => engine === 'embedded');

@@ -5,20 +5,13 @@
  * Any number of sync processes may run: the one holding the `sync-worker` lease imports.
  */
 import pino from 'pino';
-import {
-  growHeapForBulkWork,
-  loadConfig,
-  processClock,
-  startHeartbeat,
-  stopOnSignals,
-} from '@rna/infra/config';
+import { loadConfig, processClock, startHeartbeat, stopOnSignals } from '@rna/infra/config';
 import { openStores, engineProbes, waitForEngines } from '@rna/infra/engines';
 import { processHolderId, runWhileHoldingLease } from '@rna/infra/leases';
 import { HttpRegisterClient, RegisterArchive } from '@rna/infra/register';
 import { startSyncWorker } from './worker';
 
 async function main(): Promise<void> {
-  growHeapForBulkWork();
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }).child({ service: 'sync' });
   const { dataDir, rnaBaseUrl: baseUrl, engines, leaseTtlMs, syncParserThreads } = loadConfig();
   const stores = openStores({ dataDir, engines });

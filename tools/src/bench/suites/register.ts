@@ -23,7 +23,6 @@ import { seededRandom } from '../../generator/random';
 import { directoryBytes, rehearseRegister } from '../register/rehearsal';
 import { runRebuildProcess } from '../register/rebuild-process';
 import { disposeHarness } from '../../rna-mirror/sync-harness';
-import { growHeapForBulkWork } from '@rna/infra/config';
 
 const WHOLE_REGISTER = 25_000_000;
 /** Disk a rehearsal needs per aid: generated zips, their kept copies, the index, the transient log. */
@@ -86,8 +85,6 @@ export const registerSuite: BenchSuite = {
   name: 'register',
   description: 'whole register: ten years of monthly files synced, stored, searched and rebuilt',
   async run(ctx): Promise<BenchRow[]> {
-    // the sync is measured in this process: with the heap settings of the portal's process
-    growHeapForBulkWork();
     const scale = scaleOf(ctx.env);
     const aids = Math.round(WHOLE_REGISTER * scale);
     const needed = aids * BYTES_PER_AID_NEEDED;

@@ -134,7 +134,7 @@ export class TextKeys {
  * A file written before text_keys: the keys of all its texts go in (one sort), and the former
  * index goes. Run when the file is opened, before any write. Several processes may open the file
  * at once: one migrates, the others wait for it and then find nothing left to do. 10 million texts
- * (a whole register has ~10) migrated in 3.5 s on the development machine, within the 10 s busy
+ * (a whole register has ~10 million) migrated in 3.5 s on the development machine, within the 10 s busy
  * timeout; the longer budget is for a slower disk.
  */
 export function migrateTextKeys(db: SqliteDatabase): void {

@@ -174,8 +174,53 @@ export interface ExtractorReport {
   xmlBytes: number;
 }
 
-function perContext<T>(): Record<Context, Map<string, T>> {
-  return { ROOT: new Map(), AIUTO: new Map(), COMPONENTE_AIUTO: new Map(), STRUMENTO_AIUTO: new Map() };
+/** An element name as a file writes it (`raw`), what it stands for, and where its text goes. */
+interface ElementName {
+  raw: string;
+  name: string;
+  target: Target;
+}
+
+/**
+ * The element names met in one context, found again by comparing the raw name with them, starting
+ * after the last one found: a file writes a context's elements in the same order every time, so the
+ * first comparison is nearly always the one. A Map hashed each name, a new string at every tag: the
+ * look-up was 8 % of the parser's thread in a profile.
+ */
+class MetNames {
+  private readonly met: ElementName[] = [];
+  private next = 0;
+
+  find(raw: string): ElementName | undefined {
+    const count = this.met.length;
+    let i = this.next;
+    for (let tried = 0; tried < count; tried++) {
+      const element = this.met[i]!;
+      i = i + 1 === count ? 0 : i + 1;
+      if (element.raw === raw) {
+        this.next = i;
+        return element;
+      }
+    }
+    return undefined;
+  }
+
+  /** A name met for the first time; beyond a bound (a file of made-up names) it is resolved each time. */
+  add(element: ElementName): void {
+    if (this.met.length < MAX_MET_NAMES) this.met.push(element);
+  }
+}
+
+/** Names kept per context: the register's have fewer than 30 elements each. */
+const MAX_MET_NAMES = 64;
+
+function perContext(): Record<Context, MetNames> {
+  return {
+    ROOT: new MetNames(),
+    AIUTO: new MetNames(),
+    COMPONENTE_AIUTO: new MetNames(),
+    STRUMENTO_AIUTO: new MetNames(),
+  };
 }
 
 function emptyConcession(): Record<ConcessionField, string> {
@@ -217,9 +262,8 @@ export class AidExtractor {
   // the next one, a broken sequence becomes U+FFFD) in half the time on files of the register's layout.
   private readonly decoder = new TextDecoder('utf-8');
   private readonly truncated = new Set<string>();
-  /** Per context, raw tag name → resolved name: the same few dozen names repeat millions of times. */
-  private readonly names = perContext<string>();
-  private readonly targets = perContext<Target>();
+  /** Per context, the element names met: the same few dozen repeat millions of times. */
+  private readonly names = perContext();
   private readonly contexts: Context[] = ['ROOT'];
   private pending: AidRecord[] = [];
   private failure: RegisterFileFormatError | null = null;
@@ -305,15 +349,17 @@ export class AidExtractor {
     return this.contexts[this.contexts.length - 1] ?? 'ROOT';
   }
 
-  private resolveName(raw: string): string {
+  /** The element `raw` names in the current context: its resolved name and where its text goes. */
+  private element(raw: string): ElementName {
     const context = this.context();
     const names = this.names[context];
-    let name = names.get(raw);
-    if (name === undefined) {
-      name = this.resolveUncached(context, raw);
-      names.set(raw, name);
+    let element = names.find(raw);
+    if (element === undefined) {
+      const name = this.resolveUncached(context, raw);
+      element = { raw, name, target: targetOf(context, name) };
+      names.add(element);
     }
-    return name;
+    return element;
   }
 
   private resolveUncached(context: Context, raw: string): string {
@@ -330,19 +376,9 @@ export class AidExtractor {
     return name;
   }
 
-  private targetFor(name: string): Target {
-    const context = this.context();
-    const targets = this.targets[context];
-    let target = targets.get(name);
-    if (target === undefined) {
-      target = targetOf(context, name);
-      targets.set(name, target);
-    }
-    return target;
-  }
-
   private openTag(tag: SaxesTagPlain): void {
-    const name = this.resolveName(tag.name);
+    const element = this.element(tag.name);
+    const name = element.name;
     if (name === 'AIUTO') {
       this.contexts.push('AIUTO');
       this.concession = emptyConcession();
@@ -355,7 +391,7 @@ export class AidExtractor {
       this.contexts.push('STRUMENTO_AIUTO');
     } else if (!CONTAINERS.has(name)) {
       this.field = name;
-      this.target = this.targetFor(name);
+      this.target = element.target;
       this.text = '';
     }
   }
@@ -377,7 +413,7 @@ export class AidExtractor {
       return;
     }
     const context = this.context();
-    const name = this.resolveName(tag.name);
+    const name = this.element(tag.name).name;
     if (name === 'COMPONENTE_AIUTO' && context === 'COMPONENTE_AIUTO') {
       this.contexts.pop();
       this.keep(this.check(this.record()));

@@ -92,6 +92,62 @@ describe('parseAidStream', () => {
     expect(report.truncatedTags).toEqual(['IMPORTO_NOMIN→IMPORTO_NOMINALE']);
   });
 
+  it('reads each field wherever it stands, among hundreds of unknown elements and names written two ways', async () => {
+    // each aid writes its fields in another order, with and without the prefix, the amount's name cut,
+    // and 150 element names no other aid uses: more than the parser keeps at hand per context
+    const aid = (n: number) => {
+      const unknown = Array.from({ length: 50 }, (_, k) => `<ns:ALTRO_${n}_${k}>x</ns:ALTRO_${n}_${k}>`);
+      const fields = [
+        `<ns:DATA_CONCESSIONE>2024-01-1${n}</ns:DATA_CONCESSIONE>`,
+        n % 2
+          ? `<CODICE_FISCALE_BENEFICIARIO>CF${n}</CODICE_FISCALE_BENEFICIARIO>`
+          : `<ns:CODICE_FISCALE_BENEFICIARIO>CF${n}</ns:CODICE_FISCALE_BENEFICIARIO>`,
+        `<ns:TITOLO_MISURA>Misura ${n}</ns:TITOLO_MISURA>`,
+        `<ns:COR>${n}</ns:COR>`,
+      ];
+      const ordered = [...fields.slice(n % 4), ...fields.slice(0, n % 4)];
+      return (
+        `<ns:AIUTO>${unknown.slice(0, 25).join('')}${ordered.join('')}${unknown.slice(25).join('')}` +
+        `<ns:COMPONENTI_AIUTO><ns:COMPONENTE_AIUTO><ns:COD_PROCEDIMENTO>${n}</ns:COD_PROCEDIMENTO>` +
+        `<ns:ID_COMPONENTE_AIUTO>${100 + n}</ns:ID_COMPONENTE_AIUTO><ns:STRUMENTI_AIUTO><ns:STRUMENTO_AIUTO>` +
+        `<ns:IMPORTO_NOMIN>${n}</ns:IMPORTO_NOMIN><ns:ELEMENTO_DI_AIUTO>${n}.5</ns:ELEMENTO_DI_AIUTO>` +
+        `</ns:STRUMENTO_AIUTO></ns:STRUMENTI_AIUTO></ns:COMPONENTE_AIUTO></ns:COMPONENTI_AIUTO></ns:AIUTO>`
+      );
+    };
+    const records: AidRecord[] = [];
+    const report = await parseAidStream(xml([1, 2, 3, 4, 5, 6].map(aid).join('')), {
+      sourceFile: 'f',
+      importId: 'x',
+      now: NOW,
+      inline: true,
+      onBatch: async (batch) => void records.push(...batch),
+    });
+    expect(
+      records.map((r) => [
+        r.idComponenteAiuto,
+        r.dataConcessione,
+        r.codiceFiscaleBeneficiario,
+        r.titoloMisura,
+        r.cor,
+        r.codProcedimento,
+        r.elementoDiAiutoCents,
+        r.importoNominaleCents,
+      ]),
+    ).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => [
+        String(100 + n),
+        `2024-01-1${n}`,
+        `CF${n}`,
+        `Misura ${n}`,
+        String(n),
+        String(n),
+        n * 100 + 50,
+        n * 100,
+      ]),
+    );
+    expect(report.truncatedTags).toEqual(['IMPORTO_NOMIN→IMPORTO_NOMINALE']);
+  });
+
   it('gives the same records, batches and report on a worker thread as inline', async () => {
     const aid = (id: number, tax: string) =>
       `<ns:AIUTO><ns:DATA_CONCESSIONE>2024-01-0${id}</ns:DATA_CONCESSIONE>` +

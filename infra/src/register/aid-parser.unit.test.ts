@@ -94,7 +94,7 @@ describe('parseAidStream', () => {
 
   it('reads each field wherever it stands, among hundreds of unknown elements and names written two ways', async () => {
     // each aid writes its fields in another order, with and without the prefix, the amount's name cut,
-    // and 150 element names no other aid uses: more than the parser keeps at hand per context
+    // and 50 element names no other aid uses (300 in the file: more than the parser keeps per context)
     const aid = (n: number) => {
       const unknown = Array.from({ length: 50 }, (_, k) => `<ns:ALTRO_${n}_${k}>x</ns:ALTRO_${n}_${k}>`);
       const fields = [

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { ARCHIVE_FILES_COLLECTION, type ArchiveFileDoc } from '@rna/read-models/archive';
 import {
   AID_CHANGE_BUCKETS,
@@ -10,7 +8,7 @@ import {
 } from '@rna/read-models';
 import { rebuildProjections } from '@rna/standalone';
 import { openStores } from '@rna/infra/stores';
-import { ROOT } from '../../scale-out/processes';
+import { npmScripts, scriptEnv, scriptNodeFlags } from '../npm-scripts';
 import { disposeHarness, expectIndexMatches } from '../../rna-mirror/sync-harness';
 import type { TruthRecord } from '../../generator/generate';
 import { REBUILD_ENV, REBUILD_NODE_FLAGS, runRebuildProcess } from './rebuild-process';
@@ -20,15 +18,11 @@ jest.setTimeout(300_000);
 
 describe('the rebuild as the bench runs it', () => {
   it('has the memory settings of the npm script the operator runs, defaults read as the shell does', () => {
-    const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
-    };
-    const script = scripts['rebuild-projections']!.replace(/\$\{\w+:-([^}]*)\}/g, '$1');
-    const words = script.split(/\s+/);
-    for (const flag of REBUILD_NODE_FLAGS) expect(words).toContain(flag);
-    for (const [name, value] of Object.entries(REBUILD_ENV)) expect(words).toContain(`${name}=${value}`);
+    const script = npmScripts()['rebuild-projections']!;
+    const nodeFlags = scriptNodeFlags(script);
+    for (const flag of REBUILD_NODE_FLAGS) expect(nodeFlags).toContain(flag);
+    for (const [name, value] of Object.entries(REBUILD_ENV)) expect(scriptEnv(script)[name]).toBe(value);
     // and nothing the bench leaves out: every flag the script gives node
-    const nodeFlags = words.slice(words.lastIndexOf('node') + 1).filter((word) => word.startsWith('--'));
     expect(nodeFlags.sort()).toEqual([...REBUILD_NODE_FLAGS].sort());
   });
 });

@@ -1,27 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../scale-out/processes';
+import { npmScripts, scriptEnv, scriptNodeFlags } from '../npm-scripts';
 import { benchSuites, BULK_NODE_FLAGS, PORTAL_ENV } from './index';
 
-/** The variables a package.json script sets before `node`, each at the default the shell gives it. */
-function scriptEnv(script: string): Record<string, string> {
-  const beforeNode = script.slice(script.lastIndexOf('&&') + 2, script.search(/\bnode\s+--/));
-  const env: Record<string, string> = {};
-  for (const [, name, value] of beforeNode.matchAll(/(\w+)=\$\{\w+:-([^}]*)\}/g)) env[name!] = value!;
-  return env;
-}
-
-/** The flags a package.json script gives `node`, each at the default the shell gives it. */
-function scriptNodeFlags(script: string): string[] {
-  const words = script.replace(/\$\{\w+:-([^}]*)\}/g, '$1').split(/\s+/);
-  return words.slice(words.lastIndexOf('node') + 1).filter((word) => word.startsWith('--'));
-}
+const scripts = npmScripts();
 
 describe('the portal environment the register suite measures in', () => {
-  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-
   it.each(['start', 'start:api', 'start:sync', 'start:projector'])('is the one `npm run %s` sets', (name) => {
     expect(scriptEnv(scripts[name]!)).toEqual(PORTAL_ENV);
   });
@@ -35,10 +20,6 @@ describe('the portal environment the register suite measures in', () => {
 });
 
 describe('the node flags of the processes that sync or project', () => {
-  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-
   it.each(['start', 'start:sync', 'start:projector'])('are given by `npm run %s`', (name) => {
     for (const flag of BULK_NODE_FLAGS) expect(scriptNodeFlags(scripts[name]!)).toContain(flag);
   });

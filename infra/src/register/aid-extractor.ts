@@ -184,7 +184,7 @@ interface ElementName {
 /**
  * The element names met in one context, found again by comparing the raw name with them, starting
  * after the last one found: a file writes a context's elements in the same order every time, so the
- * first comparison is nearly always the one. A Map hashed each name, a new string at every tag: the
+ * first comparison usually finds it (not counted). A Map hashed each name, a new string at every tag: the
  * look-ups were a tenth of the parser's thread in a profile, the comparisons half that. Past the
  * bound, names are resolved each time: slower for a file of made-up names, never wrong.
  */

@@ -7,6 +7,8 @@ import { packTexts } from '../packed-texts/packed-texts';
 import { AID_INDEX_SCHEMA, aidIndexWrites } from './aid-index-writes';
 import { sampleAid } from './contract';
 import { openSqliteAidIndex } from './sqlite-aid-index';
+import { textKey } from './compact-aid-rows';
+import { TextKeys } from './text-keys';
 
 const withFile = async (run: (file: string) => Promise<void> | void) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-text-keys-'));
@@ -99,6 +101,45 @@ describe("the dictionary's text keys", () => {
       expectEachTextOnce(a.db);
       a.db.close();
       b.db.close();
+    }));
+
+  it('tells stored texts from new ones past the size of its first filter, and after another connection merged', () =>
+    withFile((file) => {
+      // filters of 1,024 bits at first: more texts than they hold well, so they are rebuilt larger
+      const filterBits = 1_024;
+      const count = 3_000;
+      const texts = (from: number, to: number) =>
+        Array.from({ length: to - from }, (_, i) => `Titolo del progetto ${from + i}`);
+      const a = openSqliteFile(file, { schema: AID_INDEX_SCHEMA });
+      const b = openSqliteFile(file, { schema: AID_INDEX_SCHEMA });
+      const keysOfA = new TextKeys(a, 500, filterBits);
+      const keysOfB = new TextKeys(b, 500, filterBits);
+      /** Stores what is not stored yet (as the writer does): how many it found stored. */
+      const store = (db: SqliteDatabase, keys: TextKeys, batch: string[]): number =>
+        db
+          .transaction(() => {
+            keys.catchUp();
+            const insert = db.prepare('INSERT INTO texts (key, text) VALUES (?, ?)');
+            let found = 0;
+            for (const text of batch) {
+              const key = textKey(text);
+              if (keys.find(key, text) !== undefined) found++;
+              else keys.added(key, Number(insert.run(key, text).lastInsertRowid));
+            }
+            keys.mergeIfDue();
+            return found;
+          })
+          .immediate();
+      expect(store(b, keysOfB, texts(0, 10))).toBe(0); // b's filter made while the dictionary is small
+      for (let from = 0; from < count; from += 250) store(a, keysOfA, texts(from, from + 250));
+      // a merged its keys many times over: b finds every one of them, and not the texts never stored
+      expect(store(b, keysOfB, texts(0, count + 500))).toBe(count);
+      expect(store(a, keysOfA, texts(count + 500, count + 600))).toBe(0);
+      expect(store(a, keysOfA, texts(0, count + 600))).toBe(count + 600);
+      const stored = a.prepare('SELECT COUNT(*) FROM texts').pluck().get();
+      expect(stored).toBe(count + 600);
+      a.close();
+      b.close();
     }));
 
   it('moves the keys of a file written with the former key index into text_keys when it is opened', () =>

@@ -14,6 +14,7 @@
  * each page of `text_keys` is written once per merge instead of once per commit.
  */
 import { hasIndex, retryWhileBusy, type SqliteDatabase } from '../embedded/sqlite';
+import { MIN_FILTER_BITS, TextKeyFilter } from './text-key-filter';
 
 export const TEXT_KEYS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS text_keys (
@@ -44,11 +45,15 @@ export class TextKeys {
   private merged = 0;
   /** Texts with an id up to this are in `recent` or text_keys (never below `merged`). */
   private loaded = 0;
+  /** The keys of the texts up to `loaded`, at least (null until the first catchUp, and after forget). */
+  private filter: TextKeyFilter | null = null;
   private readonly statements;
 
+  /** `filterMinBits`: the size of its first filter of keys (text-key-filter.ts), smaller in tests. */
   constructor(
     db: SqliteDatabase,
     private readonly mergeAt = TEXT_KEYS_MERGE_AT,
+    private readonly filterMinBits = MIN_FILTER_BITS,
   ) {
     this.statements = {
       mergedUpto: db.prepare<[], number>('SELECT upto FROM text_keys_merged').pluck(),
@@ -65,6 +70,11 @@ export class TextKeys {
         'INSERT OR IGNORE INTO text_keys (key, id) SELECT key, id FROM texts WHERE id > ? ORDER BY key, id',
       ),
       lastText: db.prepare<[], number | null>('SELECT MAX(id) FROM texts').pluck(),
+      mergedKeys: db.prepare<[], number>('SELECT key FROM text_keys').pluck(),
+      mergedKeyCount: db.prepare<[], number>('SELECT COUNT(*) FROM text_keys').pluck(),
+      keysOfTexts: db
+        .prepare<[number, number], number>('SELECT key FROM texts WHERE id > ? AND id <= ?')
+        .pluck(),
       setMerged: db.prepare<[number]>(
         'INSERT INTO text_keys_merged (one, upto) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET upto = excluded.upto',
       ),
@@ -77,6 +87,12 @@ export class TextKeys {
    */
   catchUp(): void {
     const merged = this.statements.mergedUpto.get() ?? 0;
+    // text_keys holds the keys up to `merged`: the first time, they all go in the filter; after, the
+    // keys of the texts another connection added and merged while this one was not looking
+    if (this.filter === null) this.filter = this.filterOfMergedKeys();
+    else if (merged > this.loaded) {
+      for (const key of this.statements.keysOfTexts.iterate(this.loaded, merged)) this.filter.add(key);
+    }
     if (merged > this.merged) {
       // another connection merged: what this one held is in text_keys, the texts after it are read
       this.recent.clear();
@@ -88,6 +104,7 @@ export class TextKeys {
 
   /** The id of the stored text `text` (whose key is `key`), if it is stored. */
   find(key: number, text: string): number | undefined {
+    if (this.filter !== null && !this.filter.mayHave(key)) return undefined;
     const ids = this.recent.get(key);
     if (ids !== undefined) {
       for (const id of typeof ids === 'number' ? [ids] : ids)
@@ -98,6 +115,7 @@ export class TextKeys {
 
   /** A text just inserted (inside the write transaction) under `id`, or one read back. */
   added(key: number, id: number): void {
+    this.filter?.add(key);
     const ids = this.recent.get(key);
     if (ids === undefined) this.recent.set(key, id);
     else if (typeof ids === 'number') {
@@ -109,6 +127,18 @@ export class TextKeys {
   /** At the end of a write (inside its transaction): the keys in memory merged once there are enough. */
   mergeIfDue(): void {
     if (this.recent.size >= this.mergeAt) this.mergeAll();
+    if (this.filter?.wantsRebuild) this.filter = this.filterOfMergedKeys();
+  }
+
+  /** A filter of every key in text_keys and in memory (a rebuild reads them all: it is rare, sized to double). */
+  private filterOfMergedKeys(): TextKeyFilter {
+    const filter = new TextKeyFilter(
+      (this.statements.mergedKeyCount.get() ?? 0) + this.recent.size,
+      this.filterMinBits,
+    );
+    for (const key of this.statements.mergedKeys.iterate()) filter.add(key);
+    for (const key of this.recent.keys()) filter.add(key);
+    return filter;
   }
 
   /** Every text's key into text_keys (inside a write transaction). */
@@ -124,6 +154,7 @@ export class TextKeys {
 
   /** After a rolled-back write: what it added is gone, so everything is read again at the next. */
   forget(): void {
+    this.filter = null;
     this.recent.clear();
     this.merged = 0;
     this.loaded = 0;

@@ -42,10 +42,8 @@ export class TextKeyFilter {
 
   add(key: number): void {
     this.keys++;
-    const lo = key >>> 0;
-    const hi = Math.floor(key / 0x100000000);
-    let h = Math.imul(lo ^ hi, 0x9e3779b1);
-    const step = Math.imul(hi ^ (lo >>> 15), 0x85ebca6b) | 1;
+    let h = firstProbe(key);
+    const step = probeStep(key);
     for (let probe = 0; probe < PROBES; probe++) {
       const bit = h & this.mask;
       this.words[bit >>> 5]! |= 1 << (bit & 31);
@@ -55,10 +53,8 @@ export class TextKeyFilter {
 
   /** False only for a key never added. */
   mayHave(key: number): boolean {
-    const lo = key >>> 0;
-    const hi = Math.floor(key / 0x100000000);
-    let h = Math.imul(lo ^ hi, 0x9e3779b1);
-    const step = Math.imul(hi ^ (lo >>> 15), 0x85ebca6b) | 1;
+    let h = firstProbe(key);
+    const step = probeStep(key);
     for (let probe = 0; probe < PROBES; probe++) {
       const bit = h & this.mask;
       if ((this.words[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
@@ -79,3 +75,8 @@ export class TextKeyFilter {
 }
 
 const PROBES = 3;
+
+// The bits a key sets: double hashing on the key's two halves, mixed (a key's 53 bits hold up to 2^53).
+const highHalf = (key: number) => Math.floor(key / 0x100000000);
+const firstProbe = (key: number) => Math.imul((key >>> 0) ^ highHalf(key), 0x9e3779b1);
+const probeStep = (key: number) => Math.imul(highHalf(key) ^ ((key >>> 0) >>> 15), 0x85ebca6b) | 1;

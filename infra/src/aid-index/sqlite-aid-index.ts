@@ -169,16 +169,13 @@ const FILL_PAUSE_MS = 5_000;
 /**
  * A rebuild's file is only appended to (its search index is sorted at the end, with its own
  * memory), in a process of its own that must stay under 512 MB whatever the register's size: 8 MB
- * of pages instead of 32. At 1 million aids (the bench's runRebuildProcess on a synced copy) the
- * rebuild's process peaked at 483 MB with the defaults and 450 with the smaller cache, 395–427 MB
- * with the process's own settings too (package.json). It kept 20,000 texts at hand until the writer
- * alone was measured past a million aids (3 million generated aids, 8 MB of pages): with 20,000,
- * 2.84 million texts were looked up in the file (10 µs each, the pages no longer cached) and the
- * writer took 47 µs an aid, with 100,000 1.12 million and 35 µs; at 1 million aids the two were
- * equal (33–35 µs), which is why the smaller memo had looked free. It costs ~30 MB (peak 177 →
- * 210 MB of the writer alone at 1 million aids), bounded whatever the register's size.
+ * of pages instead of 32, 20,000 texts at hand instead of 100,000. Measured at 1 million aids (the
+ * bench's runRebuildProcess on a synced copy, one run each, a mutation run beside: ±30 MB), the
+ * rebuild's process peaked at 483 MB with the defaults and 450 with the smaller cache; with the
+ * process's own settings too (package.json), 395–427 MB with 100,000 texts and 402 with 20,000. It
+ * was not slower.
  */
-const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 100_000 };
+const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 20_000 };
 
 export class SqliteAidIndex implements AidIndex {
   private live: Connection;

@@ -173,7 +173,10 @@ const FILL_PAUSE_MS = 5_000;
  * bench's runRebuildProcess on a synced copy, one run each, a mutation run beside: ±30 MB), the
  * rebuild's process peaked at 483 MB with the defaults and 450 with the smaller cache; with the
  * process's own settings too (package.json), 395–427 MB with 100,000 texts and 402 with 20,000. It
- * was not slower.
+ * was not slower. Past a million aids the writer alone is (3 million generated aids, 8 MB of pages:
+ * 47 µs an aid with 20,000, 35 with 100,000, the texts no longer at hand looked up in a file whose
+ * pages no longer fit), but the rehearsal's rebuild of 1.5 million was not (131–136 s against
+ * 129–137 s, 40 MB more): tried and left at 20,000 until a whole register's rebuild says otherwise.
  */
 const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 20_000 };
 

@@ -26,6 +26,7 @@ export const MAX_FILTER_BITS = 2 ** 26;
 export class TextKeyFilter {
   private readonly words: Uint32Array;
   private readonly mask: number;
+  /** Keys added (one added twice counts twice). */
   private keys = 0;
 
   /** A filter sized for `expectedKeys` (a power of two of bits, between the bounds; `minBits` for tests). */
@@ -63,14 +64,9 @@ export class TextKeyFilter {
     return true;
   }
 
-  /** Too few bits a key, and room to grow: rebuild it with `new TextKeyFilter(keyCount)` and every key. */
+  /** Too few bits a key, and room to grow: make a new one sized for every key, and add them all. */
   get wantsRebuild(): boolean {
     return this.bits < MAX_FILTER_BITS && this.keys * MIN_BITS_PER_KEY > this.bits;
-  }
-
-  /** Keys added (one added twice counts twice). */
-  get keyCount(): number {
-    return this.keys;
   }
 }
 

@@ -29,7 +29,7 @@ describe('the filter of text keys', () => {
     keys.push(last);
     // full, it still answers right for what it holds, only less often right about the rest
     expect(keys.every((key) => filter.mayHave(key))).toBe(true);
-    const rebuilt = new TextKeyFilter(filter.keyCount);
+    const rebuilt = new TextKeyFilter(keys.length);
     expect(rebuilt.bits).toBeGreaterThan(filter.bits);
     expect(rebuilt.wantsRebuild).toBe(false);
     // a whole register's texts and more: the largest size, which never asks again

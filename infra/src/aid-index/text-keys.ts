@@ -71,7 +71,6 @@ export class TextKeys {
       ),
       lastText: db.prepare<[], number | null>('SELECT MAX(id) FROM texts').pluck(),
       mergedKeys: db.prepare<[], number>('SELECT key FROM text_keys').pluck(),
-      mergedKeyCount: db.prepare<[], number>('SELECT COUNT(*) FROM text_keys').pluck(),
       keysOfTexts: db
         .prepare<[number, number], number>('SELECT key FROM texts WHERE id > ? AND id <= ?')
         .pluck(),
@@ -131,14 +130,13 @@ export class TextKeys {
   }
 
   /**
-   * A filter of every key in text_keys and in memory. Read whole at a writer's first write (3 million
-   * keys took 2.2 s; a whole register's ~10 million, ~7 s once) and when it grows, sized to double.
+   * A filter of every key in text_keys and in memory. Read whole at a writer's first write (its first
+   * catchUp on 3 million merged texts took 2.5 and 3.3 s in two runs; a whole register's ~10 million,
+   * ~10 s once) and when it grows, sized to double.
    */
   private filterOfMergedKeys(): TextKeyFilter {
-    const filter = new TextKeyFilter(
-      (this.statements.mergedKeyCount.get() ?? 0) + this.recent.size,
-      this.filterMinBits,
-    );
+    // sized by the last text's id, which no count of the texts exceeds (a COUNT(*) would read text_keys twice)
+    const filter = new TextKeyFilter(this.statements.lastText.get() ?? 0, this.filterMinBits);
     for (const key of this.statements.mergedKeys.iterate()) filter.add(key);
     for (const key of this.recent.keys()) filter.add(key);
     return filter;

@@ -63,6 +63,16 @@ export async function noteAidChanges(
   taxCodes: readonly string[],
   changedAt: number,
 ): Promise<void> {
+  await logAidChanges(documents, taxCodes, changedAt);
+  await raiseAidChangeBuckets(documents, taxCodes, changedAt);
+}
+
+/** The log's part of noteAidChanges: what the alerts read, exactly which codes and when. */
+export async function logAidChanges(
+  documents: DocumentStore,
+  taxCodes: readonly string[],
+  changedAt: number,
+): Promise<void> {
   if (taxCodes.length === 0) return;
   const stamp = String(changedAt).padStart(16, '0');
   const notes: AidChangeLogDoc[] = [];
@@ -73,7 +83,21 @@ export async function noteAidChanges(
       taxCodes: taxCodes.slice(start, start + CODES_PER_LOG_DOC).join(' '),
     });
   await documents.collection<AidChangeLogDoc>(AID_CHANGE_LOG_COLLECTION).putMany(notes);
-  const buckets = new Set(taxCodes.map(aidChangeBucket));
+}
+
+/**
+ * The buckets' part of noteAidChanges: raises once the revision of each bucket of `taxCodes`. Writes
+ * that follow one another may raise them together, after the last one: a bucket raised later than its
+ * write only lets a cached look-up be used that much longer, never wrongly afterwards.
+ */
+export async function raiseAidChangeBuckets(
+  documents: DocumentStore,
+  taxCodes: Iterable<string>,
+  changedAt: number,
+): Promise<void> {
+  const buckets = new Set<string>();
+  for (const code of taxCodes) buckets.add(aidChangeBucket(code));
+  if (buckets.size === 0) return;
   await documents
     .collection<AidChangeBucketDoc>(AID_CHANGE_BUCKETS_COLLECTION)
     .putMany([...buckets].map((id) => ({ id, changedAt })));

@@ -453,12 +453,17 @@ describe('a batch bigger than one index write', () => {
     const noted = Object.create(documents) as typeof documents;
     noted.collection = <T extends { id: string }>(name: string) => {
       const collection = documents.collection<T>(name);
-      if (name !== AID_CHANGE_LOG_COLLECTION) return collection;
       const spy = Object.create(collection) as typeof collection;
-      spy.putMany = async (docs) => {
-        events.push(`note ${(docs[0] as unknown as { taxCodes: string }).taxCodes.split(' ')[0]}`);
-        await collection.putMany(docs);
-      };
+      if (name === AID_CHANGE_LOG_COLLECTION)
+        spy.putMany = async (docs) => {
+          events.push(`note ${(docs[0] as unknown as { taxCodes: string }).taxCodes.split(' ')[0]}`);
+          await collection.putMany(docs);
+        };
+      else if (name === AID_CHANGE_BUCKETS_COLLECTION)
+        spy.putMany = async (docs) => {
+          events.push(`raise ${docs.length} buckets`);
+          await collection.putMany(docs);
+        };
       return spy;
     };
     // three writes of a thousand: T0…T999, T1000…, T2000…; the same aid's later copy in the last
@@ -478,6 +483,8 @@ describe('a batch bigger than one index write', () => {
       'note T1000',
       'written T2000',
       'note T2000',
+      // once for the batch, after its last write: each bucket of the three writes' codes
+      `raise ${new Set(Array.from({ length: 2999 }, (_, i) => aidChangeBucket(`T${i}`))).size} buckets`,
     ]);
     expect((await aidIndex.get('1005'))?.importoNominaleCents).toBe(700);
     const changes = await notedChanges(documents);
@@ -487,6 +494,28 @@ describe('a batch bigger than one index write', () => {
     const buckets = new Set(Object.keys(changes).map(aidChangeBucket));
     const raised = await documents.collection(AID_CHANGE_BUCKETS_COLLECTION).find();
     expect(raised.map((bucket) => bucket.id).sort()).toEqual([...buckets].sort());
+  });
+
+  it('raises the buckets of a write still under way when the note before it fails', async () => {
+    const { aidIndex, documents } = stores;
+    const failingLog = Object.create(documents) as typeof documents;
+    failingLog.collection = <T extends { id: string }>(name: string) => {
+      const collection = documents.collection<T>(name);
+      if (name !== AID_CHANGE_LOG_COLLECTION) return collection;
+      const spy = Object.create(collection) as typeof collection;
+      spy.putMany = () => Promise.reject(new Error('documents unavailable'));
+      return spy;
+    };
+    // two writes: the first one's note fails while the second is on the index's writer thread
+    const batch = messages(...recorded(2000, (i) => `T${i}`));
+    await expect(applyAidMessages(batch, { aidIndex, documents: failingLog })).rejects.toThrow(
+      'documents unavailable',
+    );
+    expect(await aidIndex.get('1999')).not.toBeNull();
+    const raised = await documents.collection(AID_CHANGE_BUCKETS_COLLECTION).find();
+    expect(raised.map((bucket) => bucket.id).sort()).toEqual(
+      [...new Set(Array.from({ length: 2000 }, (_, i) => aidChangeBucket(`T${i}`)))].sort(),
+    );
   });
 
   it('stops at a failed write: the batch fails with its error, the writes after it are not made', async () => {
@@ -514,6 +543,11 @@ describe('a batch bigger than one index write', () => {
       const batch = messages(...recorded(3000, (i) => `T${i}`));
       await expect(applyAidMessages(batch, { aidIndex: index, documents: failing })).rejects.toThrow(
         'documents unavailable',
+      );
+      // the first write's buckets are raised all the same: its retry below changes nothing, notes nothing
+      const raisedAfterFailure = await documents.collection(AID_CHANGE_BUCKETS_COLLECTION).find();
+      expect(raisedAfterFailure.map((bucket) => bucket.id).sort()).toEqual(
+        [...new Set(Array.from({ length: 1000 }, (_, i) => aidChangeBucket(`T${i}`)))].sort(),
       );
       // retried with the notes back: the first write changes nothing now, the second fails again
       await expect(applyAidMessages(batch, { aidIndex: index, documents })).rejects.toThrow(

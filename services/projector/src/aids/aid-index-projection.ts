@@ -12,7 +12,8 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
-  noteAidChanges,
+  logAidChanges,
+  raiseAidChangeBuckets,
 } from '@rna/read-models';
 import {
   packTexts,
@@ -136,7 +137,11 @@ function parts<T>(items: T[]): T[][] {
 
 /**
  * Applies one consumed batch, in order. While the index works on a write, the tax codes the
- * previous write touched are noted (noteAidChanges: appended, one note for the codes of a write).
+ * previous write touched are logged (logAidChanges: appended, one note for the codes of a write);
+ * the buckets of all the codes the batch touched are raised once, after its last write
+ * (raiseAidChangeBuckets) — also when a write fails, for the writes made before it, whose retry will
+ * change nothing and so note nothing. A write of a thousand new codes raised ~640 of the 1,024
+ * buckets: five writes in a row raised 3,200 where once after them raises ~1,010.
  * Two encoded writes in a row overlap: the next one is handed to the index before the one under way
  * has ended, so that the index's writer goes on from one to the next instead of waiting for this
  * thread (busy with the notes, the log, the parser's batches) to take a result and send the next
@@ -148,15 +153,47 @@ export async function applyAidMessages(
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now'>,
 ): Promise<void> {
   const now = deps.now ?? Date.now;
+  const documents = deps.documents;
+  const touchedByBatch: Touched = new Set();
+  const started: Promise<Touched>[] = [];
+  const raiseBuckets = async () => {
+    if (documents) await raiseAidChangeBuckets(documents, touchedByBatch, now());
+  };
+  try {
+    await applyIndexWrites(messages, deps, now, { touchedByBatch, started });
+  } catch (error) {
+    // a write may still be under way (a note failed meanwhile): its codes are raised as well
+    await Promise.allSettled(started);
+    // the batch's error is the one to report: raising may fail for the same reason
+    await raiseBuckets().catch(() => undefined);
+    throw error;
+  }
+  await raiseBuckets();
+}
+
+/**
+ * The batch's writes, each one's codes logged while the next runs and added to `touchedByBatch`;
+ * each write in `started` as it starts.
+ */
+async function applyIndexWrites(
+  messages: ConsumedMessage[],
+  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
+  now: () => number,
+  batch: { touchedByBatch: Touched; started: Promise<Touched>[] },
+): Promise<void> {
   const note = async (touched: Touched) => {
-    if (deps.documents) await noteAidChanges(deps.documents, [...touched], now());
+    if (deps.documents) await logAidChanges(deps.documents, [...touched], now());
   };
   let previous: { writing: Promise<Touched>; encoded: boolean } | null = null;
   for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
     const encoded = write.kind === 'encoded';
     // an encoded write after an encoded one starts at once; any other once the one before has ended
     const ended = previous && !(encoded && previous.encoded) ? await previous.writing : null;
-    const writing = applyIndexWrite(write, deps, now);
+    const writing = applyIndexWrite(write, deps, now).then((touched) => {
+      for (const code of touched) batch.touchedByBatch.add(code);
+      return touched;
+    });
+    batch.started.push(writing);
     // The handler may leave on a failed write or note while this write is under way: its failure
     // is the batch's failure (retried whole), not an unhandled rejection.
     writing.catch(() => undefined);

@@ -169,16 +169,18 @@ const FILL_PAUSE_MS = 5_000;
 /**
  * A rebuild's file is only appended to (its search index is sorted at the end, with its own
  * memory), in a process of its own that must stay under 512 MB whatever the register's size: 8 MB
- * of pages instead of 32, 20,000 texts at hand instead of 100,000. Measured at 1 million aids (the
- * bench's runRebuildProcess on a synced copy, one run each, a mutation run beside: ±30 MB), the
- * rebuild's process peaked at 483 MB with the defaults and 450 with the smaller cache; with the
- * process's own settings too (package.json), 395–427 MB with 100,000 texts and 402 with 20,000. It
- * was not slower. Past a million aids the writer alone is (3 million generated aids, 8 MB of pages:
- * 47 µs an aid with 20,000, 35 with 100,000, the texts no longer at hand looked up in a file whose
- * pages no longer fit), but the rehearsal's rebuild of 1.5 million was not (131–136 s against
- * 129–137 s, 40 MB more): tried and left at 20,000 until a whole register's rebuild says otherwise.
+ * of pages instead of 32. At 1 million aids (the bench's runRebuildProcess on a synced copy) the
+ * rebuild's process peaked at 483 MB with the defaults and 450 with the smaller cache, 395–427 MB
+ * with the process's own settings too (package.json). It kept 20,000 texts at hand until a rebuild
+ * of 3 million generated aids (`rebuild-projections` with the npm script's settings on one synced
+ * copy, alternated twice) took 314 / 306 s with 20,000 and 293 / 281 s with 100,000, its process's
+ * CPU 552 / 542 → 521 / 500 s, its peak 384 / 353 → 390 / 408 MB: the texts no longer at hand are
+ * looked up in a file whose pages no longer fit (the writer alone: 2.84 million look-ups with
+ * 20,000, 1.12 million with 100,000). At 1.5 million aids the two were within noise, at 1 million
+ * equal, which is why the smaller memo had looked free. The memo is bounded whatever the register's
+ * size.
  */
-const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 20_000 };
+const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 100_000 };
 
 export class SqliteAidIndex implements AidIndex {
   private live: Connection;

@@ -2,8 +2,9 @@
  * What the aid index changed, noted by the aid-index projection for two readers with different needs:
  *
  * - the API's look-up cache needs only "may these codes have changed since I looked them up?": a
- *   revision per bucket of tax codes (`aid-change-buckets`, AID_CHANGE_BUCKETS documents), raised by
- *   every write that touches a code of the bucket. A false "changed" only costs a look-up;
+ *   revision per bucket of tax codes (`aid-change-buckets`, AID_CHANGE_BUCKETS documents), raised
+ *   after the writes that touch a code of the bucket (by the projection, once per consumed batch).
+ *   A false "changed" only costs a look-up;
  * - the variation-alert notifier needs exactly which codes changed, and when: an appended log
  *   (`aid-change-log`), one document per index write (cut in chunks), trimmed once every alert has
  *   been checked past it.

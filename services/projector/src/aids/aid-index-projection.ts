@@ -153,33 +153,32 @@ export async function applyAidMessages(
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now'>,
 ): Promise<void> {
   const now = deps.now ?? Date.now;
-  const documents = deps.documents;
-  const touchedByBatch: Touched = new Set();
   const started: Promise<Touched>[] = [];
   const raiseBuckets = async () => {
-    if (documents) await raiseAidChangeBuckets(documents, touchedByBatch, now());
+    if (!deps.documents) return;
+    // the codes of every write made: once all the writes started have settled
+    const made = (await Promise.allSettled(started)).flatMap((write) =>
+      write.status === 'fulfilled' ? [...write.value] : [],
+    );
+    await raiseAidChangeBuckets(deps.documents, made, now());
   };
   try {
-    await applyIndexWrites(messages, deps, now, { touchedByBatch, started });
+    await applyIndexWrites(messages, deps, now, started);
   } catch (error) {
-    // a write may still be under way (a note failed meanwhile): its codes are raised as well
-    await Promise.allSettled(started);
-    // the batch's error is the one to report: raising may fail for the same reason
+    // A write may still be under way (a note failed meanwhile): it is awaited, its codes raised too.
+    // The batch's error is the one to report: raising may fail for the same reason.
     await raiseBuckets().catch(() => undefined);
     throw error;
   }
   await raiseBuckets();
 }
 
-/**
- * The batch's writes, each one's codes logged while the next runs and added to `touchedByBatch`;
- * each write in `started` as it starts.
- */
+/** The batch's writes, each one's codes logged while the next runs; each write in `started` as it starts. */
 async function applyIndexWrites(
   messages: ConsumedMessage[],
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
   now: () => number,
-  batch: { touchedByBatch: Touched; started: Promise<Touched>[] },
+  started: Promise<Touched>[],
 ): Promise<void> {
   const note = async (touched: Touched) => {
     if (deps.documents) await logAidChanges(deps.documents, [...touched], now());
@@ -189,11 +188,8 @@ async function applyIndexWrites(
     const encoded = write.kind === 'encoded';
     // an encoded write after an encoded one starts at once; any other once the one before has ended
     const ended = previous && !(encoded && previous.encoded) ? await previous.writing : null;
-    const writing = applyIndexWrite(write, deps, now).then((touched) => {
-      for (const code of touched) batch.touchedByBatch.add(code);
-      return touched;
-    });
-    batch.started.push(writing);
+    const writing = applyIndexWrite(write, deps, now);
+    started.push(writing);
     // The handler may leave on a failed write or note while this write is under way: its failure
     // is the batch's failure (retried whole), not an unhandled rejection.
     writing.catch(() => undefined);

@@ -381,6 +381,21 @@ describe('a batch bigger than one index write', () => {
       type: 'AidRecorded' as const,
       aid: { ...aid(`${1000 + i}`, taxCode(i), 'i1'), sourceFile: file },
     }));
+  /** The cache buckets of the codes T0 … T(count - 1), sorted. */
+  const bucketsOfFirst = (count: number) =>
+    [...new Set(Array.from({ length: count }, (_, i) => aidChangeBucket(`T${i}`)))].sort();
+  /** `documents` whose change log refuses every note (the buckets and the rest as they are). */
+  const withFailingLog = (documents: TemporaryStores['documents']) => {
+    const failing = Object.create(documents) as typeof documents;
+    failing.collection = <T extends { id: string }>(name: string) => {
+      const collection = documents.collection<T>(name);
+      if (name !== AID_CHANGE_LOG_COLLECTION) return collection;
+      const spy = Object.create(collection) as typeof collection;
+      spy.putMany = () => Promise.reject(new Error('documents unavailable'));
+      return spy;
+    };
+    return failing;
+  };
 
   it('is cut in writes of at least a thousand aids, in order, a marker a write of its own', () => {
     const batch = messages(
@@ -484,7 +499,7 @@ describe('a batch bigger than one index write', () => {
       'written T2000',
       'note T2000',
       // once for the batch, after its last write: each bucket of the three writes' codes
-      `raise ${new Set(Array.from({ length: 2999 }, (_, i) => aidChangeBucket(`T${i}`))).size} buckets`,
+      `raise ${bucketsOfFirst(2999).length} buckets`,
     ]);
     expect((await aidIndex.get('1005'))?.importoNominaleCents).toBe(700);
     const changes = await notedChanges(documents);
@@ -498,14 +513,7 @@ describe('a batch bigger than one index write', () => {
 
   it('raises the buckets of a write still under way when the note before it fails', async () => {
     const { aidIndex, documents } = stores;
-    const failingLog = Object.create(documents) as typeof documents;
-    failingLog.collection = <T extends { id: string }>(name: string) => {
-      const collection = documents.collection<T>(name);
-      if (name !== AID_CHANGE_LOG_COLLECTION) return collection;
-      const spy = Object.create(collection) as typeof collection;
-      spy.putMany = () => Promise.reject(new Error('documents unavailable'));
-      return spy;
-    };
+    const failingLog = withFailingLog(documents);
     // two writes: the first one's note fails while the second is on the index's writer thread
     const batch = messages(...recorded(2000, (i) => `T${i}`));
     await expect(applyAidMessages(batch, { aidIndex, documents: failingLog })).rejects.toThrow(
@@ -513,9 +521,7 @@ describe('a batch bigger than one index write', () => {
     );
     expect(await aidIndex.get('1999')).not.toBeNull();
     const raised = await documents.collection(AID_CHANGE_BUCKETS_COLLECTION).find();
-    expect(raised.map((bucket) => bucket.id).sort()).toEqual(
-      [...new Set(Array.from({ length: 2000 }, (_, i) => aidChangeBucket(`T${i}`)))].sort(),
-    );
+    expect(raised.map((bucket) => bucket.id).sort()).toEqual(bucketsOfFirst(2000));
   });
 
   it('stops at a failed write: the batch fails with its error, the writes after it are not made', async () => {
@@ -532,13 +538,7 @@ describe('a batch bigger than one index write', () => {
       return aidIndex.upsert(records);
     };
     // the notes of the first write fail as well, while the second write is under way
-    const failing = Object.create(documents) as typeof documents;
-    failing.collection = <T extends { id: string }>(name: string) => {
-      const collection = documents.collection<T>(name);
-      const spy = Object.create(collection) as typeof collection;
-      spy.putMany = () => Promise.reject(new Error('documents unavailable'));
-      return name === AID_CHANGE_LOG_COLLECTION ? spy : collection;
-    };
+    const failing = withFailingLog(documents);
     try {
       const batch = messages(...recorded(3000, (i) => `T${i}`));
       await expect(applyAidMessages(batch, { aidIndex: index, documents: failing })).rejects.toThrow(
@@ -546,9 +546,7 @@ describe('a batch bigger than one index write', () => {
       );
       // the first write's buckets are raised all the same: its retry below changes nothing, notes nothing
       const raisedAfterFailure = await documents.collection(AID_CHANGE_BUCKETS_COLLECTION).find();
-      expect(raisedAfterFailure.map((bucket) => bucket.id).sort()).toEqual(
-        [...new Set(Array.from({ length: 1000 }, (_, i) => aidChangeBucket(`T${i}`)))].sort(),
-      );
+      expect(raisedAfterFailure.map((bucket) => bucket.id).sort()).toEqual(bucketsOfFirst(1000));
       // retried with the notes back: the first write changes nothing now, the second fails again
       await expect(applyAidMessages(batch, { aidIndex: index, documents })).rejects.toThrow(
         'index unavailable',

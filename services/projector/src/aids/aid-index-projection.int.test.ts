@@ -384,18 +384,36 @@ describe('a batch bigger than one index write', () => {
   /** The cache buckets of the codes T0 … T(count - 1), sorted. */
   const bucketsOfFirst = (count: number) =>
     [...new Set(Array.from({ length: count }, (_, i) => aidChangeBucket(`T${i}`)))].sort();
-  /** `documents` whose change log refuses every note (the buckets and the rest as they are). */
-  const withFailingLog = (documents: TemporaryStores['documents']) => {
+  /** `documents` whose `collection` (the change log unless told) refuses its first `failures` notes. */
+  const withFailingNotes = (
+    documents: TemporaryStores['documents'],
+    { collection: failingName = AID_CHANGE_LOG_COLLECTION, failures = Infinity } = {},
+  ) => {
+    let left = failures;
     const failing = Object.create(documents) as typeof documents;
     failing.collection = <T extends { id: string }>(name: string) => {
       const collection = documents.collection<T>(name);
-      if (name !== AID_CHANGE_LOG_COLLECTION) return collection;
+      if (name !== failingName) return collection;
       const spy = Object.create(collection) as typeof collection;
-      spy.putMany = () => Promise.reject(new Error('documents unavailable'));
+      spy.putMany = (docs) => {
+        if (left <= 0) return collection.putMany(docs);
+        left -= 1;
+        return Promise.reject(new Error('documents unavailable'));
+      };
       return spy;
     };
     return failing;
   };
+  /** The aids as the sync publishes them, on the store's log. */
+  const publish = (values: AidMessage[]) =>
+    stores.messageLog.publish(
+      AIDS_TOPIC,
+      values.map((value) => ({
+        key: 'k',
+        json:
+          value.type === 'AidRecorded' ? encodeAidRecorded(JSON.stringify(value.aid)) : JSON.stringify(value),
+      })),
+    );
 
   it('is cut in writes of at least a thousand aids, in order, a marker a write of its own', () => {
     const batch = messages(
@@ -513,7 +531,7 @@ describe('a batch bigger than one index write', () => {
 
   it('raises the buckets of a write still under way when the note before it fails', async () => {
     const { aidIndex, documents } = stores;
-    const failingLog = withFailingLog(documents);
+    const failingLog = withFailingNotes(documents);
     // two writes: the first one's note fails while the second is on the index's writer thread
     const batch = messages(...recorded(2000, (i) => `T${i}`));
     await expect(applyAidMessages(batch, { aidIndex, documents: failingLog })).rejects.toThrow(
@@ -538,7 +556,7 @@ describe('a batch bigger than one index write', () => {
       return aidIndex.upsert(records);
     };
     // the notes of the first write fail as well, while the second write is under way
-    const failing = withFailingLog(documents);
+    const failing = withFailingNotes(documents);
     try {
       const batch = messages(...recorded(3000, (i) => `T${i}`));
       await expect(applyAidMessages(batch, { aidIndex: index, documents: failing })).rejects.toThrow(
@@ -561,4 +579,34 @@ describe('a batch bigger than one index write', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   });
+  it.each([
+    ['change log', AID_CHANGE_LOG_COLLECTION],
+    ['cache buckets', AID_CHANGE_BUCKETS_COLLECTION],
+  ])(
+    'notes on its retry the codes of writes whose %s note failed, though the retry changes nothing',
+    async (_, collection) => {
+      const { aidIndex, documents } = stores;
+      // one batch, three writes: the first note fails, the batch is retried by the consumer
+      await publish(recorded(3000, (i) => `T${i}`));
+      const consumer = startAidIndexProjection({
+        messageLog: stores.messageLog,
+        aidIndex,
+        documents: withFailingNotes(documents, { collection, failures: 1 }),
+      });
+      try {
+        await consumer.caughtUp();
+      } finally {
+        await consumer.stop();
+      }
+      expect(await aidIndex.get('3999')).not.toBeNull();
+      // what a variation alert reads: every changed code, whichever note failed
+      expect(Object.keys(await notedChanges(documents)).sort()).toEqual(
+        Array.from({ length: 3000 }, (_, i) => `T${i}`).sort(),
+      );
+      // what the API's cache reads: every bucket of those codes raised
+      const raised = await documents.collection(AID_CHANGE_BUCKETS_COLLECTION).find();
+      expect(raised.map((bucket) => bucket.id).sort()).toEqual(bucketsOfFirst(3000));
+    },
+    30_000, // the consumer's back-off before the retry
+  );
 });

@@ -12,8 +12,6 @@ import {
   INDEXING_GAPS_COLLECTION,
   type IndexedImportDoc,
   type IndexingGapDoc,
-  logAidChanges,
-  raiseAidChangeBuckets,
 } from '@rna/read-models';
 import {
   packTexts,
@@ -32,6 +30,7 @@ import {
   recordDeadLetter,
   type DeadLetterDoc,
 } from '@rna/infra/dead-letters';
+import { UnnotedChanges } from './unnoted-changes';
 
 export const AID_INDEX_GROUP = 'projection:aid-index';
 export interface AidIndexProjectionDeps {
@@ -46,6 +45,8 @@ export interface AidIndexProjectionDeps {
   onDeadLetter?: (letter: DeadLetterDoc) => void;
   /** Messages were lost before the index saw them (recorded in `aid-index-gaps` as well). */
   onGap?: (gap: IndexingGapDoc) => void;
+  /** Codes changed, not yet noted: kept from one batch or attempt to the next (the projection's own). */
+  unnoted?: UnnotedChanges;
 }
 
 /** One write to the index, in the order the batch's messages ask for it. */
@@ -53,9 +54,6 @@ type IndexWrite =
   | { kind: 'encoded'; messages: PackedTexts }
   | { kind: 'records'; aids: AidRecord[] }
   | { kind: 'message'; value: AidMessage };
-
-/** The tax codes a write touched. */
-type Touched = Set<string>;
 
 /**
  * Aids a write takes at least (when the batch has that many in a row): a batch is cut in writes of
@@ -137,10 +135,9 @@ function parts<T>(items: T[]): T[][] {
 
 /**
  * Applies one consumed batch, in order. While the index works on a write, the tax codes the
- * previous write touched are logged (logAidChanges: appended, one note for the codes of a write);
- * the buckets of all the codes the batch touched are raised once, after its last write
- * (raiseAidChangeBuckets) — also when a write fails, for the writes made before it, whose retry will
- * change nothing and so note nothing. A write of a thousand new codes raised ~640 of the 1,024
+ * writes before it changed are logged (UnnotedChanges.log: appended, one note); the buckets of the
+ * codes are raised once, after the batch's last write (UnnotedChanges.raise) — also when a write
+ * fails, for the writes made before it. A write of a thousand new codes raised ~640 of the 1,024
  * buckets: five writes in a row raised 3,200 where once after them raises ~1,010.
  * Two encoded writes in a row overlap: the next one is handed to the index before the one under way
  * has ended, so that the index's writer goes on from one to the next instead of waiting for this
@@ -150,69 +147,73 @@ function parts<T>(items: T[]): T[][] {
  */
 export async function applyAidMessages(
   messages: ConsumedMessage[],
-  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now'>,
+  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now' | 'unnoted'>,
 ): Promise<void> {
   const now = deps.now ?? Date.now;
-  const started: Promise<Touched>[] = [];
-  const raiseBuckets = async () => {
-    if (!deps.documents) return;
-    // the codes of every write made: once all the writes started have settled
-    const made = (await Promise.allSettled(started)).flatMap((write) =>
-      write.status === 'fulfilled' ? [...write.value] : [],
-    );
-    await raiseAidChangeBuckets(deps.documents, made, now());
-  };
+  const { documents } = deps;
+  const unnoted = deps.unnoted ?? new UnnotedChanges();
+  // without a store nothing is noted, so nothing is kept for later either
+  const changed = (taxCodes: string[]) => documents && unnoted.changed(taxCodes);
+  const log = async () => documents && (await unnoted.log(documents, now()));
+  const raise = async () => documents && (await unnoted.raise(documents, now()));
+  const started: Promise<unknown>[] = [];
   try {
-    await applyIndexWrites(messages, deps, now, started);
+    await applyIndexWrites(messages, deps, now, started, changed, log);
   } catch (error) {
     // A write may still be under way (a note failed meanwhile): it is awaited, its codes raised too.
     // The batch's error is the one to report: raising may fail for the same reason.
-    await raiseBuckets().catch(() => undefined);
+    await Promise.allSettled(started);
+    await raise().catch(() => undefined);
     throw error;
   }
-  await raiseBuckets();
+  await raise();
 }
 
-/** The batch's writes, each one's codes logged while the next runs; each write in `started` as it starts. */
+/**
+ * The batch's writes, in order; each one's codes handed to `changed` once it has committed, and
+ * `log` called after each write has ended, while the next one runs. Each write goes in `started`.
+ */
 async function applyIndexWrites(
   messages: ConsumedMessage[],
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
   now: () => number,
-  started: Promise<Touched>[],
+  started: Promise<unknown>[],
+  changed: (taxCodes: string[]) => unknown,
+  log: () => Promise<unknown>,
 ): Promise<void> {
-  const note = async (touched: Touched) => {
-    if (deps.documents) await logAidChanges(deps.documents, [...touched], now());
-  };
-  let previous: { writing: Promise<Touched>; encoded: boolean } | null = null;
+  let previous: { writing: Promise<unknown>; encoded: boolean } | null = null;
   for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
     const encoded = write.kind === 'encoded';
     // an encoded write after an encoded one starts at once; any other once the one before has ended
-    const ended = previous && !(encoded && previous.encoded) ? await previous.writing : null;
-    const writing = applyIndexWrite(write, deps, now);
+    if (previous && !(encoded && previous.encoded)) await previous.writing;
+    const writing = applyIndexWrite(write, deps, now).then(changed);
     started.push(writing);
     // The handler may leave on a failed write or note while this write is under way: its failure
     // is the batch's failure (retried whole), not an unhandled rejection.
     writing.catch(() => undefined);
-    const touched = ended ?? (previous ? await previous.writing : null);
-    if (touched) await note(touched);
+    if (previous) {
+      await previous.writing;
+      await log();
+    }
     previous = { writing, encoded };
   }
-  if (previous) await note(await previous.writing);
+  if (previous) {
+    await previous.writing;
+    await log();
+  }
 }
 
+/** One write; the tax codes it touched. */
 async function applyIndexWrite(
   write: IndexWrite,
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
   now: () => number,
-): Promise<Touched> {
-  if (write.kind === 'encoded')
-    return new Set((await deps.aidIndex.upsertEncoded!(write.messages)).changedTaxCodes);
-  if (write.kind === 'records') return new Set((await deps.aidIndex.upsert(write.aids)).changedTaxCodes);
-  const touched: Touched = new Set();
+): Promise<string[]> {
+  if (write.kind === 'encoded') return (await deps.aidIndex.upsertEncoded!(write.messages)).changedTaxCodes;
+  if (write.kind === 'records') return (await deps.aidIndex.upsert(write.aids)).changedTaxCodes;
   const value = write.value;
   if (value.type === 'SourceFileImported') {
     const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
-    for (const taxCode of taxCodes) touched.add(taxCode);
     // Every aid of the import came before its marker: the file is searchable whole from here.
     await deps.documents?.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
       id: value.importId,
@@ -221,15 +222,14 @@ async function applyIndexWrite(
       records: value.records,
       indexedAt: now(),
     });
-  } else if (value.type === 'SourceFileWithdrawn') {
-    // without an importId (published before imports were ordered) every aid of the file goes
-    const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
-    for (const taxCode of taxCodes) touched.add(taxCode);
-  } else if (value.type === 'AidWithdrawn') {
-    const { taxCodes } = await deps.aidIndex.withdraw([value.idComponenteAiuto]);
-    for (const taxCode of taxCodes) touched.add(taxCode);
+    return taxCodes;
   }
-  return touched;
+  // without an importId (published before imports were ordered) every aid of the file goes
+  if (value.type === 'SourceFileWithdrawn')
+    return (await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId)).taxCodes;
+  if (value.type === 'AidWithdrawn')
+    return (await deps.aidIndex.withdraw([value.idComponenteAiuto])).taxCodes;
+  return [];
 }
 
 /**
@@ -240,7 +240,10 @@ async function applyIndexWrite(
  */
 export async function applyOrSetAside(
   batch: ConsumedMessage[],
-  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now' | 'messageLog' | 'onDeadLetter'>,
+  deps: Pick<
+    AidIndexProjectionDeps,
+    'aidIndex' | 'documents' | 'now' | 'messageLog' | 'onDeadLetter' | 'unnoted'
+  >,
 ): Promise<void> {
   if (!(await attemptsOf(() => applyAidMessages(batch, deps)))) return;
   for (const message of batch) {
@@ -310,11 +313,12 @@ export async function resetIndexingProgress(documents: DocumentStore): Promise<v
 }
 
 export function startAidIndexProjection(deps: AidIndexProjectionDeps): Consumer {
+  const unnoted = new UnnotedChanges();
   return deps.messageLog.consume({
     topic: AIDS_TOPIC,
     groupId: AID_INDEX_GROUP,
     batchSize: deps.batchSize ?? 5000,
-    handler: (batch) => applyOrSetAside(batch, deps),
+    handler: (batch) => applyOrSetAside(batch, { ...deps, unnoted }),
     onGap: (gap) => recordIndexingGap(gap, deps),
   });
 }

@@ -20,6 +20,7 @@ import {
 } from '@rna/infra/dead-letters';
 import { INDEXED_IMPORTS_COLLECTION, type IndexedImportDoc } from '@rna/read-models';
 import { AID_INDEX_GROUP, applyAidMessages } from './aid-index-projection';
+import { UnnotedChanges } from './unnoted-changes';
 
 /** The consumer group that reads the dead-letter topic of the aids for replays. */
 export const DEAD_LETTER_REPLAY_GROUP = 'replay:aid-index-dead-letters';
@@ -73,6 +74,8 @@ export async function replayDeadLetters(deps: DeadLetterReplayDeps): Promise<Dea
   const replayed = new Map<string, DeadLetterDoc>();
   const superseded = new Map<string, DeadLetterDoc>();
   const stillFailing = new Map<string, SetAsideCopy>();
+  // codes a replayed aid changed whose note failed: noted by a later one (as by the projection)
+  const unnoted = new UnnotedChanges();
 
   const isSuperseded = async (letter: DeadLetterDoc): Promise<boolean> => {
     if (letter.sourceFile === undefined || letter.importId === undefined) return false;
@@ -99,7 +102,7 @@ export async function replayDeadLetters(deps: DeadLetterReplayDeps): Promise<Dea
         continue;
       }
       const failed = await attemptsOf(() =>
-        applyAidMessages([originalMessage(copy, message.timestamp)], deps),
+        applyAidMessages([originalMessage(copy, message.timestamp)], { ...deps, unnoted }),
       );
       if (failed) {
         const again = { ...letter, error: errorText(failed.error) };

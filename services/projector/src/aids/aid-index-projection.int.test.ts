@@ -170,6 +170,44 @@ describe('indexing progress', () => {
     ]);
   });
 
+  it('notes an import as applied only once every change before its marker and its own are logged', async () => {
+    const { aidIndex, documents } = stores;
+    const events: string[] = [];
+    // a store on the network (MongoDB): the log's notes land a while after they are sent
+    const slow = Object.create(documents) as typeof documents;
+    slow.collection = <T extends { id: string }>(name: string) => {
+      const collection = documents.collection<T>(name);
+      const spy = Object.create(collection) as typeof collection;
+      if (name === AID_CHANGE_LOG_COLLECTION)
+        spy.putMany = async (docs) => {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          await collection.putMany(docs);
+          for (const doc of docs as unknown as { taxCodes: string }[]) events.push(`logged ${doc.taxCodes}`);
+        };
+      if (name === INDEXED_IMPORTS_COLLECTION)
+        spy.put = async (doc, options) => {
+          const revision = await collection.put(doc, options);
+          events.push(`indexed ${doc.id}`);
+          return revision;
+        };
+      return spy;
+    };
+    await applyAidMessages(messages({ type: 'AidRecorded', aid: aid('1', 'AAA', 'i0') }), {
+      aidIndex,
+      documents,
+    });
+    // the re-import leaves aid 1 out (its marker withdraws it) and brings aid 2
+    await applyAidMessages(
+      messages(
+        { type: 'AidRecorded', aid: aid('2', 'BBB', 'i1') },
+        { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i1', runId: 'r7', records: 1 },
+      ),
+      { aidIndex, documents: slow },
+    );
+    // the variation alerts are checked once the marker is there: every change must be in the log by then
+    expect(events).toEqual(['logged BBB', 'logged AAA', 'indexed i1']);
+  });
+
   it('records the messages lost before the index saw them, once per gap, until a rebuild', async () => {
     const { documents } = stores;
     const told: IndexingGapDoc[] = [];

@@ -143,7 +143,8 @@ function parts<T>(items: T[]): T[][] {
  * has ended, so that the index's writer goes on from one to the next instead of waiting for this
  * thread (busy with the notes, the log, the parser's batches) to take a result and send the next
  * write — only the embedded index takes encoded writes, and it applies them in call order.
- * Any other write starts once the one before it has ended.
+ * Any other write starts once the one before it has ended. An import's marker is recorded as indexed
+ * (`indexed-imports`, what the variation alerts wait for) once every change up to it is logged.
  */
 export async function applyAidMessages(
   messages: ConsumedMessage[],
@@ -186,7 +187,7 @@ async function applyIndexWrites(
     const encoded = write.kind === 'encoded';
     // an encoded write after an encoded one starts at once; any other once the one before has ended
     if (previous && !(encoded && previous.encoded)) await previous.writing;
-    const writing = applyIndexWrite(write, deps, now).then(changed);
+    const writing = applyIndexWrite(write, deps.aidIndex).then(changed);
     started.push(writing);
     // The handler may leave on a failed write or note while this write is under way: its failure
     // is the batch's failure (retried whole), not an unhandled rejection.
@@ -196,6 +197,14 @@ async function applyIndexWrites(
       await log();
     }
     previous = { writing, encoded };
+    if (write.kind === 'message' && write.value.type === 'SourceFileImported') {
+      // Every aid of the import came before its marker: the file is searchable whole from here. The
+      // variation alerts are checked once it is (notifier.ts): every change up to it is logged first.
+      await writing;
+      await log();
+      previous = null;
+      await markImportIndexed(write.value, deps, now);
+    }
   }
   if (previous) {
     await previous.writing;
@@ -203,32 +212,30 @@ async function applyIndexWrites(
   }
 }
 
-/** One write; the tax codes it touched. */
-async function applyIndexWrite(
-  write: IndexWrite,
-  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
+async function markImportIndexed(
+  marker: Extract<AidMessage, { type: 'SourceFileImported' }>,
+  deps: Pick<AidIndexProjectionDeps, 'documents'>,
   now: () => number,
-): Promise<string[]> {
-  if (write.kind === 'encoded') return (await deps.aidIndex.upsertEncoded!(write.messages)).changedTaxCodes;
-  if (write.kind === 'records') return (await deps.aidIndex.upsert(write.aids)).changedTaxCodes;
+): Promise<void> {
+  await deps.documents?.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
+    id: marker.importId,
+    sourceFile: marker.sourceFile,
+    runId: marker.runId,
+    records: marker.records,
+    indexedAt: now(),
+  });
+}
+
+/** One write; the tax codes it touched. */
+async function applyIndexWrite(write: IndexWrite, aidIndex: AidIndex): Promise<string[]> {
+  if (write.kind === 'encoded') return (await aidIndex.upsertEncoded!(write.messages)).changedTaxCodes;
+  if (write.kind === 'records') return (await aidIndex.upsert(write.aids)).changedTaxCodes;
   const value = write.value;
-  if (value.type === 'SourceFileImported') {
-    const { taxCodes } = await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId);
-    // Every aid of the import came before its marker: the file is searchable whole from here.
-    await deps.documents?.collection<IndexedImportDoc>(INDEXED_IMPORTS_COLLECTION).put({
-      id: value.importId,
-      sourceFile: value.sourceFile,
-      runId: value.runId,
-      records: value.records,
-      indexedAt: now(),
-    });
-    return taxCodes;
-  }
-  // without an importId (published before imports were ordered) every aid of the file goes
-  if (value.type === 'SourceFileWithdrawn')
-    return (await deps.aidIndex.withdrawBySourceFile(value.sourceFile, value.importId)).taxCodes;
-  if (value.type === 'AidWithdrawn')
-    return (await deps.aidIndex.withdraw([value.idComponenteAiuto])).taxCodes;
+  // an import's marker withdraws the aids of the file's older imports; a withdrawal without an
+  // importId (published before imports were ordered) every aid of the file
+  if (value.type === 'SourceFileImported' || value.type === 'SourceFileWithdrawn')
+    return (await aidIndex.withdrawBySourceFile(value.sourceFile, value.importId)).taxCodes;
+  if (value.type === 'AidWithdrawn') return (await aidIndex.withdraw([value.idComponenteAiuto])).taxCodes;
   return [];
 }
 

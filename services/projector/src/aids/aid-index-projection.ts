@@ -45,9 +45,15 @@ export interface AidIndexProjectionDeps {
   onDeadLetter?: (letter: DeadLetterDoc) => void;
   /** Messages were lost before the index saw them (recorded in `aid-index-gaps` as well). */
   onGap?: (gap: IndexingGapDoc) => void;
-  /** Codes changed, not yet noted: kept from one batch or attempt to the next (the projection's own). */
-  unnoted?: UnnotedChanges;
 }
+
+/**
+ * What applying a batch needs: the index, where notes go, and the codes changed and not yet noted,
+ * kept from one batch or attempt to the next by the consumer that applies them (one per call without).
+ */
+type ApplyDeps = Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now'> & {
+  unnoted?: UnnotedChanges;
+};
 
 /** One write to the index, in the order the batch's messages ask for it. */
 type IndexWrite =
@@ -146,18 +152,21 @@ function parts<T>(items: T[]): T[][] {
  * Any other write starts once the one before it has ended. An import's marker is recorded as indexed
  * (`indexed-imports`, what the variation alerts wait for) once every change up to it is logged.
  */
-export async function applyAidMessages(
-  messages: ConsumedMessage[],
-  deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents' | 'now' | 'unnoted'>,
-): Promise<void> {
+export async function applyAidMessages(messages: ConsumedMessage[], deps: ApplyDeps): Promise<void> {
   const now = deps.now ?? Date.now;
   const { documents } = deps;
   const unnoted = deps.unnoted ?? new UnnotedChanges();
   // without a store nothing is noted, so nothing is kept for later either
-  const changed = (taxCodes: string[]) => documents && unnoted.changed(taxCodes);
-  const log = async () => documents && (await unnoted.log(documents, now()));
-  const raise = async () => documents && (await unnoted.raise(documents, now()));
-  const started: Promise<unknown>[] = [];
+  const changed = (taxCodes: string[]) => {
+    if (documents) unnoted.changed(taxCodes);
+  };
+  const log = async () => {
+    if (documents) await unnoted.log(documents, now());
+  };
+  const raise = async () => {
+    if (documents) await unnoted.raise(documents, now());
+  };
+  const started: Promise<void>[] = [];
   try {
     await applyIndexWrites(messages, deps, now, started, changed, log);
   } catch (error) {
@@ -178,11 +187,11 @@ async function applyIndexWrites(
   messages: ConsumedMessage[],
   deps: Pick<AidIndexProjectionDeps, 'aidIndex' | 'documents'>,
   now: () => number,
-  started: Promise<unknown>[],
-  changed: (taxCodes: string[]) => unknown,
-  log: () => Promise<unknown>,
+  started: Promise<void>[],
+  changed: (taxCodes: string[]) => void,
+  log: () => Promise<void>,
 ): Promise<void> {
-  let previous: { writing: Promise<unknown>; encoded: boolean } | null = null;
+  let previous: { writing: Promise<void>; encoded: boolean } | null = null;
   for (const write of planIndexWrites(messages, deps.aidIndex.upsertEncoded !== undefined)) {
     const encoded = write.kind === 'encoded';
     // an encoded write after an encoded one starts at once; any other once the one before has ended
@@ -247,10 +256,7 @@ async function applyIndexWrite(write: IndexWrite, aidIndex: AidIndex): Promise<s
  */
 export async function applyOrSetAside(
   batch: ConsumedMessage[],
-  deps: Pick<
-    AidIndexProjectionDeps,
-    'aidIndex' | 'documents' | 'now' | 'messageLog' | 'onDeadLetter' | 'unnoted'
-  >,
+  deps: ApplyDeps & Pick<AidIndexProjectionDeps, 'messageLog' | 'onDeadLetter'>,
 ): Promise<void> {
   if (!(await attemptsOf(() => applyAidMessages(batch, deps)))) return;
   for (const message of batch) {

@@ -173,14 +173,24 @@ describe('indexing progress', () => {
   it('notes an import as applied only once every change before its marker and its own are logged', async () => {
     const { aidIndex, documents } = stores;
     const events: string[] = [];
-    // a store on the network (MongoDB): the log's notes land a while after they are sent
+    // the marker's withdrawal, once the index has made it
+    let withdrawn!: () => void;
+    const markerWithdrawn = new Promise<void>((resolve) => (withdrawn = resolve));
+    const index = Object.create(aidIndex) as typeof aidIndex;
+    index.withdrawBySourceFile = async (...args) => {
+      const result = await aidIndex.withdrawBySourceFile(...args);
+      withdrawn();
+      return result;
+    };
+    // a store on the network (MongoDB): a note lands after the marker's withdrawal, a turn later
     const slow = Object.create(documents) as typeof documents;
     slow.collection = <T extends { id: string }>(name: string) => {
       const collection = documents.collection<T>(name);
       const spy = Object.create(collection) as typeof collection;
       if (name === AID_CHANGE_LOG_COLLECTION)
         spy.putMany = async (docs) => {
-          await new Promise((resolve) => setTimeout(resolve, 30));
+          await markerWithdrawn;
+          await new Promise((resolve) => setImmediate(resolve));
           await collection.putMany(docs);
           for (const doc of docs as unknown as { taxCodes: string }[]) events.push(`logged ${doc.taxCodes}`);
         };
@@ -202,7 +212,7 @@ describe('indexing progress', () => {
         { type: 'AidRecorded', aid: aid('2', 'BBB', 'i1') },
         { type: 'SourceFileImported', sourceFile: '2024_01', importId: 'i1', runId: 'r7', records: 1 },
       ),
-      { aidIndex, documents: slow },
+      { aidIndex: index, documents: slow },
     );
     // the variation alerts are checked once the marker is there: every change must be in the log by then
     expect(events).toEqual(['logged BBB', 'logged AAA', 'indexed i1']);

@@ -4,13 +4,14 @@ import type { AidRecord } from '@rna/domain';
 import { openSqliteFile } from '../embedded/sqlite';
 import type { PackedTexts } from '../packed-texts/packed-texts';
 import { aidIndexWrites, buildSearchIndex, tuneForBulkWrites } from './aid-index-writes';
+import { toWriterError, type WriterError } from './writer-errors';
 
 export type ToAidIndexWriter =
   | { id: number; op: 'upsert'; records: AidRecord[] }
   | { id: number; op: 'upsertEncoded'; messages: PackedTexts }
   | { id: number; op: 'buildSearchIndex' }
   | { id: number; op: 'close' };
-export type FromAidIndexWriter = { id: number; result?: unknown; error?: string };
+export type FromAidIndexWriter = { id: number; result?: unknown; error?: WriterError };
 /** What the writer thread may hold besides its work (defaults: 32 MB of pages, 100,000 texts). */
 export interface WriterMemory {
   /** Page cache of its connection, in MB. */
@@ -39,7 +40,7 @@ if (parentPort) {
       else if (message.op === 'buildSearchIndex') buildSearchIndex(db);
       else db.close();
     } catch (error) {
-      reply.error = error instanceof Error ? error.message : String(error);
+      reply.error = toWriterError(error);
     }
     port.postMessage(reply);
   });

@@ -39,6 +39,7 @@ import type {
 import type { AidIndex, AidIndexRebuild, AidSearch, SourceFileStats } from './port';
 import { migrateJsonRows } from './legacy-json-rows';
 import { migrateTextKeys } from './text-keys';
+import { fromWriterError } from './writer-errors';
 
 export { isDeMinimis } from './aid-index-writes';
 
@@ -434,7 +435,7 @@ class BulkWriter {
       const call = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
-      if (reply.error !== undefined) call?.reject(new Error(reply.error));
+      if (reply.error !== undefined) call?.reject(fromWriterError(reply.error));
       else call?.resolve(reply.result);
     });
     const fail = (error: Error) => {

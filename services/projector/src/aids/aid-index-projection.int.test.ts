@@ -390,6 +390,36 @@ describe('aid index projection and poison messages', () => {
     expect(setAside.sort()).toEqual(['BBB', 'CCC']);
   });
 
+  it('sets aside an aid the index refuses in a sync-sized batch (written by the index’s writer thread) and indexes the rest', async () => {
+    const { aidIndex, documents, messageLog } = stores;
+    const letters: DeadLetterDoc[] = [];
+    const refused = { ...aid('700', 'EEE', 'i1'), dataConcessione: '10/01/2024' }; // not an ISO date
+    await messageLog.publish(
+      AIDS_TOPIC,
+      Array.from({ length: 1_500 }, (_, i) => {
+        const value = i === 700 ? refused : aid(String(i), `T${i % 50}`, 'i1');
+        return { key: value.codiceFiscaleBeneficiario, json: encodeAidRecorded(JSON.stringify(value)) };
+      }),
+    );
+    const consumer = startAidIndexProjection({
+      messageLog,
+      aidIndex,
+      documents,
+      batchSize: 1_500,
+      onDeadLetter: (letter) => letters.push(letter),
+    });
+    try {
+      await consumer.caughtUp();
+    } finally {
+      await consumer.stop();
+    }
+    expect(await aidIndex.count()).toBe(1_499);
+    expect(await aidIndex.get('700')).toBeNull();
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({ type: 'AidRecorded', sourceFile: '2024_01', attempts: 3 });
+    expect(letters[0]!.error).toContain('dataConcessione');
+  });
+
   it('waits out an index that fails for a while (a rolling restart) and sets nothing aside', async () => {
     const { aidIndex, documents, messageLog } = stores;
     // more than a poison message's attempts as a batch and then alone (3 + 3): the old rule set it aside

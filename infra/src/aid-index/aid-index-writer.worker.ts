@@ -1,4 +1,4 @@
-/** The aid index's writer thread: bulk upserts on its own connection to the index file. */
+/** The aid index's writer thread: every upsert, on its own connection to the index file. */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AidRecord } from '@rna/domain';
 import { openSqliteFile } from '../embedded/sqlite';

@@ -1,7 +1,8 @@
 /**
- * The aid index's write side on one SQLite connection, synchronous: used on the adapter's own
- * thread for small writes and by its writer thread for bulk upserts (a sync's batches), so the
- * main thread keeps parsing, publishing and answering while the index is written.
+ * The aid index's write side on one SQLite connection, synchronous: used by the adapter's writer
+ * thread for every upsert, so the main thread keeps parsing, publishing and answering while the
+ * index is written, and on the adapter's own thread for withdrawals (and for every write where no
+ * worker thread can run).
  *
  * Rows are compact (compact-aid-rows.ts): the texts that repeat across aids live once in `texts`,
  * each import (source file + import id) once in `imports`, and a row holds their ids; a text is

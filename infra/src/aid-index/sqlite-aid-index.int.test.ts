@@ -8,9 +8,10 @@ import { AID_INDEX_SCHEMA, SEARCH_INDEX_NAME } from './aid-index-writes';
 import { splitAid, textKey } from './compact-aid-rows';
 import { describeAidIndexContract, sampleAid } from './contract';
 import { openSqliteAidIndex, searchQuery, SqliteAidIndex } from './sqlite-aid-index';
+import { TextKeys } from './text-keys';
 import { until } from '../embedded/testing';
 import { packTexts } from '../packed-texts/packed-texts';
-import { encodeAidRecorded } from '@rna/domain';
+import { encodeAidRecorded, type AidRecord } from '@rna/domain';
 
 /** Aids' JSON texts as the sync hands them to the index: their AidRecorded messages, packed. */
 const messagesOf = (aidsJson: string[]) => packTexts(aidsJson.map(encodeAidRecorded));
@@ -46,6 +47,37 @@ describe('SQLite aid index bulk upserts (writer thread)', () => {
       );
       expect(await index.search({ taxCodes: ['CF1'], limit: 3 })).toHaveLength(3);
     } finally {
+      await index.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite aid index writes of a few aids (a file’s last batch, a live look-up)', () => {
+  it('go to the writer thread in order with the bulk ones, so the main thread never loads the text dictionary', async () => {
+    // Loading it means reading every text key of the index into a filter (~10 s and tens of MB at 25
+    // million aids), on the thread that answers the portal's requests.
+    const dictionaryLoads = jest.spyOn(TextKeys.prototype, 'catchUp');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-small-'));
+    const index = openSqliteAidIndex(path.join(dir, 'aids.db'));
+    try {
+      const aid = (i: number, over: Partial<AidRecord> = {}) =>
+        sampleAid({ idComponenteAiuto: String(i), codiceFiscaleBeneficiario: `cf${i % 7}`, ...over });
+      expect(await index.upsert([aid(1)])).toEqual({ changed: 1, changedTaxCodes: ['CF1'] });
+      const bulk = index.upsertEncoded(
+        messagesOf(Array.from({ length: 2_000 }, (_, i) => JSON.stringify(aid(i)))),
+      );
+      const small = index.upsertEncoded(messagesOf([JSON.stringify(aid(5, { cor: 'later' }))]));
+      const smaller = index.upsert([aid(6, { denominazioneBeneficiario: 'Nuova Ragione Sociale Srl' })]);
+      expect((await bulk).changed).toBe(1_999);
+      expect(await small).toEqual({ changed: 1, changedTaxCodes: ['CF5'] });
+      expect(await smaller).toEqual({ changed: 1, changedTaxCodes: ['CF6'] });
+      expect((await index.get('5'))?.cor).toBe('later');
+      expect((await index.get('6'))?.denominazioneBeneficiario).toBe('Nuova Ragione Sociale Srl');
+      expect(await index.count()).toBe(2_000);
+      expect(dictionaryLoads).not.toHaveBeenCalled();
+    } finally {
+      dictionaryLoads.mockRestore();
       await index.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -43,9 +43,6 @@ import { fromWriterError } from './writer-errors';
 
 export { isDeMinimis } from './aid-index-writes';
 
-/** Upserts of at least this many records go to the writer thread; smaller ones are not worth a hop. */
-const BULK_UPSERT = 1000;
-
 /** A row with its dictionary texts joined in. */
 interface FoundRow {
   id: string;
@@ -213,19 +210,15 @@ export class SqliteAidIndex implements AidIndex {
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {
     this.assertOpen();
     records.forEach(validate);
-    if (records.length >= BULK_UPSERT) {
-      const writer = this.bulkWriter();
-      if (writer) return this.enqueueBulk(() => writer.upsert(records));
-    }
+    const writer = this.bulkWriter();
+    if (writer) return this.enqueueBulk(() => writer.upsert(records));
     return this.enqueue(() => this.live.writes.upsert(records));
   }
 
   async upsertEncoded(messages: PackedTexts): Promise<UpsertResult> {
     this.assertOpen();
-    if (messages.lengths.length >= BULK_UPSERT) {
-      const writer = this.bulkWriter();
-      if (writer) return this.enqueueBulk(() => writer.upsertEncoded(messages));
-    }
+    const writer = this.bulkWriter();
+    if (writer) return this.enqueueBulk(() => writer.upsertEncoded(messages));
     return this.enqueue(() => this.live.writes.upsertEncoded(messages));
   }
 
@@ -398,7 +391,13 @@ export class SqliteAidIndex implements AidIndex {
     await this.queue;
   }
 
-  /** Started on the first bulk upsert; null where no worker can run (then writes stay here). */
+  /**
+   * Every upsert goes to the writer thread, however few its aids (a file's last batch, a live
+   * look-up): a write on this connection would first load the text dictionary's keys here too — at
+   * 25 million aids ~10 million keys read into a filter, tens of MB of pages, texts and keys kept
+   * beside the writer's own, on the thread that answers requests. Withdrawals, which look no text
+   * up, stay here. Started on the first upsert; null where no worker can run (then writes stay here).
+   */
   private bulkWriter(): BulkWriter | null {
     if (!this.writer || this.writer.dead) {
       const script = workerScript(__dirname, 'aid-index-writer.worker');

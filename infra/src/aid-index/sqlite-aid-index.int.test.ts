@@ -55,8 +55,8 @@ describe('SQLite aid index bulk upserts (writer thread)', () => {
 
 describe('SQLite aid index writes of a few aids (a file’s last batch, a live look-up)', () => {
   it('go to the writer thread in order with the bulk ones, so the main thread never loads the text dictionary', async () => {
-    // Loading it means reading every text key of the index into a filter (~10 s and tens of MB at 25
-    // million aids), on the thread that answers the portal's requests.
+    // Loading it means reading every text key of the index into a filter (seconds and tens of MB at
+    // 25 million aids), on the thread that answers the portal's requests.
     const dictionaryLoads = jest.spyOn(TextKeys.prototype, 'catchUp');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rna-aids-small-'));
     const index = openSqliteAidIndex(path.join(dir, 'aids.db'));

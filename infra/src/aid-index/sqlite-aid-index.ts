@@ -3,9 +3,12 @@
  * repeat across aids are kept once, see compact-aid-rows.ts), with an index by tax code and date
  * that carries the rows' columns (a company's aids are read from it alone).
  * New aids go in with one INSERT; only aids already present are read back and compared.
- * Bulk upserts (a sync's batches) run on a writer thread with its own connection, so that the
- * main thread goes on parsing and publishing meanwhile; every write goes through one queue, in
- * order, and reads wait for the writes queued before them (read-your-writes as before).
+ * Every upsert, a sync's batches as a file's last few aids, runs on a writer thread with its own
+ * connection, so that the main thread goes on parsing and publishing meanwhile, and never loads a
+ * copy of the text dictionary of its own (every key into a filter, its pages and recent texts:
+ * tens of MB at 25 million aids, and a load of seconds on the thread that answers requests).
+ * Withdrawals, which look no text up, run here. Every write goes through one queue, in order, and
+ * reads wait for the writes queued before them (read-your-writes as before).
  */
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -182,12 +185,12 @@ const REBUILD_WRITER_MEMORY: WriterMemory = { cacheMb: 8, textMemoEntries: 100_0
 
 export class SqliteAidIndex implements AidIndex {
   private live: Connection;
-  private writer: BulkWriter | null = null;
+  private writer: WriterThread | null = null;
   /** Tail of the write queue: settles when every write so far has. */
   private queue: Promise<unknown> = Promise.resolve();
   /**
-   * When the next bulk write may be handed to the writer thread: as soon as the write before it was
-   * handed over too when that one is a bulk write (the thread takes its messages in order, so it
+   * When the next upsert may be handed to the writer thread: as soon as the write before it was
+   * handed over too when that one is an upsert (the thread takes its messages in order, so it
    * starts the next one the moment it ends the previous one, without waiting for this thread),
    * else once the write before has settled.
    */
@@ -210,15 +213,15 @@ export class SqliteAidIndex implements AidIndex {
   async upsert(records: AidRecord[]): Promise<{ changed: number; changedTaxCodes: string[] }> {
     this.assertOpen();
     records.forEach(validate);
-    const writer = this.bulkWriter();
-    if (writer) return this.enqueueBulk(() => writer.upsert(records));
+    const writer = this.writerThread();
+    if (writer) return this.enqueueOnWriter(() => writer.upsert(records));
     return this.enqueue(() => this.live.writes.upsert(records));
   }
 
   async upsertEncoded(messages: PackedTexts): Promise<UpsertResult> {
     this.assertOpen();
-    const writer = this.bulkWriter();
-    if (writer) return this.enqueueBulk(() => writer.upsertEncoded(messages));
+    const writer = this.writerThread();
+    if (writer) return this.enqueueOnWriter(() => writer.upsertEncoded(messages));
     return this.enqueue(() => this.live.writes.upsertEncoded(messages));
   }
 
@@ -329,7 +332,7 @@ export class SqliteAidIndex implements AidIndex {
     this.clearFillPause();
     await this.enqueue(async () => {
       if (!this.live.filling) return;
-      const writer = this.bulkWriter();
+      const writer = this.writerThread();
       if (writer) await writer.buildSearchIndex();
       else buildSearchIndex(this.live.db);
       this.live.filling = false;
@@ -370,7 +373,7 @@ export class SqliteAidIndex implements AidIndex {
   }
 
   /** A write on the writer thread, posted as soon as `handedOver` allows. */
-  private enqueueBulk<T>(post: () => Promise<T>): Promise<T> {
+  private enqueueOnWriter<T>(post: () => Promise<T>): Promise<T> {
     let posted!: () => void;
     const handedOver = new Promise<void>((resolve) => (posted = resolve));
     const result = this.handedOver.then(() => {
@@ -391,18 +394,12 @@ export class SqliteAidIndex implements AidIndex {
     await this.queue;
   }
 
-  /**
-   * Every upsert goes to the writer thread, however few its aids (a file's last batch, a live
-   * look-up): a write on this connection would first load the text dictionary's keys here too — at
-   * 25 million aids ~10 million keys read into a filter, tens of MB of pages, texts and keys kept
-   * beside the writer's own, on the thread that answers requests. Withdrawals, which look no text
-   * up, stay here. Started on the first upsert; null where no worker can run (then writes stay here).
-   */
-  private bulkWriter(): BulkWriter | null {
+  /** Started on the first upsert; null where no worker can run (then writes stay here). */
+  private writerThread(): WriterThread | null {
     if (!this.writer || this.writer.dead) {
       const script = workerScript(__dirname, 'aid-index-writer.worker');
       this.writer = script
-        ? new BulkWriter(
+        ? new WriterThread(
             new Worker(script.code, {
               eval: script.eval,
               workerData: { file: this.file, ...this.options.writerMemory } satisfies WriterData,
@@ -420,7 +417,7 @@ export class SqliteAidIndex implements AidIndex {
 }
 
 /** Request/reply over the writer thread; it holds the process open only while a write is pending. */
-class BulkWriter {
+class WriterThread {
   private readonly pending = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (error: Error) => void }

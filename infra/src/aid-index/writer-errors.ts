@@ -20,7 +20,7 @@ const KINDS: Record<string, ErrorConstructor> = { TypeError, RangeError, SyntaxE
 
 export function fromWriterError({ name, message, code }: WriterError): Error {
   const error = new (KINDS[name] ?? Error)(message);
-  if (error.name !== name) error.name = name;
+  error.name = name;
   if (code !== undefined) Object.assign(error, { code });
   return error;
 }

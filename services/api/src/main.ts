@@ -54,6 +54,11 @@ async function main(): Promise<void> {
     // replicas of this process share each user's budgets
     sharedRequestBudgets: true,
   });
+  // Stoppable before it says it listens: a supervisor (or a test) signals as soon as it reads that.
+  stopOnSignals(logger, async () => {
+    await api.stop();
+    await stores.close();
+  });
   if (api.generatedAdminPassword) {
     // Printed once, on the terminal only: never logged as a JSON line.
     process.stdout.write(
@@ -66,11 +71,6 @@ async function main(): Promise<void> {
   );
   // A parent process (tests, supervisors) can read the bound port from this line when PORT=0.
   process.stdout.write(`API_LISTENING ${api.port}\n`);
-
-  stopOnSignals(logger, async () => {
-    await api.stop();
-    await stores.close();
-  });
 }
 
 main().catch((error: unknown) => {

@@ -49,6 +49,13 @@ async function main(): Promise<void> {
     if (!aidIndex.running()) throw new Error('the aids consumer is not running');
     await stores.eventStore.readAll({ after: 0, maxCount: 1 });
   });
+  // Each consumer finishes (and commits) the batch in hand before the stores close. Stoppable before
+  // it says it has started: a supervisor (or a test) signals as soon as it reads that.
+  stopOnSignals(logger, async () => {
+    heartbeat.stop();
+    await Promise.all([projections.stop(), aidIndex.stop()]);
+    await stores.close();
+  });
   logger.info(
     { dataDir, engines: stores.engines, projections: ALL_PROJECTIONS.map((p) => p.name) },
     'projector started',
@@ -57,13 +64,6 @@ async function main(): Promise<void> {
     .caughtUp()
     .then(() => logger.info('projections caught up'))
     .catch(() => undefined);
-
-  // Each consumer finishes (and commits) the batch in hand before the stores close.
-  stopOnSignals(logger, async () => {
-    heartbeat.stop();
-    await Promise.all([projections.stop(), aidIndex.stop()]);
-    await stores.close();
-  });
 }
 
 main().catch((error: unknown) => {

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Stoppable before it says it has started: a supervisor (or a test) signals as soon as it reads that.
+  stopOnSignals(logger, () => portal.stop());
   if (portal.generatedAdminPassword) {
     // Printed once, on the terminal only: it is never logged as a JSON line or stored in clear.
     process.stdout.write(
@@ -33,7 +35,6 @@ async function main(): Promise<void> {
     );
   }
   logger.info({ url: portal.url, dataDir: config.dataDir, version: config.version }, 'portal started');
-  stopOnSignals(logger, () => portal.stop());
 }
 
 main().catch((error: unknown) => {

@@ -46,14 +46,14 @@ async function main(): Promise<void> {
   const heartbeat = startHeartbeat(process.env.HEARTBEAT_FILE ?? null, () =>
     stores.documents.collection('leases').get('sync-worker'),
   );
-  logger.info({ dataDir, engines: stores.engines, register: baseUrl }, 'sync worker started');
-
-  // The file in progress is left unfinished, as in a crash: the next start resumes the run.
+  // The file in progress is left unfinished, as in a crash: the next start resumes the run. Stoppable
+  // before it says it has started: a supervisor (or a test) signals as soon as it reads that.
   stopOnSignals(logger, async () => {
     heartbeat.stop();
     await worker.stop();
     await stores.close();
   });
+  logger.info({ dataDir, engines: stores.engines, register: baseUrl }, 'sync worker started');
 }
 
 main().catch((error: unknown) => {

@@ -12,7 +12,7 @@
  *
  * Batches stored before kept one text, with lengths in UTF-16 code units; they read back the same.
  */
-import { TextPacker } from '../packed-texts/packed-texts';
+import { adjacentBytes, TextPacker } from '../packed-texts/packed-texts';
 
 export interface EncodedBatch {
   keys: string;
@@ -25,6 +25,17 @@ export interface EncodedBatch {
 export type MessageText = { key: string; json: string } | { key: string; bytes: Uint8Array };
 
 export function encodeBatch(messages: readonly MessageText[]): EncodedBatch {
+  const keys = JSON.stringify(messages.map((m) => m.key));
+  // a batch published as it was packed (a sync's aids): its bytes are stored as they lie, no copy
+  const bytes = messages.every((m) => 'bytes' in m)
+    ? adjacentBytes(messages.map((m) => (m as { bytes: Uint8Array }).bytes))
+    : null;
+  if (bytes)
+    return {
+      keys,
+      lengths: JSON.stringify(messages.map((m) => (m as { bytes: Uint8Array }).bytes.length)),
+      values: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    };
   const packer = new TextPacker(
     messages.reduce((n, m) => n + ('bytes' in m ? m.bytes.length : m.json.length), 0) + 1024,
   );
@@ -34,7 +45,7 @@ export function encodeBatch(messages: readonly MessageText[]): EncodedBatch {
   }
   const packed = packer.take() ?? { bytes: new Uint8Array(0), lengths: [] };
   return {
-    keys: JSON.stringify(messages.map((m) => m.key)),
+    keys,
     lengths: JSON.stringify(packed.lengths),
     values: Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.length),
   };

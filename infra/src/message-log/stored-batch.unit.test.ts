@@ -1,3 +1,4 @@
+import { eachTextBytes, packTexts } from '../packed-texts/packed-texts';
 import { DecodedBatch, encodeBatch } from './stored-batch';
 
 describe('a publish stored as one batch', () => {
@@ -25,6 +26,25 @@ describe('a publish stored as one batch', () => {
     const encoded = encodeBatch(messages);
     expect((encoded.values as Buffer).toString('utf8')).toBe(messages[0]!.json + messages[1]!.json);
     expect(JSON.parse(encoded.lengths)).toEqual(messages.map((m) => Buffer.byteLength(m.json)));
+  });
+
+  it('stores the messages of a packed batch (a sync’s aids) as they are, together or apart', () => {
+    const texts = [
+      JSON.stringify({ nome: 'Caffè 😀' }),
+      JSON.stringify({ n: 2 }),
+      JSON.stringify({ c: '€' }),
+    ];
+    const views = [...eachTextBytes(packTexts(texts))];
+    for (const picked of [
+      [0, 1, 2],
+      [1, 2],
+      [2, 0],
+    ]) {
+      const decoded = new DecodedBatch(encodeBatch(picked.map((i) => ({ key: `k${i}`, bytes: views[i]! }))));
+      expect(picked.map((_, j) => [decoded.key(j), decoded.json(j)])).toEqual(
+        picked.map((i) => [`k${i}`, texts[i]]),
+      );
+    }
   });
 
   it('reads a batch stored before blobs: one text, lengths in UTF-16 code units', () => {

@@ -1,4 +1,4 @@
-import { packTexts, TextPacker, unpackTexts } from './packed-texts';
+import { eachTextBytes, packTexts, TextPacker, unpackTexts } from './packed-texts';
 
 const TEXTS = [
   '{"titolo":"Attività produttive"}',
@@ -33,5 +33,27 @@ describe('packed texts (how aid messages cross threads)', () => {
     expect(second.bytes.byteOffset).toBe(0);
     expect(second.bytes.buffer.byteLength).toBe(second.bytes.length);
     expect(first.bytes.buffer).not.toBe(second.bytes.buffer);
+  });
+
+  it('packs again texts cut from one batch, side by side or apart, in a buffer of their own', () => {
+    const batch = packTexts(TEXTS);
+    const views = [...eachTextBytes(batch)];
+    for (const picked of [
+      [1, 2, 3],
+      [0, 2, 4],
+      [4, 3],
+    ]) {
+      const again = packTexts(picked.map((i) => views[i]!));
+      expect(unpackTexts(again)).toEqual(picked.map((i) => TEXTS[i]));
+      // handed to another thread: it must not be the batch's buffer, nor hold more than its texts
+      expect(again.bytes.buffer).not.toBe(batch.bytes.buffer);
+      expect(again.bytes.byteOffset).toBe(0);
+      expect(again.bytes.buffer.byteLength).toBe(again.bytes.length);
+    }
+    expect(unpackTexts(packTexts([views[2]!, 'fra i byte', views[3]!]))).toEqual([
+      TEXTS[2],
+      'fra i byte',
+      TEXTS[3],
+    ]);
   });
 });

@@ -30,13 +30,16 @@ export const PORTAL_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: 
 
 /**
  * The node flags of the processes that sync or project (`npm start`, `start:sync`, `start:projector`,
- * at the defaults their scripts give): one thread for V8's garbage-collection helpers instead of four.
- * On two cores the sync's own threads (main, index writer, parsers) already keep both busy, and the
- * helpers' parallel work only took turns with them: the rehearsal's first sync of 750,000 aids took
- * 9 % less time with one (README). The rebuild was no faster with it and keeps V8's default. The
- * register suite measures the sync with them.
+ * at the defaults their scripts give): one thread for V8's garbage-collection helpers instead of four,
+ * and no concurrent marking. On two cores the sync's own threads (main, index writer, parsers) already
+ * keep both busy, and the helpers' parallel work only took turns with them: the rehearsal's first sync
+ * of 750,000 aids took 9 % less time with one (README). Marking on that helper cost more than marking
+ * in steps on the thread whose heap it is: a first sync of 1 million generated aids took 129.5 s
+ * against 135.5–137.3 (CPU 234 s against 244–247; the helper's 43 CPU-s fell to 31), at a peak
+ * ~20 MB higher (359 MB against 335–346). The rebuild keeps V8's defaults: it was no faster with one
+ * helper (concurrent marking was not measured there). The register suite measures the sync with them.
  */
-export const BULK_NODE_FLAGS = ['--v8-pool-size=1'] as const;
+export const BULK_NODE_FLAGS = ['--v8-pool-size=1', '--no-concurrent-marking'] as const;
 
 export const benchSuites: BenchSuiteEntry[] = [
   { name: 'storage', load: () => import('./storage.js').then((m) => m.storageSuite) },

@@ -12,7 +12,7 @@
  *
  * Batches stored before kept one text, with lengths in UTF-16 code units; they read back the same.
  */
-import { adjacentBytes, TextPacker } from '../packed-texts/packed-texts';
+import { adjacentBytes, packTexts } from '../packed-texts/packed-texts';
 
 export interface EncodedBatch {
   keys: string;
@@ -25,27 +25,12 @@ export interface EncodedBatch {
 export type MessageText = { key: string; json: string } | { key: string; bytes: Uint8Array };
 
 export function encodeBatch(messages: readonly MessageText[]): EncodedBatch {
-  const keys = JSON.stringify(messages.map((m) => m.key));
-  // a batch published as it was packed (a sync's aids): its bytes are stored as they lie, no copy
-  const bytes = messages.every((m) => 'bytes' in m)
-    ? adjacentBytes(messages.map((m) => (m as { bytes: Uint8Array }).bytes))
-    : null;
-  if (bytes)
-    return {
-      keys,
-      lengths: JSON.stringify(messages.map((m) => (m as { bytes: Uint8Array }).bytes.length)),
-      values: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    };
-  const packer = new TextPacker(
-    messages.reduce((n, m) => n + ('bytes' in m ? m.bytes.length : m.json.length), 0) + 1024,
-  );
-  for (const message of messages) {
-    if ('bytes' in message) packer.addBytes(message.bytes);
-    else packer.add(message.json);
-  }
-  const packed = packer.take() ?? { bytes: new Uint8Array(0), lengths: [] };
+  const texts = messages.map((m) => ('bytes' in m ? m.bytes : m.json));
+  // a batch published as it was packed (a sync's aids) is stored as it lies, without a copy
+  const adjacent = adjacentBytes(texts);
+  const packed = adjacent ? { bytes: adjacent, lengths: texts.map((text) => text.length) } : packTexts(texts);
   return {
-    keys,
+    keys: JSON.stringify(messages.map((m) => m.key)),
     lengths: JSON.stringify(packed.lengths),
     values: Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.length),
   };

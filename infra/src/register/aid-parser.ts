@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { AidRecord } from '@rna/domain';
 import { workerScript, type WorkerScript } from '../embedded/worker-script';
 import { AidExtractor, RegisterFileFormatError, type ExtractorReport } from './aid-extractor';
+import { handsOverChunks } from './unzipped-xml';
 import {
   encodeAidBatch,
   type EncodedAidBatch,
@@ -79,6 +80,17 @@ function iterable(xml: Readable): AsyncIterable<Buffer | string> {
 
 const toBytes = (chunk: Buffer | string): Uint8Array =>
   typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+
+/**
+ * A chunk's bytes in a buffer of their own, which can be transferred to the parser's thread: the
+ * chunk itself when it spans the whole of its ArrayBuffer and its stream hands its chunks over
+ * (handsOverChunks), else a copy. Each copy is memory outside V8's heap that this thread's
+ * collector counts: the XML's own bytes once more, for nothing.
+ */
+function ownBytes(chunk: Uint8Array, handedOver: boolean): Uint8Array {
+  const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+  return handedOver && whole && chunk.buffer instanceof ArrayBuffer ? chunk : new Uint8Array(chunk);
+}
 
 async function parseInline(xml: Readable, options: ParseOptions, batchSize: number): Promise<ParseReport> {
   const extractor = new AidExtractor(options.sourceFile, options.importId, options.now);
@@ -156,10 +168,11 @@ async function parseInWorker(
     else if (message.formatError) throw new RegisterFileFormatError(message.message, message.line);
     else throw new Error(message.message);
   };
+  const handedOver = handsOverChunks(xml);
   try {
     for await (const chunk of iterable(xml)) {
-      // A private copy can be transferred (pooled Buffers cannot): no second copy on the way.
-      const bytes = new Uint8Array(toBytes(chunk));
+      // transferred, not copied on the way (pooled Buffers cannot be: they get a copy of their own)
+      const bytes = ownBytes(toBytes(chunk), handedOver || typeof chunk === 'string');
       inFlightBytes += bytes.length;
       send({ type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
       while (inbox.ready || inFlightBytes > maxInFlightBytes) await handle(await inbox.next());

@@ -10,13 +10,28 @@ import unzipper from 'unzipper';
 
 export const XML_BUFFER_BYTES = 256 * 1024;
 
+/** Streams whose chunks are their reader's own (see handsOverChunks). */
+const handingOver = new WeakSet<Readable>();
+
 /** `zip`'s first `.xml` entry; an error on either side ends both. */
 export function unzippedXml(zip: Readable): Readable {
   // unzipper's stream is of an older kind (not async-iterable): handed on through a core stream
-  return pipeline(
+  const xml = pipeline(
     zip,
     unzipper.ParseOne(/\.xml$/i),
     new PassThrough({ highWaterMark: XML_BUFFER_BYTES }),
     () => undefined,
   );
+  handingOver.add(xml);
+  return xml;
+}
+
+/**
+ * Whether nothing upstream of `stream` keeps or reuses the buffers of the chunks it gives: then a
+ * chunk that spans the whole of its ArrayBuffer can be handed to another thread as it is. True of
+ * unzippedXml's: each read is a concatenation made for it, or a piece of inflated output that
+ * filled its buffer (the inflater takes a new one then). Not assumed of any other stream.
+ */
+export function handsOverChunks(stream: Readable): boolean {
+  return handingOver.has(stream);
 }

@@ -2,10 +2,11 @@
  * Outbox adapter: without SMTP, each message is written as an RFC 822 `.eml` file under
  * `<dataDir>/outbox`, so a local installation can still read invitations and reset links.
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { mailLibrary } from './mail-library';
 import { MailDeliveryError, type MailMessage, type Mailer } from './port';
 
 export interface OutboxMailerOptions {
@@ -15,12 +16,16 @@ export interface OutboxMailerOptions {
 }
 
 export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // made with the first message: nodemailer is loaded then, not with the portal (mail-library.ts)
+  let composer: Transporter | null = null;
+  const compose = () =>
+    (composer ??= mailLibrary().createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   const clock = options.clock ?? (() => new Date());
   return {
     async send(message: MailMessage) {
+      const transport = compose();
       try {
-        const info = await composer.sendMail({ from: options.from, ...message });
+        const info = await transport.sendMail({ from: options.from, ...message });
         // Invitation codes and reset links are secrets: the folder and the files are the owner's only.
         await mkdir(options.dir, { recursive: true, mode: 0o700 });
         // Sortable by time; written under a temporary name first so readers never see half a file.

@@ -1,5 +1,5 @@
 /** SMTP adapter (nodemailer), used when SMTP_URL is set, e.g. smtp://user:pass@host:587. */
-import nodemailer from 'nodemailer';
+import { mailLibrary } from './mail-library';
 import { MailDeliveryError, type MailMessage, type Mailer } from './port';
 
 export interface SmtpMailerOptions {
@@ -11,7 +11,7 @@ export interface SmtpMailerOptions {
 
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const timeout = options.timeoutMs ?? 20_000;
-  const transport = nodemailer.createTransport({
+  const transport = mailLibrary().createTransport({
     url: options.url,
     connectionTimeout: timeout,
     greetingTimeout: timeout,

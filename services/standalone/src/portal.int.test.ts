@@ -144,6 +144,14 @@ describe('what the portal loads', () => {
     });
   });
 
+  it('leaves the libraries that write files and mail until a file or a message asks for them', async () => {
+    // a look-up needs none of them; loaded, they sat in the heap each full collection of a sync marks
+    const libraries = ['exceljs', 'pdf-lib', 'sharp', 'nodemailer'];
+    expect(await loadedBy('services/standalone/dist/portal.js', libraries)).toEqual(
+      Object.fromEntries(libraries.map((name) => [name, false])),
+    );
+  });
+
   it('rebuilds without loading the API', async () => {
     // the rebuild's process replays the projections and the register files: no web server, no reports
     expect(

@@ -1,5 +1,6 @@
 /** A client's or administrator's audit history as an Excel sheet, for auditors who work offline. */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { excelLibrary } from '../http/document-libraries';
 import { ERROR_CATALOGUE, isErrorCode, romeDateTime, type DataSource, type ReportKind } from '@rna/domain';
 import { DATE_FORMAT, DATE_TIME_FORMAT, romeDateTimeCell } from '../reports/excel';
 import type { AuditEntry, AuditEntryKind, ClientAuditHistory } from './history';
@@ -117,7 +118,7 @@ export async function auditHistoryWorkbook(
   history: ClientAuditHistory,
   generatedAt: Date,
 ): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excelLibrary().Workbook)();
   workbook.created = generatedAt;
   workbook.creator = 'Portale Aiuti di Stato';
   const sheet = workbook.addWorksheet('Registro delle attività', { views: [{ state: 'frozen', ySplit: 1 }] });

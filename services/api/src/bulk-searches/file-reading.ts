@@ -10,7 +10,8 @@
  * process down (B009 past MAX_XLSX_INFLATED_BYTES).
  */
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { excelLibrary } from '../http/document-libraries';
 import { parse as parseCsv } from 'csv-parse/sync';
 import unzipper from 'unzipper';
 import yazl from 'yazl';
@@ -134,7 +135,7 @@ async function readFirstWorksheet(workbook: Readable): Promise<string[][]> {
   const rows: string[][] = [];
   let sawSheet = false;
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(workbook, {
+    const reader = new (excelLibrary().stream.xlsx.WorkbookReader)(workbook, {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'ignore',

@@ -5,8 +5,9 @@
  * companies drawn by the reports' pdf-lib pieces).
  */
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
-import { PDFDocument, PDFName, type PDFImage } from 'pdf-lib';
+import type ExcelJS from 'exceljs';
+import { excelLibrary, pdfLibrary } from '../http/document-libraries';
+import type { PDFDocument, PDFImage } from 'pdf-lib';
 import {
   DE_MINIMIS_WINDOW_NOTE,
   BULK_RESULT_DAYS,
@@ -168,7 +169,7 @@ export function startBulkWorkbook(generatedAt: Date, maxAidRows = MAX_AID_ROWS):
   const sink = new PassThrough();
   const chunks: Buffer[] = [];
   sink.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new (excelLibrary().stream.xlsx.WorkbookWriter)({
     stream: sink,
     useStyles: true,
     useSharedStrings: false,
@@ -322,6 +323,7 @@ async function embedLogo(doc: PDFDocument, dataUrl: string | null): Promise<PDFI
  * table, starting on the same first page; the report's footers and numbering on every page.
  */
 export async function bulkPdf(result: BulkResult, branding: ReportBranding): Promise<Buffer> {
+  const { PDFDocument, PDFName } = pdfLibrary();
   const doc = await PDFDocument.create({ updateMetadata: false });
   setPortalMetadata(doc, {
     title: `${BULK_PDF_TITLE} – ${result.sourceName || 'elenco incollato'}`,

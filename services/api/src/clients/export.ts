@@ -1,5 +1,6 @@
 /** GET /clients/export: every ClientDto column in an Excel sheet, dates as real Excel dates. */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { excelLibrary } from '../http/document-libraries';
 import type { ClientDto } from '@rna/domain';
 import { DATE_TIME_FORMAT, romeDateTimeCell } from '../reports/excel';
 
@@ -30,7 +31,7 @@ function cellValue(client: ClientDto, column: (typeof columns)[number]): ExcelJS
 }
 
 export async function clientsWorkbook(clients: ClientDto[], generatedAt: Date): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excelLibrary().Workbook)();
   workbook.created = generatedAt;
   workbook.creator = 'Portale Aiuti di Stato';
   const sheet = workbook.addWorksheet('Clienti', { views: [{ state: 'frozen', ySplit: 1 }] });

@@ -7,8 +7,8 @@
  * needs and encoded again; that copy, which keeps nothing of the original file but its pixels
  * (no metadata, no trailing bytes), is what is stored, served and embedded.
  */
-import sharp from 'sharp';
 import { DomainError } from '@rna/domain';
+import { imageLibrary } from '../http/document-libraries';
 
 /** Image type recognised by its magic bytes (never by the file name or the declared type). */
 export type ImageType = { extension: 'png' | 'jpg'; contentType: 'image/png' | 'image/jpeg' };
@@ -43,6 +43,7 @@ export async function normaliseLogo(bytes: Buffer): Promise<NormalisedLogo> {
   const type = detectImageType(bytes);
   if (!type) throw new DomainError('F001', 'Formato non supportato: sono accettati PNG e JPEG');
   const options = { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error' } as const;
+  const sharp = imageLibrary(); // outside the try: a library that fails to load is not a bad image
   let width: number;
   let height: number;
   try {
@@ -73,6 +74,7 @@ export async function normaliseLogo(bytes: Buffer): Promise<NormalisedLogo> {
 
 /** Whether a stored image is already within LOGO_BOX (read from its header, nothing decoded). */
 export async function isStoredLogoBounded(bytes: Buffer): Promise<boolean> {
+  const sharp = imageLibrary();
   try {
     const { width, height } = await sharp(bytes, { limitInputPixels: false }).metadata();
     return !!width && !!height && width <= LOGO_BOX.width && height <= LOGO_BOX.height;

@@ -4,7 +4,8 @@
  * Amounts are real numbers with a euro format, so that the client can sum and sort them.
  */
 import { PassThrough, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { excelLibrary } from '../http/document-libraries';
 import {
   isoToItalianDay,
   parseIsoDay,
@@ -209,7 +210,7 @@ export function addReportSheets(workbook: ExcelJS.Workbook, input: ReportInput):
 
 /** Streams report.xlsx to `out` as it is built (50,000 rows never sit in memory as cells); ends `out`. */
 export async function writeExcelReport(input: ReportInput, out: Writable): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new (excelLibrary().stream.xlsx.WorkbookWriter)({
     stream: out,
     useStyles: true,
     useSharedStrings: false,

@@ -9,19 +9,9 @@
 import { promisify } from 'node:util';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import {
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFHexString,
-  PDFName,
-  PDFNumber,
-  PDFPageLeaf,
-  PDFRef,
-  PDFString,
-  type PDFObject,
-} from 'pdf-lib';
+import type { PDFDocument, PDFObject, PDFPageLeaf, PDFRef } from 'pdf-lib';
 import { PdfRenderError, type PdfRenderer } from '@rna/infra/pdf';
+import { pdfLibrary } from '../http/document-libraries';
 import { pdfSummaryHtml, SUMMARY_END_URL } from './pdf-template';
 import { FONT_BOLD, FONT_REGULAR, PAGE, ReportTable } from './pdf-table';
 import { PdfTextFont, wrapText } from './pdf-text';
@@ -93,7 +83,7 @@ export async function preparePdfReport(input: ReportInput, renderer: PdfRenderer
   const summaryBytes = renderer.render(pdfSummaryHtml(input), { footerTemplate: '<span></span>' });
   let summary: PDFDocument;
   try {
-    summary = await PDFDocument.load(await summaryBytes, { updateMetadata: false });
+    summary = await pdfLibrary().PDFDocument.load(await summaryBytes, { updateMetadata: false });
   } catch (error) {
     if (error instanceof PdfRenderError) throw error;
     throw new PdfRenderError('The summary PDF could not be read', { cause: error });
@@ -129,6 +119,7 @@ const TABLE_GAP = 10.5;
  * for the summary's end mark, which is then removed; null when there is no such mark.
  */
 export function takeSummaryEnd(summary: PDFDocument): number | null {
+  const { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFString } = pdfLibrary();
   const page = summary.getPages().at(-1);
   const annots = page?.node.Annots();
   if (!page || !annots) return null;
@@ -188,7 +179,7 @@ export function setPortalMetadata(pdf: PDFDocument, document: PortalDocument): v
 export async function withPortalMetadata(pdf: Buffer, document: PortalDocument): Promise<Buffer> {
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    doc = await pdfLibrary().PDFDocument.load(pdf, { updateMetadata: false });
   } catch (error) {
     throw new PdfRenderError('The rendered PDF could not be read', { cause: error });
   }
@@ -202,6 +193,7 @@ function joinedReport(
   branding: ReportBranding,
   verification: ReportVerification | undefined,
 ): PdfReport {
+  const { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef } = pdfLibrary();
   const context = summary.context;
   const footerFont = table?.regular ?? new PdfTextFont('Helvetica');
   const summaryPages = summary.getPages();

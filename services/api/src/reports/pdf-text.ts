@@ -3,7 +3,8 @@
  * so nothing is embedded) in WinAnsi, measured and encoded one character at a time from cached
  * metrics. A character WinAnsi lacks is written as its base letter when it has one (ő → o), else '?'.
  */
-import { StandardFontEmbedder } from 'pdf-lib';
+import type { StandardFontEmbedder } from 'pdf-lib';
+import { pdfLibrary } from '../http/document-libraries';
 
 /** pdf-lib's name type for the 14 standard fonts (it lives in a package of its own). */
 type StandardFontName = Parameters<typeof StandardFontEmbedder.for>[0];
@@ -22,7 +23,7 @@ export class PdfTextFont {
   private readonly substitutes = new Map<number, string>();
 
   constructor(readonly baseFont: 'Helvetica' | 'Helvetica-Bold') {
-    this.embedder = StandardFontEmbedder.for(baseFont as StandardFontName);
+    this.embedder = pdfLibrary().StandardFontEmbedder.for(baseFont as StandardFontName);
     this.encodable(63); // '?', the width of anything unprintable
   }
 

@@ -37,7 +37,8 @@ export const PORTAL_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: 
  * in steps on the thread whose heap it is: a first sync of 1 million generated aids took 129.5 s
  * against 135.5–137.3 (CPU 234 s against 244–247; the helper's 43 CPU-s fell to 31), at a peak
  * ~20 MB higher (359 MB against 335–346). The rebuild keeps V8's four helpers and its concurrent
- * marking: it was no faster with one helper (without concurrent marking it was not measured). The register suite measures the sync with them.
+ * marking: it was no faster with one helper (without concurrent marking it was not measured). The
+ * register suite measures the sync with them.
  */
 export const BULK_NODE_FLAGS = ['--v8-pool-size=1', '--no-concurrent-marking'] as const;
 

@@ -41,10 +41,14 @@ if (parentPort) {
   parentPort.on('message', (message: ToParseWorker) => {
     if (failed) return;
     try {
-      if (message.type === 'chunk') {
-        extractor.write(message.bytes);
-        postBatches(false);
-        post({ type: 'ack', bytes: message.bytes.length });
+      if (message.type === 'chunks') {
+        let bytes = 0;
+        for (const chunk of message.chunks) {
+          extractor.write(chunk);
+          postBatches(false);
+          bytes += chunk.length;
+        }
+        post({ type: 'ack', bytes });
       } else {
         const report = extractor.end();
         postBatches(true);

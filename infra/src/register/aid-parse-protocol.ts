@@ -64,8 +64,7 @@ export function encodeAidBatch(records: AidRecord[]): EncodedAidBatch {
   return encoder.flush() ?? { messages: { bytes: new Uint8Array(0), lengths: [] }, taxCodes: [] };
 }
 
-/** `chunks`: the XML's next bytes, in order, each in a buffer of its own (transferred). */
-export type ToParseWorker = { type: 'chunks'; chunks: Uint8Array[] } | { type: 'end' };
+export type ToParseWorker = { type: 'chunk'; bytes: Uint8Array } | { type: 'end' };
 
 export type FromParseWorker =
   | { type: 'ack'; bytes: number }

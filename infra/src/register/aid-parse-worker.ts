@@ -41,14 +41,10 @@ if (parentPort) {
   parentPort.on('message', (message: ToParseWorker) => {
     if (failed) return;
     try {
-      if (message.type === 'chunks') {
-        let bytes = 0;
-        for (const chunk of message.chunks) {
-          extractor.write(chunk);
-          postBatches(false);
-          bytes += chunk.length;
-        }
-        post({ type: 'ack', bytes });
+      if (message.type === 'chunk') {
+        extractor.write(message.bytes);
+        postBatches(false);
+        post({ type: 'ack', bytes: message.bytes.length });
       } else {
         const report = extractor.end();
         postBatches(true);

@@ -25,13 +25,6 @@ export type { EncodedAidBatch } from './aid-parse-protocol';
 /** XML bytes handed to the worker and not parsed yet: bounds memory and how far it runs ahead. */
 export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
-/**
- * XML bytes sent to the worker in one message (and acknowledged in one): unzipping gives 16 KB
- * chunks, and a message and its acknowledgement for each cost the parser's thread 5.7 of its ~40
- * CPU-seconds per million aids (a profile of a first sync of 1 million generated aids).
- */
-export const MESSAGE_BYTES = 256 * 1024;
-
 interface CommonParseOptions {
   sourceFile: string;
   importId: string;
@@ -176,29 +169,14 @@ async function parseInWorker(
     else throw new Error(message.message);
   };
   const handedOver = handsOverChunks(xml);
-  // chunks go in messages of MESSAGE_BYTES or more, each chunk's buffer transferred as it is
-  let unsent: Uint8Array[] = [];
-  let unsentBytes = 0;
-  const sendUnsent = () => {
-    if (unsent.length === 0) return;
-    send(
-      { type: 'chunks', chunks: unsent },
-      unsent.map((bytes) => bytes.buffer as ArrayBuffer),
-    );
-    inFlightBytes += unsentBytes;
-    unsent = [];
-    unsentBytes = 0;
-  };
   try {
     for await (const chunk of iterable(xml)) {
       // transferred, not copied on the way (pooled Buffers cannot be: they get a copy of their own)
       const bytes = ownBytes(toBytes(chunk), handedOver || typeof chunk === 'string');
-      unsent.push(bytes);
-      unsentBytes += bytes.length;
-      if (unsentBytes >= MESSAGE_BYTES) sendUnsent();
+      inFlightBytes += bytes.length;
+      send({ type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
       while (inbox.ready || inFlightBytes > maxInFlightBytes) await handle(await inbox.next());
     }
-    sendUnsent();
     send({ type: 'end' });
     while (report === null) await handle(await inbox.next());
     return report;

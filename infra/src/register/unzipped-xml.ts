@@ -1,9 +1,9 @@
 /**
  * The XML file inside a register zip, as a core stream buffered for the parser. Each read of it
- * takes all that is buffered, and each read is a round of the parser thread's decoder and parser:
- * behind unzipping's own 16 KB buffer that was a round per 16–48 KB; behind this one up to
- * XML_BUFFER_BYTES when the parser is behind. (The reads travel to that thread several to a message:
- * aid-parser.ts, MESSAGE_BYTES.)
+ * takes all that is buffered, and each read is a message to the parser thread, an acknowledgement
+ * back and a round of its decoder and parser: behind unzipping's own 16 KB buffer that was a message
+ * per 16–48 KB; behind this one up to XML_BUFFER_BYTES when the parser is behind — and still each
+ * piece as soon as it comes when the download is what is behind.
  */
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import unzipper from 'unzipper';
